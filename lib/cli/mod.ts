@@ -1,0 +1,129 @@
+/**
+ * The command-line interface: parse, dispatch, map errors to exit codes.
+ *
+ * Exit codes: 0 success, 1 a checked thing failed (or an unexpected error),
+ * 2 bad usage or unusable input.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./mod.ts";
+ * const code = await main(["--version"]);
+ * ```
+ * @module
+ */
+import { resolve } from "node:path";
+import process from "node:process";
+import { VERSION } from "../version.ts";
+import {
+  assertOptions,
+  type OptionName,
+  type OptionValues,
+  parseCommandLine,
+  UsageError,
+} from "./args.ts";
+import { CHECK_USAGE, runCheck } from "./check.ts";
+import { escapeTerminal } from "./escape.ts";
+import { type Io, processIo } from "./io.ts";
+
+/** One CLI command. */
+interface Command {
+  summary: string;
+  usage: string;
+  options: readonly OptionName[];
+  run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  check: {
+    summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
+    usage: CHECK_USAGE,
+    options: [
+      "json",
+      "profile",
+      "lenient",
+      "fail-on-repair",
+      "require-pinned-sources",
+      "fail-on-hidden-characters",
+      "resources",
+      "fail-on-resource-issues",
+    ],
+    run: runCheck,
+  },
+};
+
+/** The default command when none is named. */
+const DEFAULT_COMMAND = "list";
+
+/** Top-level help text. */
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const rows = Object.entries(COMMANDS).map(([name, command]) =>
+    `  ${name.padEnd(width)}  ${command.summary}`
+  );
+  return [
+    `dsh-skills-anywhere ${VERSION}: one catalog of Agent Skills for every coding agent.`,
+    "",
+    "usage: dsh-skills-anywhere <command> [options]",
+    "",
+    "Commands:",
+    ...rows,
+    "",
+    "Options for every command:",
+    "  --cwd <dir>   work as if started in <dir>",
+    "  --json        print one JSON document on stdout",
+    "  -h, --help    show help (also after a command)",
+    "  --version     print the version",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Runs the CLI with `argv` (without the program name) and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * await main(["check", "--json", "SKILL.md"]);
+ * ```
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  let name: string | undefined;
+  try {
+    const line = parseCommandLine(argv);
+    if (line.values.version && line.command === undefined) {
+      io.out(`${VERSION}\n`);
+      return 0;
+    }
+    name = line.command ?? DEFAULT_COMMAND;
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (line.values.help) {
+      io.out(command ? `${command.usage}\n` : helpText());
+      return 0;
+    }
+    if (command === undefined) {
+      name = undefined;
+      throw new UsageError(
+        line.command === undefined
+          ? "name a command."
+          : `unknown command "${escapeTerminal(line.command)}"`,
+      );
+    }
+    assertOptions(name, line.values, command.options);
+    if (line.values.version) {
+      io.out(`${VERSION}\n`);
+      return 0;
+    }
+    const cwd = resolve(process.cwd(), line.values.cwd ?? ".");
+    return await command.run(line.positionals, line.values, cwd, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
+        ? `${COMMANDS[name].usage}\n`
+        : helpText();
+      io.err(`dsh-skills-anywhere: ${escapeTerminal(error.message)}\n\n${usage}`);
+      return 2;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.err(`dsh-skills-anywhere: unexpected error\n${escapeTerminal(detail)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The only code that opens skill files. Every read is bounded, refuses anything
+ * that is not a regular file, opens without blocking (a named pipe never hangs
+ * the reader) and, unless asked otherwise, without following a final symlink.
+ *
+ * @example
+ * ```ts
+ * import { decodeUtf8, readBounded } from "./mod.ts";
+ * const { bytes } = await readBounded("SKILL.md", { maxBytes: 131072, followSymlinks: true });
+ * const text = decodeUtf8(bytes);
+ * ```
+ * @module
+ */
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import type { BigIntStats } from "node:fs";
+
+/** Why a bounded read failed. */
+export type ReadErrorKind =
+  | "missing"
+  | "not-regular"
+  | "symlink"
+  | "too-large"
+  | "not-utf8"
+  | "unreadable";
+
+/** A read that could not be completed; `kind` tells callers which message to show. */
+export class ReadError extends Error {
+  /** The failure class. */
+  readonly kind: ReadErrorKind;
+  /** The underlying system error code, when there was one. */
+  readonly code?: string;
+
+  /** Builds a read error of the given kind. */
+  constructor(kind: ReadErrorKind, message: string, code?: string) {
+    super(message);
+    this.name = "ReadError";
+    this.kind = kind;
+    this.code = code;
+  }
+}
+
+/** Options of {@linkcode readBounded}. */
+export interface BoundedReadOptions {
+  /** The largest accepted size in bytes; one byte more is an error. */
+  maxBytes: number;
+  /** Follow a symlink named directly by the caller (default `false`: refuse it). */
+  followSymlinks?: boolean;
+}
+
+/** The result of {@linkcode readBounded}. */
+export interface BoundedRead {
+  /** Exactly the bytes read. */
+  bytes: Uint8Array<ArrayBuffer>;
+  /** The identity of the open handle, taken before reading. */
+  stat: BigIntStats;
+}
+
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const CHUNK = 64 * 1024;
+
+/** Flags for a read-only, non-blocking open; `followSymlinks` false adds no-follow. */
+export function openFlags(followSymlinks: boolean): number {
+  return constants.O_RDONLY | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW);
+}
+
+/** Turns a system error from open/stat/read into a {@linkcode ReadError}. */
+export function toReadError(error: unknown): ReadError {
+  if (error instanceof ReadError) return error;
+  const code = (error as { code?: string })?.code;
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new ReadError("missing", "no such file or directory", code);
+  }
+  if (code === "ELOOP" || code === "EMLINK") {
+    return new ReadError("symlink", "refusing to follow a symbolic link", code);
+  }
+  if (code === "EISDIR") return new ReadError("not-regular", "not a regular file", code);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ReadError("unreadable", message, code);
+}
+
+/**
+ * Reads a whole regular file of at most `maxBytes` bytes. The size is checked on
+ * the open handle and again on the bytes actually read, so a file that grows
+ * between the two is still refused.
+ *
+ * @example
+ * ```ts
+ * const { bytes } = await readBounded("/tmp/SKILL.md", { maxBytes: 1024 });
+ * ```
+ */
+export async function readBounded(
+  path: string,
+  options: BoundedReadOptions,
+): Promise<BoundedRead> {
+  const { maxBytes, followSymlinks = false } = options;
+  let handle;
+  try {
+    handle = await open(path, openFlags(followSymlinks));
+  } catch (error) {
+    throw toReadError(error);
+  }
+  try {
+    const stat = await handle.stat({ bigint: true });
+    if (!stat.isFile()) throw new ReadError("not-regular", "not a regular file");
+    if (stat.size > BigInt(maxBytes)) {
+      throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+    }
+    const buffer = new Uint8Array(Math.min(Number(stat.size), maxBytes) + 1);
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+      }
+      const want = Math.min(CHUNK, buffer.length - total);
+      const { bytesRead } = await handle.read(buffer, total, want, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+    }
+    return { bytes: buffer.slice(0, total), stat };
+  } catch (error) {
+    throw toReadError(error);
+  } finally {
+    await handle.close();
+  }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes UTF-8 strictly: malformed bytes are an error, never U+FFFD, and a
+ * leading byte-order mark stays in the text.
+ *
+ * @example
+ * ```ts
+ * decodeUtf8(new Uint8Array([0x68, 0x69])); // "hi"
+ * ```
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ReadError("not-utf8", "not valid UTF-8");
+  }
+}
+
+/**
+ * `lstat` with big-integer times, or `undefined` when nothing is there.
+ *
+ * @example
+ * ```ts
+ * const info = await lstatOrUndefined("/tmp");
+ * ```
+ */
+export async function lstatOrUndefined(path: string): Promise<BigIntStats | undefined> {
+  try {
+    return await lstat(path, { bigint: true });
+  } catch (error) {
+    const code = (error as { code?: string })?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw toReadError(error);
+  }
+}

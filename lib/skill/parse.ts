@@ -1,0 +1,287 @@
+/**
+ * Parsing one SKILL.md (or flat `<name>.md`) into a skill, strictly or
+ * leniently. Lenient parsing repairs what it can and records every repair as
+ * a warning; strict parsing fails instead.
+ *
+ * @example
+ * ```ts
+ * import { parseSkillMarkdown } from "./parse.ts";
+ * const result = parseSkillMarkdown("---\nname: demo\ndescription: A demo.\n---\nBody", {
+ *   fallbackName: "demo",
+ * });
+ * if (result.ok) console.log(result.skill.name, result.skill.content);
+ * ```
+ * @module
+ */
+import { splitFrontmatter } from "./frontmatter.ts";
+import { codePointLength, deriveDescription, truncateCodePoints } from "./description.ts";
+import { isSkillName, MAX_DESCRIPTION_LENGTH, normalizeSkillName } from "./names.ts";
+import { parseFrontmatterYaml } from "./yaml.ts";
+
+/** Who may invoke a skill. */
+export interface Invocation {
+  /** The model may load it on its own. */
+  modelInvocable: boolean;
+  /** A person may invoke it (for example as `/name`). */
+  userInvocable: boolean;
+}
+
+/** A successfully parsed skill. */
+export interface ParsedSkill {
+  /** The valid skill name. */
+  name: string;
+  /** The description, at most 1024 code points. */
+  description: string;
+  /** Optional `whenToUse` / `when-to-use` text. */
+  whenToUse?: string;
+  /** Invocation flags from the frontmatter. */
+  invocation: Invocation;
+  /** What the frontmatter keeps beyond the core fields. */
+  metadata: Record<string, unknown>;
+  /** The body without frontmatter, trimmed. */
+  content: string;
+  /** Repairs applied (lenient) and truncations (both modes). */
+  warnings: string[];
+}
+
+/** The outcome of {@linkcode parseSkillMarkdown}. */
+export type ParseResult = { ok: true; skill: ParsedSkill } | { ok: false; reason: string };
+
+/** Options of {@linkcode parseSkillMarkdown}. */
+export interface ParseOptions {
+  /** The name to fall back on: the directory name or the file name without `.md`. */
+  fallbackName?: string;
+  /** Repair instead of failing (default `true`). */
+  lenient?: boolean;
+}
+
+const KNOWN_KEYS = new Set([
+  "name",
+  "description",
+  "whenToUse",
+  "when-to-use",
+  "metadata",
+  "license",
+  "compatibility",
+  "allowed-tools",
+  "disable-model-invocation",
+  "user-invocable",
+  "disableModelInvocation",
+  "modelInvocable",
+  "userInvocable",
+]);
+
+const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
+const FALSE_WORDS = new Set(["0", "false", "no", "off"]);
+
+class ParseFailure extends Error {}
+
+function fail(reason: string): never {
+  throw new ParseFailure(reason);
+}
+
+/** Reads a string field: numbers become strings, strings are trimmed, blanks are absent. */
+function stringField(data: Record<string, unknown>, key: string): string | undefined {
+  const value = data[key];
+  if (typeof value === "number") return String(value);
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/** Reads a boolean flag with the documented coercions; `undefined` when unset. */
+function booleanField(data: Record<string, unknown>, key: string): boolean | undefined {
+  const value = data[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "boolean") return value;
+  if (value === 1) return true;
+  if (value === 0) return false;
+  if (typeof value === "string") {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  fail(`frontmatter field "${key}" must be a boolean`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function resolveName(
+  data: Record<string, unknown>,
+  fallbackName: string,
+  lenient: boolean,
+  warnings: string[],
+): string {
+  const raw = stringField(data, "name");
+  if (raw !== undefined && isSkillName(raw)) return raw;
+  if (!lenient) {
+    fail(raw === undefined ? "frontmatter requires name" : `invalid skill name "${raw}"`);
+  }
+  if (raw !== undefined) {
+    const normalised = normalizeSkillName(raw);
+    if (normalised !== undefined) {
+      warnings.push(`name "${raw}" normalised to "${normalised}"`);
+      return normalised;
+    }
+  }
+  const fromDirectory = normalizeSkillName(fallbackName);
+  if (fromDirectory === undefined) {
+    fail(
+      `no usable skill name (frontmatter: ${jsonOrUndefined(raw)}, directory: ${
+        JSON.stringify(fallbackName)
+      })`,
+    );
+  }
+  warnings.push(`name missing or invalid; using "${fromDirectory}" from the directory`);
+  return fromDirectory;
+}
+
+function jsonOrUndefined(value: string | undefined): string {
+  return value === undefined ? "undefined" : JSON.stringify(value);
+}
+
+function limitDescription(description: string, warnings: string[]): string {
+  if (codePointLength(description) <= MAX_DESCRIPTION_LENGTH) return description;
+  warnings.push(`description longer than ${MAX_DESCRIPTION_LENGTH} characters; truncated`);
+  return truncateCodePoints(description, MAX_DESCRIPTION_LENGTH);
+}
+
+function resolveDescription(
+  data: Record<string, unknown>,
+  body: string,
+  lenient: boolean,
+  warnings: string[],
+): string {
+  const given = stringField(data, "description");
+  if (given !== undefined) return limitDescription(given, warnings);
+  if (!lenient) fail("frontmatter requires description");
+  const derived = deriveDescription(body);
+  if (derived === undefined) {
+    fail("no description in frontmatter and no body text to derive one from");
+  }
+  warnings.push("description missing; derived from the first paragraph");
+  return derived;
+}
+
+function legacyFlag(
+  data: Record<string, unknown>,
+  key: string,
+  lenient: boolean,
+  warnings: string[],
+): boolean | undefined {
+  if (data[key] === undefined) return undefined;
+  if (!lenient) fail(`frontmatter field "${key}" is unsupported`);
+  const value = booleanField(data, key);
+  warnings.push(`legacy frontmatter field "${key}" accepted`);
+  return value;
+}
+
+function resolveInvocation(
+  data: Record<string, unknown>,
+  lenient: boolean,
+  warnings: string[],
+): Invocation {
+  let disable = booleanField(data, "disable-model-invocation");
+  let user = booleanField(data, "user-invocable");
+  const legacyDisable = legacyFlag(data, "disableModelInvocation", lenient, warnings);
+  const legacyModel = legacyFlag(data, "modelInvocable", lenient, warnings);
+  const legacyUser = legacyFlag(data, "userInvocable", lenient, warnings);
+  if (disable === undefined) {
+    disable = legacyDisable ?? (legacyModel === undefined ? undefined : !legacyModel);
+  }
+  if (user === undefined) user = legacyUser;
+  return { modelInvocable: disable !== true, userInvocable: user !== false };
+}
+
+function allowedTools(value: unknown): string[] | undefined {
+  let tools: string[] = [];
+  if (typeof value === "string") tools = value.trim().split(/\s+/).filter((t) => t !== "");
+  else if (Array.isArray(value)) tools = value.filter((t): t is string => typeof t === "string");
+  return tools.length > 0 ? tools : undefined;
+}
+
+function collectMetadata(data: Record<string, unknown>): Record<string, unknown> {
+  const metadata: Record<string, unknown> = isPlainObject(data.metadata)
+    ? { ...data.metadata }
+    : {};
+  const license = stringField(data, "license");
+  if (license !== undefined) metadata.license = license;
+  const compatibility = stringField(data, "compatibility");
+  if (compatibility !== undefined) metadata.compatibility = compatibility;
+  const tools = allowedTools(data["allowed-tools"]);
+  if (tools !== undefined) metadata.allowedTools = tools;
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (KNOWN_KEYS.has(key) || value === null || isPlainObject(value)) continue;
+    extra[key] = value;
+  }
+  if (Object.keys(extra).length > 0) metadata.frontmatter = extra;
+  return metadata;
+}
+
+/**
+ * Parses a skill document. See the module doc for the modes.
+ *
+ * @example
+ * ```ts
+ * parseSkillMarkdown("# Notes\n\nUse this for notes.", { fallbackName: "My Dir" });
+ * // ok: name "my-dir", description "Use this for notes.", one warning
+ * ```
+ */
+export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): ParseResult {
+  const lenient = options.lenient ?? true;
+  const fallbackName = options.fallbackName ?? "";
+  try {
+    return { ok: true, skill: parseOrThrow(raw, fallbackName, lenient) };
+  } catch (error) {
+    if (error instanceof ParseFailure) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): ParsedSkill {
+  const split = splitFrontmatter(raw);
+  const warnings: string[] = [];
+  if (split === undefined) {
+    if (!lenient) fail("missing YAML frontmatter");
+    const body = raw.replace(/\r\n/g, "\n");
+    const name = normalizeSkillName(fallbackName);
+    if (name === undefined) {
+      fail(
+        `no usable skill name (frontmatter: undefined, directory: ${JSON.stringify(fallbackName)})`,
+      );
+    }
+    const description = deriveDescription(body);
+    if (description === undefined) {
+      fail("no description in frontmatter and no body text to derive one from");
+    }
+    return {
+      name,
+      description,
+      invocation: { modelInvocable: true, userInvocable: true },
+      metadata: {},
+      content: body.trim(),
+      warnings: ["missing YAML frontmatter; derived name and description"],
+    };
+  }
+  const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
+  if (!parsed.ok) fail(`invalid YAML frontmatter: ${parsed.error}`);
+  const value = parsed.value ?? {};
+  if (!isPlainObject(value)) fail("frontmatter must be a YAML mapping");
+  const name = resolveName(value, fallbackName, lenient, warnings);
+  const description = resolveDescription(value, split.body, lenient, warnings);
+  const invocation = resolveInvocation(value, lenient, warnings);
+  const whenToUse = stringField(value, "whenToUse") ?? stringField(value, "when-to-use");
+  const skill: ParsedSkill = {
+    name,
+    description,
+    invocation,
+    metadata: collectMetadata(value),
+    content: split.body.trim(),
+    warnings,
+  };
+  if (whenToUse !== undefined) skill.whenToUse = whenToUse;
+  return skill;
+}

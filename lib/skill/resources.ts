@@ -1,0 +1,122 @@
+/**
+ * The resource check `skills-anywhere-resources-1`: does every local link of a
+ * SKILL.md name a file or directory that exists inside the skill directory,
+ * without passing through a symlink?
+ *
+ * @example
+ * ```ts
+ * import { checkResources } from "./resources.ts";
+ * const report = await checkResources("/skills/demo/SKILL.md", "See [a](scripts/a.py).");
+ * console.log(report.counts);
+ * ```
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { realpath } from "node:fs/promises";
+import { lstatOrUndefined } from "../fs/mod.ts";
+import { type ResourceReference, resourceReferences } from "./links.ts";
+
+/** What a reference resolved to. */
+export type ResourceStatus =
+  | "present"
+  | "missing"
+  | "symlink"
+  | "unavailable"
+  | "outside"
+  | "invalid";
+
+/** One checked reference. */
+export interface ResourceEntry {
+  url: string;
+  line: number;
+  path?: string;
+  problem?: string;
+  status: ResourceStatus;
+  kind?: "file" | "directory";
+}
+
+/** The `skills-anywhere-resources-1` report. */
+export interface ResourcesReport {
+  schema: "skills-anywhere-resources-1";
+  method: "filesystem" | "selected-files";
+  references: ResourceEntry[];
+  counts: { total: number; present: number; issues: number };
+  scope: string;
+}
+
+/** What the resource check covers. */
+export const RESOURCES_SCOPE =
+  "Local Markdown links, images and used reference definitions only; URLs, code blocks, HTML and YAML are not followed, and file contents are not read.";
+
+const PROBLEMS: Record<ResourceStatus, string | undefined> = {
+  present: undefined,
+  missing: "no such file or directory in the skill",
+  symlink: "passes through a symbolic link",
+  unavailable: "not a regular file or directory, or not readable",
+  outside: "points outside the skill directory",
+  invalid: "not a usable relative path",
+};
+
+async function resolveOnDisk(
+  base: string,
+  path: string,
+): Promise<Pick<ResourceEntry, "status" | "kind">> {
+  if (path === ".") return { status: "present", kind: "directory" };
+  const segments = path.split("/");
+  let current = base;
+  for (let i = 0; i < segments.length; i++) {
+    current = join(current, segments[i]);
+    let info;
+    try {
+      info = await lstatOrUndefined(current);
+    } catch {
+      return { status: "unavailable" };
+    }
+    if (info === undefined) return { status: "missing" };
+    if (info.isSymbolicLink()) return { status: "symlink" };
+    const last = i === segments.length - 1;
+    if (!last && !info.isDirectory()) return { status: "missing" };
+    if (last) {
+      if (info.isFile()) return { status: "present", kind: "file" };
+      if (info.isDirectory()) return { status: "present", kind: "directory" };
+      return { status: "unavailable" };
+    }
+  }
+  return { status: "missing" };
+}
+
+/** Builds the report from references and a resolver (disk or a selected file list). */
+export async function buildResourcesReport(
+  references: ResourceReference[],
+  method: ResourcesReport["method"],
+  resolve: (path: string) => Promise<Pick<ResourceEntry, "status" | "kind">>,
+): Promise<ResourcesReport> {
+  const entries: ResourceEntry[] = [];
+  for (const reference of references) {
+    const entry: ResourceEntry = { url: reference.url, line: reference.line, status: "invalid" };
+    if (reference.path !== undefined) entry.path = reference.path;
+    if (reference.problem !== undefined) entry.status = reference.problem;
+    else Object.assign(entry, await resolve(reference.path!));
+    const problem = PROBLEMS[entry.status];
+    if (problem !== undefined) entry.problem = problem;
+    entries.push(entry);
+  }
+  const present = entries.filter((e) => e.status === "present").length;
+  return {
+    schema: "skills-anywhere-resources-1",
+    method,
+    references: entries,
+    counts: { total: entries.length, present, issues: entries.length - present },
+    scope: RESOURCES_SCOPE,
+  };
+}
+
+/**
+ * Checks the local references of the SKILL.md at `file` (whose text is `raw`)
+ * against the real skill directory.
+ */
+export async function checkResources(file: string, raw: string): Promise<ResourcesReport> {
+  const references = resourceReferences(raw);
+  const base = await realpath(dirname(file));
+  return buildResourcesReport(references, "filesystem", (path) => resolveOnDisk(base, path));
+}

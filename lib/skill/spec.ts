@@ -1,0 +1,306 @@
+/**
+ * Agent Skills specification conformance: findings with stable rule ids.
+ *
+ * Scalars are read as strings (the failsafe schema), as the specification's
+ * reference validator does, so `version: 1.0` is the string `"1.0"`.
+ *
+ * Rules and severities (ids are part of the report contract):
+ * `frontmatter-missing`, `yaml-invalid`, `name-missing`, `name-length`,
+ * `name-charset`, `name-hyphen`, `name-directory-mismatch`,
+ * `description-missing`, `description-length`, `compatibility-length`,
+ * `license-type`, `metadata-type`, `allowed-tools-type` are errors;
+ * `extension-field`, `body-lines`, `body-tokens` are warnings.
+ *
+ * @example
+ * ```ts
+ * import { specFindings } from "./spec.ts";
+ * const spec = specFindings("---\nname: demo\ndescription: Demo.\n---\n", { directoryName: "demo" });
+ * console.log(spec.ok); // true
+ * ```
+ * @module
+ */
+import { splitFrontmatter } from "./frontmatter.ts";
+import { codePointLength } from "./description.ts";
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./names.ts";
+import { parseFrontmatterYaml } from "./yaml.ts";
+
+/** The rule ids a spec finding can carry. */
+export type SpecRule =
+  | "frontmatter-missing"
+  | "yaml-invalid"
+  | "name-missing"
+  | "name-length"
+  | "name-charset"
+  | "name-hyphen"
+  | "name-directory-mismatch"
+  | "description-missing"
+  | "description-length"
+  | "compatibility-length"
+  | "license-type"
+  | "metadata-type"
+  | "allowed-tools-type"
+  | "extension-field"
+  | "body-lines"
+  | "body-tokens";
+
+/** One finding. `line` is the 1-based file line of the key concerned, when known. */
+export interface SpecFinding {
+  rule: SpecRule;
+  severity: "error" | "warning";
+  message: string;
+  line?: number;
+}
+
+/** The `spec` section of a check report. */
+export interface SpecReport {
+  /** No `error` finding. */
+  ok: boolean;
+  findings: SpecFinding[];
+}
+
+/** Options of {@linkcode specFindings}. */
+export interface SpecOptions {
+  /** The parent directory name of a `SKILL.md`; the name must equal it. Omit for other files. */
+  directoryName?: string;
+}
+
+/** The six top-level keys the specification defines. */
+export const SPEC_KEYS: readonly string[] = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+];
+
+/** Most compatibility characters. */
+export const MAX_COMPATIBILITY_LENGTH = 500;
+/** Body lines above which the spec recommends splitting the skill. */
+export const MAX_BODY_LINES = 500;
+/** Estimated body tokens above which the spec recommends splitting the skill. */
+export const MAX_BODY_TOKENS = 5000;
+
+const KNOWN_EXTENSIONS: Record<string, string> = {
+  "disable-model-invocation": "Claude Code",
+  "user-invocable": "Claude Code",
+  "argument-hint": "Claude Code",
+  "when-to-use": "Claude Code",
+  "model": "Claude Code",
+  "context": "Claude Code",
+  "agent": "Claude Code",
+  "hooks": "Claude Code",
+  "whenToUse": "dsh",
+};
+
+/**
+ * Estimates tokens the way the report documents it: four ASCII characters per
+ * token, one token per other code point.
+ */
+export function estimateTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 4) + other;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** File line of a top-level key, found by scanning the unindented frontmatter lines. */
+function keyLines(yaml: string, firstLine: number): Map<string, number> {
+  const lines = new Map<string, number>();
+  yaml.split("\n").forEach((text, index) => {
+    const match = /^(["']?)([^\s:#"'][^:]*?)\1[ \t]*:(?:[ \t]|$)/.exec(text);
+    if (match && !lines.has(match[2])) lines.set(match[2], index + firstLine);
+  });
+  return lines;
+}
+
+/**
+ * Checks `raw` against the Agent Skills specification.
+ *
+ * @example
+ * ```ts
+ * specFindings("---\nname: Bad_Name\ndescription: x\n---\n").findings[0].rule; // "name-charset"
+ * ```
+ */
+export function specFindings(raw: string, options: SpecOptions = {}): SpecReport {
+  const findings: SpecFinding[] = [];
+  const add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => {
+    const finding: SpecFinding = { rule, severity: severity ?? "error", message };
+    if (line !== undefined) finding.line = line;
+    findings.push(finding);
+  };
+  const split = splitFrontmatter(raw);
+  if (split === undefined) {
+    add("frontmatter-missing", "SKILL.md must start with YAML frontmatter between --- lines", 1);
+    return { ok: false, findings };
+  }
+  const parsed = parseFrontmatterYaml(split.yaml, {
+    firstLine: split.yamlLine,
+    scalarsAsStrings: true,
+  });
+  if (!parsed.ok) {
+    add("yaml-invalid", `invalid YAML: ${parsed.error}`);
+    return { ok: false, findings };
+  }
+  const data = parsed.value ?? {};
+  if (!isMapping(data)) {
+    add("yaml-invalid", "frontmatter must be a YAML mapping", split.yamlLine);
+    return { ok: false, findings };
+  }
+  const lineOf = keyLines(split.yaml, split.yamlLine);
+  checkName(data.name, lineOf.get("name"), options.directoryName, add);
+  checkDescription(data.description, lineOf.get("description"), add);
+  checkOptionalFields(data, lineOf, add);
+  for (const key of Object.keys(data)) {
+    if (SPEC_KEYS.includes(key)) continue;
+    const client = KNOWN_EXTENSIONS[key];
+    const message = client === undefined
+      ? `"${key}" is not a field of the Agent Skills specification`
+      : `"${key}" is a ${client} extension, not a field of the Agent Skills specification`;
+    add("extension-field", message, lineOf.get(key), "warning");
+  }
+  const body = split.body.trim();
+  const bodyLines = body === "" ? 0 : body.split("\n").length;
+  if (bodyLines > MAX_BODY_LINES) {
+    add(
+      "body-lines",
+      `body has ${bodyLines} lines; the specification recommends at most ${MAX_BODY_LINES}`,
+      split.bodyLine + MAX_BODY_LINES,
+      "warning",
+    );
+  }
+  const tokens = estimateTokens(body);
+  if (tokens > MAX_BODY_TOKENS) {
+    add(
+      "body-tokens",
+      `body is about ${tokens} tokens; the specification recommends under ${MAX_BODY_TOKENS}`,
+      undefined,
+      "warning",
+    );
+  }
+  return { ok: findings.every((f) => f.severity !== "error"), findings };
+}
+
+type Add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => void;
+
+function checkName(
+  value: unknown,
+  line: number | undefined,
+  directoryName: string | undefined,
+  add: Add,
+): void {
+  if (value === undefined || value === null || value === "") {
+    add("name-missing", "name is required", line);
+    return;
+  }
+  if (typeof value !== "string") {
+    add("name-missing", "name must be a string", line);
+    return;
+  }
+  const length = codePointLength(value);
+  if (length > MAX_NAME_LENGTH) {
+    add(
+      "name-length",
+      `name has ${length} characters; at most ${MAX_NAME_LENGTH} are allowed`,
+      line,
+    );
+  }
+  if (!/^[a-z0-9-]*$/.test(value)) {
+    add(
+      "name-charset",
+      `name ${JSON.stringify(value)} may contain only lowercase a-z, 0-9 and hyphens`,
+      line,
+    );
+  }
+  if (value.startsWith("-") || value.endsWith("-") || value.includes("--")) {
+    add(
+      "name-hyphen",
+      "name must not start or end with a hyphen or contain consecutive hyphens",
+      line,
+    );
+  }
+  if (directoryName !== undefined && directoryName !== value) {
+    add(
+      "name-directory-mismatch",
+      `name ${JSON.stringify(value)} must match its directory name ${
+        JSON.stringify(directoryName)
+      }`,
+      line,
+    );
+  }
+}
+
+function checkDescription(value: unknown, line: number | undefined, add: Add): void {
+  if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) {
+    add("description-missing", "description is required and must not be empty", line);
+    return;
+  }
+  if (typeof value !== "string") {
+    add("description-missing", "description must be a string", line);
+    return;
+  }
+  const length = codePointLength(value);
+  if (length > MAX_DESCRIPTION_LENGTH) {
+    add(
+      "description-length",
+      `description has ${length} characters; at most ${MAX_DESCRIPTION_LENGTH} are allowed`,
+      line,
+    );
+  }
+}
+
+function checkOptionalFields(
+  data: Record<string, unknown>,
+  lineOf: Map<string, number>,
+  add: Add,
+): void {
+  if ("compatibility" in data) {
+    const value = data.compatibility;
+    const length = typeof value === "string" ? codePointLength(value) : -1;
+    if (length < 1 || length > MAX_COMPATIBILITY_LENGTH) {
+      add(
+        "compatibility-length",
+        typeof value === "string"
+          ? `compatibility has ${length} characters; 1 to ${MAX_COMPATIBILITY_LENGTH} are allowed`
+          : "compatibility must be a string of 1 to 500 characters",
+        lineOf.get("compatibility"),
+      );
+    }
+  }
+  if ("license" in data && typeof data.license !== "string") {
+    add("license-type", "license must be a string", lineOf.get("license"));
+  }
+  if ("metadata" in data) {
+    const value = data.metadata;
+    if (!isMapping(value)) {
+      add(
+        "metadata-type",
+        "metadata must map string keys to string values",
+        lineOf.get("metadata"),
+      );
+    } else {
+      const bad = Object.entries(value).filter(([, v]) => typeof v !== "string").map(([k]) => k);
+      if (bad.length > 0) {
+        add(
+          "metadata-type",
+          `metadata values must be strings; not: ${bad.map((k) => JSON.stringify(k)).join(", ")}`,
+          lineOf.get("metadata"),
+        );
+      }
+    }
+  }
+  if ("allowed-tools" in data && typeof data["allowed-tools"] !== "string") {
+    add(
+      "allowed-tools-type",
+      "allowed-tools must be one space-separated string, not a list or mapping",
+      lineOf.get("allowed-tools"),
+    );
+  }
+}

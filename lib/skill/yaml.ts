@@ -1,0 +1,92 @@
+/**
+ * YAML for frontmatter: YAML 1.2 core schema, duplicate keys rejected, at most
+ * 64 aliases, a bounded expanded size (a "billion laughs" document fails at
+ * once) and error messages that name the line in the file.
+ *
+ * @example
+ * ```ts
+ * import { parseFrontmatterYaml } from "./yaml.ts";
+ * const result = parseFrontmatterYaml("name: demo", { firstLine: 2 });
+ * if (result.ok) console.log(result.value);
+ * ```
+ * @module
+ */
+import { FAILSAFE_SCHEMA, load } from "js-yaml";
+
+/** Most aliases a frontmatter document may use. */
+export const MAX_ALIASES = 64;
+/** Most nodes the document may expand to once aliases are followed. */
+export const MAX_EXPANDED_NODES = 10_000;
+/** Deepest nesting accepted. */
+export const MAX_DEPTH = 64;
+
+/** A parse result: the value, or a one-line error naming the file line. */
+export type YamlResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Options of {@linkcode parseFrontmatterYaml}. */
+export interface YamlOptions {
+  /** The file line of the first YAML line, so errors name file lines (default 1). */
+  firstLine?: number;
+  /** Read every scalar as a string (the failsafe schema), as the spec rules do. */
+  scalarsAsStrings?: boolean;
+}
+
+/**
+ * Parses one YAML document. Empty or whitespace-only text is `null`.
+ *
+ * @example
+ * ```ts
+ * parseFrontmatterYaml("a: 1\na: 2", { firstLine: 2 });
+ * // { ok: false, error: "duplicated mapping key at line 3, column 1" }
+ * ```
+ */
+export function parseFrontmatterYaml(text: string, options: YamlOptions = {}): YamlResult {
+  const firstLine = options.firstLine ?? 1;
+  if (text.trim() === "") return { ok: true, value: null };
+  let value: unknown;
+  try {
+    value = load(text, {
+      maxAliases: MAX_ALIASES,
+      maxDepth: MAX_DEPTH,
+      ...(options.scalarsAsStrings ? { schema: FAILSAFE_SCHEMA } : {}),
+    });
+  } catch (error) {
+    return { ok: false, error: describeYamlError(error, firstLine) };
+  }
+  if (expandedSize(value, new Map()) > MAX_EXPANDED_NODES) {
+    return {
+      ok: false,
+      error: `aliases expand to more than ${MAX_EXPANDED_NODES} nodes`,
+    };
+  }
+  return { ok: true, value };
+}
+
+function describeYamlError(error: unknown, firstLine: number): string {
+  const e = error as { reason?: unknown; mark?: { line?: number; column?: number } };
+  if (typeof e?.reason === "string") {
+    const mark = e.mark;
+    if (mark && typeof mark.line === "number" && typeof mark.column === "number") {
+      return `${e.reason} at line ${mark.line + firstLine}, column ${mark.column + 1}`;
+    }
+    return e.reason;
+  }
+  if (error instanceof RangeError) return "nesting is too deep";
+  return error instanceof Error ? error.message.split("\n")[0] : String(error);
+}
+
+/** Counts nodes as if every alias were copied, memoised on shared objects. */
+function expandedSize(value: unknown, seen: Map<object, number>): number {
+  if (value === null || typeof value !== "object") return 1;
+  const known = seen.get(value);
+  if (known !== undefined) return known;
+  seen.set(value, Infinity); // a cycle can only come from an alias loop
+  let size = 1;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) {
+    size += expandedSize(child, seen);
+    if (size > MAX_EXPANDED_NODES) break;
+  }
+  seen.set(value, size);
+  return size;
+}
