@@ -38,7 +38,17 @@ export type OptionValues = {
 };
 
 /** A command-line mistake: the message, then usage on stderr, exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command the mistake belongs to, when known (its usage is shown). */
+  readonly command?: string;
+
+  /** Builds a usage error, optionally naming the command. */
+  constructor(message: string, command?: string) {
+    super(message);
+    this.name = "UsageError";
+    this.command = command;
+  }
+}
 
 /** Options only `check` accepts. */
 export const CHECK_ONLY: readonly OptionName[] = [
@@ -73,7 +83,16 @@ export function parseCommandLine(argv: string[]): CommandLine {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const loose = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: false,
+    });
+    throw new UsageError(
+      error instanceof Error ? error.message : String(error),
+      loose.positionals[0],
+    );
   }
   const [command, ...positionals] = parsed.positionals;
   return { command, positionals, values: parsed.values as OptionValues };

@@ -116,6 +116,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return await command.run(line.positionals, line.values, cwd, io);
   } catch (error) {
     if (error instanceof UsageError) {
+      name ??= error.command;
       const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
         ? `${COMMANDS[name].usage}\n`
         : helpText();

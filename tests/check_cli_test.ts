@@ -1,0 +1,336 @@
+// `check` end to end over a real child process: REF §12 items 55–64, the SPEC §10 bad inputs that
+// reach `check`, the golden JSON report and the spec profile.
+import { createHash } from "node:crypto";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { listTree, mkfifo, ROOT, runCli, withTempDir, writeTree } from "./helpers.ts";
+
+const CLEAN =
+  "---\nname: demo\ndescription: A demo skill. Use it in tests.\n---\n# Demo\n\nDo the thing.\n";
+const NO_FRONTMATTER = "# Notes\n\nSummarise the notes into action items.\n";
+
+function json(stdout: string) {
+  return JSON.parse(stdout);
+}
+
+Deno.test("strict rejects a frontmatter-less SKILL.md; --lenient passes it; --fail-on-repair rejects it", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, { "notes/SKILL.md": NO_FRONTMATTER });
+    const strict = await runCli(["check", "--cwd", dir, "notes/SKILL.md"]);
+    equal(strict.code, 1);
+    match(strict.stdout, /^FAILED "notes\/SKILL.md"\n {2}"missing YAML frontmatter"/);
+    const lenient = await runCli(["check", "--lenient", "--cwd", dir, "notes/SKILL.md"]);
+    equal(lenient.code, 0);
+    match(lenient.stdout, /Repair: "missing YAML frontmatter; derived name and description"/);
+    const profile = await runCli(["check", "--profile", "lenient", "--cwd", dir, "notes/SKILL.md"]);
+    equal(profile.code, 0);
+    const repair = await runCli([
+      "check",
+      "--lenient",
+      "--fail-on-repair",
+      "--cwd",
+      dir,
+      "notes/SKILL.md",
+    ]);
+    equal(repair.code, 1);
+  });
+});
+
+Deno.test("invalid, missing and valid files: exit 2, counts 1/1/1, input order kept", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, { "bad/SKILL.md": "---\nname: [x\n---\n", "demo/SKILL.md": CLEAN });
+    const result = await runCli([
+      "check",
+      "--json",
+      "--cwd",
+      dir,
+      "bad/SKILL.md",
+      "gone/SKILL.md",
+      "demo/SKILL.md",
+    ]);
+    equal(result.code, 2);
+    const report = json(result.stdout);
+    equal(report.exitCode, 2);
+    deepEqual(report.counts, { passed: 1, failed: 1, inputErrors: 1 });
+    deepEqual(report.files.map((f: { path: string }) => f.path), [
+      "bad/SKILL.md",
+      "gone/SKILL.md",
+      "demo/SKILL.md",
+    ]);
+    deepEqual(report.files.map((f: { status: string }) => f.status), [
+      "failed",
+      "input_error",
+      "passed",
+    ]);
+    equal(report.files[1].error, "No such file.");
+  });
+});
+
+Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors (the FIFO never blocks)", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "big/SKILL.md": "---\nname: big\ndescription: big\n---\n" + "漢".repeat(44_000),
+      "latin1/SKILL.md": new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]),
+    });
+    await mkfifo(`${dir}/pipe.md`);
+    const result = await runCli([
+      "check",
+      "--json",
+      "--cwd",
+      dir,
+      "big/SKILL.md",
+      "latin1/SKILL.md",
+      ".",
+      "pipe.md",
+    ]);
+    equal(result.code, 2);
+    const errors = json(result.stdout).files.map((f: { error: string }) => f.error);
+    deepEqual(errors, [
+      "Choose a SKILL.md of 128 KiB or less.",
+      "Input is not valid UTF-8.",
+      "Choose a regular Markdown file.",
+      "Choose a regular Markdown file.",
+    ]);
+  });
+});
+
+Deno.test("a symlink named explicitly is followed to its regular file", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, { "demo/SKILL.md": CLEAN });
+    await Deno.symlink(`${dir}/demo/SKILL.md`, `${dir}/link.md`);
+    const result = await runCli(["check", "--json", "--cwd", dir, "link.md"]);
+    equal(result.code, 0);
+    equal(json(result.stdout).files[0].report.input.fallbackName, "link");
+  });
+});
+
+Deno.test("a fallback directory name over 128 characters is an input error", async () => {
+  await withTempDir(async (dir) => {
+    const long = "d".repeat(129);
+    await writeTree(dir, { [`${long}/SKILL.md`]: CLEAN });
+    const result = await runCli(["check", "--json", "--cwd", dir, `${long}/SKILL.md`]);
+    equal(result.code, 2);
+    equal(json(result.stdout).files[0].error, "Use a directory name of 128 characters or less.");
+  });
+});
+
+Deno.test("the report never contains the body, hashes the bytes read, and writes nothing", async () => {
+  await withTempDir(async (dir) => {
+    const body = "SECRET-BODY-MARKER-7f3a do the private thing";
+    const text = `---\nname: demo\ndescription: A demo.\n---\n# Title\n\n${body}\n`;
+    await writeTree(dir, { "demo/SKILL.md": text });
+    const before = await listTree(dir);
+    const result = await runCli(["check", "--json", "--cwd", dir, "demo/SKILL.md"]);
+    equal(result.code, 0);
+    ok(!result.stdout.includes("SECRET-BODY-MARKER"));
+    const expected = createHash("sha256").update(new TextEncoder().encode(text)).digest("hex");
+    equal(json(result.stdout).files[0].sha256, expected);
+    deepEqual(await listTree(dir), before);
+  });
+});
+
+Deno.test("names and paths with terminal escape sequences are escaped in human output", async () => {
+  await withTempDir(async (dir) => {
+    const evil = "evil\u001b]0;owned\u0007\u009b31m";
+    await writeTree(dir, {
+      [`${evil}/SKILL.md`]: `---\nname: "${
+        evil.replace("\u001b", "\\e").replace("\u0007", "\\a")
+      }"\ndescription: x\n---\nBody\n`,
+    });
+    const result = await runCli(["check", "--lenient", "--cwd", dir, `${evil}/SKILL.md`]);
+    equal(result.code, 0);
+    // deno-lint-ignore no-control-regex
+    ok(
+      !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(result.stdout),
+      "raw control character reached stdout",
+    );
+    match(result.stdout, /evil\\u001b\]0;owned\\u0007\\u009b31m/);
+  });
+});
+
+Deno.test("--require-pinned-sources lists unpinned hosts and fails; a pinned raw URL passes", async () => {
+  await withTempDir(async (dir) => {
+    const pinned =
+      "https://raw.githubusercontent.com/o/r/0123456789abcdef0123456789abcdef01234567/run.sh";
+    await writeTree(dir, {
+      "pinned/SKILL.md": `---\nname: pinned\ndescription: x\n---\nRun ${pinned}.\n`,
+      "loose/SKILL.md":
+        `---\nname: loose\ndescription: x\n---\nRun ${pinned} and https://example.com/x.sh\n`,
+    });
+    const good = await runCli([
+      "check",
+      "--require-pinned-sources",
+      "--json",
+      "--cwd",
+      dir,
+      "pinned/SKILL.md",
+    ]);
+    equal(good.code, 0);
+    equal(json(good.stdout).files[0].unpinnedSources, undefined);
+    const bad = await runCli([
+      "check",
+      "--require-pinned-sources",
+      "--json",
+      "--cwd",
+      dir,
+      "loose/SKILL.md",
+    ]);
+    equal(bad.code, 1);
+    deepEqual(json(bad.stdout).files[0].unpinnedSources, ["example.com"]);
+    const human = await runCli([
+      "check",
+      "--require-pinned-sources",
+      "--cwd",
+      dir,
+      "loose/SKILL.md",
+    ]);
+    match(human.stdout, /External source: "example.com" \(not pinned: required\)/);
+    match(human.stdout, /External source: "raw.githubusercontent.com" \(pinned\)/);
+  });
+});
+
+Deno.test("--fail-on-hidden-characters fails on U+200B, listed even when the YAML is invalid", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "zw/SKILL.md": "---\nname: zw\ndescription: x\n---\nA\u200bB\n",
+      "broken/SKILL.md": "---\nname: [\u200b\n---\nx\n",
+    });
+    const plain = await runCli(["check", "--cwd", dir, "zw/SKILL.md"]);
+    equal(plain.code, 0);
+    match(plain.stdout, /Hidden characters: U\+200B ZERO WIDTH SPACE x1, line 5\n/);
+    const gated = await runCli([
+      "check",
+      "--fail-on-hidden-characters",
+      "--json",
+      "--cwd",
+      dir,
+      "zw/SKILL.md",
+      "broken/SKILL.md",
+    ]);
+    equal(gated.code, 1);
+    const files = json(gated.stdout).files;
+    equal(files[0].status, "failed");
+    equal(files[1].report.surface.hiddenCharacters[0].codePoint, "U+200B");
+    equal(files[1].report.strict.ok, false);
+  });
+});
+
+Deno.test("--resources reports missing, outside, symlink and invalid links; --fail-on-resource-issues exits 1", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "res/SKILL.md":
+        "---\nname: res\ndescription: x\n---\n[ok](scripts/a.py)\n[gone](missing.md)\n" +
+        "[up](../outside.md)\n[link](linked/a.md)\n[bad](a%zz.md)\n",
+      "res/scripts/a.py": "print(1)\n",
+      "target/a.md": "x\n",
+    });
+    await Deno.symlink(`${dir}/target`, `${dir}/res/linked`);
+    const result = await runCli(["check", "--resources", "--cwd", dir, "res/SKILL.md"]);
+    equal(result.code, 0);
+    match(result.stdout, /Local resources: 1\/5 present/);
+    match(result.stdout, /Resource missing, line 6: "missing.md"/);
+    match(result.stdout, /Resource outside, line 7: "..\/outside.md"/);
+    match(result.stdout, /Resource symlink, line 8: "linked\/a.md"/);
+    match(result.stdout, /Resource invalid, line 9: "a%zz.md"/);
+    const gated = await runCli([
+      "check",
+      "--fail-on-resource-issues",
+      "--json",
+      "--cwd",
+      dir,
+      "res/SKILL.md",
+    ]);
+    equal(gated.code, 1);
+    const report = json(gated.stdout);
+    equal(report.resources, true);
+    deepEqual(report.files[0].resources.counts, { total: 5, present: 1, issues: 4 });
+  });
+});
+
+Deno.test("duplicate keys and an alias bomb fail with a YAML reason, quickly", async () => {
+  await withTempDir(async (dir) => {
+    let bomb =
+      '---\nname: bomb\ndescription: x\na: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    let previous = "a";
+    for (const key of "bcdefghi") {
+      bomb += `${key}: &${key} [${Array(9).fill(`*${previous}`).join(",")}]\n`;
+      previous = key;
+    }
+    await writeTree(dir, {
+      "dup/SKILL.md": "---\nname: dup\nname: again\ndescription: x\n---\n",
+      "bomb/SKILL.md": bomb + "---\nBody\n",
+    });
+    const result = await runCli([
+      "check",
+      "--lenient",
+      "--json",
+      "--cwd",
+      dir,
+      "dup/SKILL.md",
+      "bomb/SKILL.md",
+    ]);
+    equal(result.code, 1);
+    const [dup, boom] = json(result.stdout).files;
+    equal(
+      dup.report.lenient.reason,
+      "invalid YAML frontmatter: duplicated mapping key at line 3, column 1",
+    );
+    match(boom.report.lenient.reason, /^invalid YAML frontmatter: aliases /);
+  });
+});
+
+Deno.test("spec profile: strict-valid but non-conformant fails; a conformant skill passes all profiles", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, { "other-dir/SKILL.md": CLEAN });
+    const strict = await runCli(["check", "--cwd", dir, "other-dir/SKILL.md"]);
+    equal(strict.code, 0);
+    match(
+      strict.stdout,
+      /Spec error name-directory-mismatch: name "demo" must match its directory name "other-dir" \(line 2\)/,
+    );
+    const spec = await runCli([
+      "check",
+      "--profile",
+      "spec",
+      "--json",
+      "--cwd",
+      dir,
+      "other-dir/SKILL.md",
+    ]);
+    equal(spec.code, 1);
+    const report = json(spec.stdout);
+    equal(report.profile, "spec");
+    equal(report.mode, "strict");
+    equal(report.files[0].report.spec.ok, false);
+  });
+  for (const profile of ["strict", "lenient", "spec"]) {
+    const result = await runCli([
+      "check",
+      "--profile",
+      profile,
+      "testdata/check/clean-skill/SKILL.md",
+    ]);
+    equal(result.code, 0, `${profile}: ${result.stdout}`);
+    ok(!result.stdout.includes("Spec "), "a clean skill has no findings");
+  }
+});
+
+Deno.test("golden: the --json report of one mixed run is stable byte for byte", async () => {
+  const args = [
+    "check",
+    "--json",
+    "--cwd",
+    `${ROOT}testdata/check`,
+    "clean-skill/SKILL.md",
+    "no-frontmatter/SKILL.md",
+    "duplicate-keys/SKILL.md",
+    "sources/SKILL.md",
+    "missing/SKILL.md",
+  ];
+  const first = await runCli(args);
+  const second = await runCli(args);
+  equal(first.code, 2);
+  equal(first.stdout, second.stdout);
+  const golden = `${ROOT}testdata/check/golden-mixed.json`;
+  if (Deno.env.get("UPDATE_GOLDEN") === "1") await Deno.writeTextFile(golden, first.stdout);
+  equal(first.stdout, await Deno.readTextFile(golden));
+});

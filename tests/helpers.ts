@@ -1,0 +1,79 @@
+// Shared test helpers: run the real CLI as a child process, make temp dirs.
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+/** The repository root (absolute path). */
+export const ROOT = fromFileUrl(new URL("../", import.meta.url));
+/** The CLI entry. */
+export const MAIN = fromFileUrl(new URL("../main.ts", import.meta.url));
+
+/** What a CLI run produced. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno run -A main.ts ...args` and collects its output (fails after 60 s). */
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Runs `fn` with a fresh temp directory, removed afterwards. */
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "dsa-test-" });
+  try {
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Writes `files` (relative path → text or bytes) under `dir`, creating folders. */
+export async function writeTree(
+  dir: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    const full = `${dir}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(full, content);
+    else await Deno.writeFile(full, content);
+  }
+}
+
+/** Makes a named pipe with the real `mkfifo`. */
+export async function mkfifo(path: string): Promise<void> {
+  const { code } = await new Deno.Command("mkfifo", { args: [path] }).output();
+  if (code !== 0) throw new Error(`mkfifo ${path} failed`);
+}
+
+/** Lists every path below `dir` (sorted), to prove nothing was written. */
+export async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (at: string, prefix: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const rel = prefix + entry.name;
+      out.push(rel);
+      if (entry.isDirectory) await walk(`${at}/${entry.name}`, rel + "/");
+    }
+  };
+  await walk(dir, "");
+  return out.sort();
+}
