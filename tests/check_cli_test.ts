@@ -138,8 +138,8 @@ Deno.test("names and paths with terminal escape sequences are escaped in human o
     });
     const result = await runCli(["check", "--lenient", "--cwd", dir, `${evil}/SKILL.md`]);
     equal(result.code, 0);
-    // deno-lint-ignore no-control-regex
     ok(
+      // deno-lint-ignore no-control-regex
       !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(result.stdout),
       "raw control character reached stdout",
     );

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import {
   compareStrings,
   extractUrls,
@@ -19,7 +19,7 @@ const SHA_UPPER = "0123456789ABCDEF0123456789ABCDEF01234567";
 
 Deno.test("extractUrls finds http and https tokens up to whitespace", () => {
   const body = "First https://a.example/x then\thttp://b.example/y\nand https://c.example/z";
-  assert.deepEqual(extractUrls(body), [
+  deepEqual(extractUrls(body), [
     "https://a.example/x",
     "http://b.example/y",
     "https://c.example/z",
@@ -28,7 +28,7 @@ Deno.test("extractUrls finds http and https tokens up to whitespace", () => {
 
 Deno.test("extractUrls ignores other schemes and bare hosts", () => {
   const body = "ftp://a.example/x mailto:me@example.com www.example.com file:///etc/passwd";
-  assert.deepEqual(extractUrls(body), []);
+  deepEqual(extractUrls(body), []);
 });
 
 Deno.test("extractUrls stops at each terminator character", () => {
@@ -45,25 +45,25 @@ Deno.test("extractUrls stops at each terminator character", () => {
     ["[link](https://a.example/p) after", "https://a.example/p"],
   ];
   for (const [body, expected] of cases) {
-    assert.deepEqual(extractUrls(body), [expected], body);
+    deepEqual(extractUrls(body), [expected], body);
   }
 });
 
 Deno.test("extractUrls trims trailing sentence punctuation", () => {
   for (const punct of [".", ",", ";", ":", "!", "?", "...", "?!", ".,;:!?"]) {
     const body = `See https://a.example/path${punct} next`;
-    assert.deepEqual(extractUrls(body), ["https://a.example/path"], body);
+    deepEqual(extractUrls(body), ["https://a.example/path"], body);
   }
 });
 
 Deno.test("extractUrls keeps interior punctuation and query/fragment", () => {
   const body = "Go to https://a.example/a.b,c;d:e!f?g=1#frag.";
-  assert.deepEqual(extractUrls(body), ["https://a.example/a.b,c;d:e!f?g=1#frag"]);
+  deepEqual(extractUrls(body), ["https://a.example/a.b,c;d:e!f?g=1#frag"]);
 });
 
 Deno.test("extractUrls keeps duplicates in document order", () => {
   const body = "https://b.example/1 https://a.example/2 https://b.example/1";
-  assert.deepEqual(extractUrls(body), [
+  deepEqual(extractUrls(body), [
     "https://b.example/1",
     "https://a.example/2",
     "https://b.example/1",
@@ -71,16 +71,16 @@ Deno.test("extractUrls keeps duplicates in document order", () => {
 });
 
 Deno.test("extractUrls drops tokens without a host", () => {
-  assert.deepEqual(extractUrls("broken https:// and http://."), []);
+  deepEqual(extractUrls("broken https:// and http://."), []);
 });
 
 Deno.test("hostOf lowercases, keeps the port and drops user information", () => {
-  assert.equal(hostOf("https://Example.COM/Path"), "example.com");
-  assert.equal(hostOf("https://Example.com:8443/x"), "example.com:8443");
-  assert.equal(hostOf("https://user:pw@Example.com/x"), "example.com");
-  assert.equal(hostOf("https://example.com"), "example.com");
-  assert.equal(hostOf("https://example.com?q=1"), "example.com");
-  assert.equal(hostOf("https://example.com#f"), "example.com");
+  equal(hostOf("https://Example.COM/Path"), "example.com");
+  equal(hostOf("https://Example.com:8443/x"), "example.com:8443");
+  equal(hostOf("https://user:pw@Example.com/x"), "example.com");
+  equal(hostOf("https://example.com"), "example.com");
+  equal(hostOf("https://example.com?q=1"), "example.com");
+  equal(hostOf("https://example.com#f"), "example.com");
 });
 
 Deno.test("groupSources groups by lowercase host (host:port distinct), sorted and unique", () => {
@@ -94,32 +94,32 @@ Deno.test("groupSources groups by lowercase host (host:port distinct), sorted an
     "http://alpha.example/y",
   ];
   const groups = groupSources(urls);
-  assert.deepEqual(groups.map((g) => g.host), [
+  deepEqual(groups.map((g) => g.host), [
     "alpha.example",
     "alpha.example:8080",
     "zeta.example",
   ]);
-  assert.deepEqual(groups[0].urls, ["http://alpha.example/y", "https://alpha.example/y"]);
-  assert.deepEqual(groups[1].urls, ["https://alpha.example:8080/x"]);
+  deepEqual(groups[0].urls, ["http://alpha.example/y", "https://alpha.example/y"]);
+  deepEqual(groups[1].urls, ["https://alpha.example:8080/x"]);
   // Code-unit order: uppercase sorts before lowercase; exact duplicates collapse.
-  assert.deepEqual(groups[2].urls, [
+  deepEqual(groups[2].urls, [
     "https://Zeta.example/b",
     "https://zeta.example/a",
     "https://zeta.example/b",
   ]);
   for (const group of groups) {
-    assert.deepEqual(Object.keys(group), ["host", "urls", "pinned"]);
-    assert.equal(group.pinned, false);
+    deepEqual(Object.keys(group), ["host", "urls", "pinned"]);
+    equal(group.pinned, false);
   }
 });
 
 Deno.test("groupSources of nothing is empty", () => {
-  assert.deepEqual(groupSources([]), []);
+  deepEqual(groupSources([]), []);
 });
 
 Deno.test("compareStrings is code-unit order, not locale order", () => {
-  assert.deepEqual(["b", "B", "a", "A", "_"].sort(compareStrings), ["A", "B", "_", "a", "b"]);
-  assert.equal(compareStrings("x", "x"), 0);
+  deepEqual(["b", "B", "a", "A", "_"].sort(compareStrings), ["A", "B", "_", "a", "b"]);
+  equal(compareStrings("x", "x"), 0);
 });
 
 // ---------------------------------------------------------------------------
@@ -127,129 +127,129 @@ Deno.test("compareStrings is code-unit order, not locale order", () => {
 // ---------------------------------------------------------------------------
 
 Deno.test("isPinnedUrl accepts GitHub raw addresses with a full commit", () => {
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/a.py`), true);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/dir/sub/a.py`), true);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA_UPPER}/a.py`), true);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/a.py`), true);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/dir/sub/a.py`), true);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA_UPPER}/a.py`), true);
 });
 
 Deno.test("isPinnedUrl accepts github.com blob, raw and tree addresses with a full commit", () => {
   for (const kind of ["blob", "raw", "tree"]) {
-    assert.equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA}/a.py`), true, kind);
-    assert.equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA}/d/e/f.md`), true, kind);
-    assert.equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA_UPPER}/a.py`), true, kind);
+    equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA}/a.py`), true, kind);
+    equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA}/d/e/f.md`), true, kind);
+    equal(isPinnedUrl(`https://github.com/o/r/${kind}/${SHA_UPPER}/a.py`), true, kind);
   }
   // Host case does not matter.
-  assert.equal(isPinnedUrl(`https://GitHub.com/o/r/blob/${SHA}/a.py`), true);
+  equal(isPinnedUrl(`https://GitHub.com/o/r/blob/${SHA}/a.py`), true);
   // A fragment after a pinned path (a line anchor) keeps it pinned.
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}/a.py#L10`), true);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}/a.py#L10`), true);
 });
 
 Deno.test("isPinnedUrl accepts Hugging Face resolve and blob addresses", () => {
   for (const prefix of ["", "datasets/", "spaces/"]) {
     for (const kind of ["resolve", "blob"]) {
       const url = `https://huggingface.co/${prefix}o/n/${kind}/${SHA}/model.bin`;
-      assert.equal(isPinnedUrl(url), true, url);
+      equal(isPinnedUrl(url), true, url);
     }
   }
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA_UPPER}/a/b.json`), true);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA_UPPER}/a/b.json`), true);
 });
 
 Deno.test("isPinnedUrl rejects plain http, credentials and explicit ports", () => {
-  assert.equal(isPinnedUrl(`http://raw.githubusercontent.com/o/r/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`http://github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://user@github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://user:pw@github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://:pw@github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com:8443/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`http://raw.githubusercontent.com/o/r/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`http://github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://user@github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://user:pw@github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://:pw@github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com:8443/o/r/blob/${SHA}/a.py`), false);
   // The default port written out is still an explicit port.
-  assert.equal(isPinnedUrl(`https://github.com:443/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co:443/o/n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://github.com:443/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://huggingface.co:443/o/n/resolve/${SHA}/a`), false);
 });
 
 Deno.test("isPinnedUrl rejects query strings", () => {
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}/a.py?raw=true`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/main/a.bin?revision=${SHA}`), false);
-  assert.equal(
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}/a.py?raw=true`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/main/a.bin?revision=${SHA}`), false);
+  equal(
     isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA}/a.bin?revision=${SHA}`),
     false,
   );
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/a.py?`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/a.py?`), false);
 });
 
 Deno.test("isPinnedUrl rejects arbitrary hosts with hash segments and digest fragments", () => {
-  assert.equal(isPinnedUrl(`https://example.com/o/r/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://example.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://cdn.example/${SHA}/${SHA}/${SHA}`), false);
-  assert.equal(isPinnedUrl(`https://gitlab.com/o/r/-/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://example.com/tool.sh#sha256:${"a".repeat(64)}`), false);
-  assert.equal(
+  equal(isPinnedUrl(`https://example.com/o/r/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://example.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://cdn.example/${SHA}/${SHA}/${SHA}`), false);
+  equal(isPinnedUrl(`https://gitlab.com/o/r/-/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://example.com/tool.sh#sha256:${"a".repeat(64)}`), false);
+  equal(
     isPinnedUrl(`https://github.com/o/r/blob/main/a.py#sha256:${"a".repeat(64)}`),
     false,
   );
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/main/a.py#${SHA}`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/main/a.py#${SHA}`), false);
 });
 
 Deno.test("isPinnedUrl rejects a commit in the wrong position", () => {
-  assert.equal(isPinnedUrl(`https://github.com/o/r/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/main/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/commit/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/main/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/${SHA}/resolve/a`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/tree/${SHA}/a`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/models/o/n/resolve/${SHA}/a`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/datasets/n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/main/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/commit/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/main/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/${SHA}/resolve/a`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/tree/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://huggingface.co/models/o/n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://huggingface.co/datasets/n/resolve/${SHA}/a`), false);
   // Layouts belong to their own host only.
-  assert.equal(isPinnedUrl(`https://github.com/o/n/resolve/${SHA}/a`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/r/tree/${SHA}/a`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/blob/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://github.com/o/n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/r/tree/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/blob/${SHA}/a`), false);
 });
 
 Deno.test("isPinnedUrl rejects look-alike hosts", () => {
-  assert.equal(isPinnedUrl(`https://github.com.evil.example/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://evil-github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://www.github.com/o/r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com.evil/o/r/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co.evil.example/o/n/resolve/${SHA}/a`), false);
-  assert.equal(isPinnedUrl(`https://github.com@evil.example/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com.evil.example/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://evil-github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://www.github.com/o/r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com.evil/o/r/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://huggingface.co.evil.example/o/n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl(`https://github.com@evil.example/o/r/blob/${SHA}/a.py`), false);
 });
 
 Deno.test("isPinnedUrl requires a non-empty path after the commit", () => {
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/tree/${SHA}/`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA}`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/datasets/o/n/blob/${SHA}/`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/tree/${SHA}/`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA}`), false);
+  equal(isPinnedUrl(`https://huggingface.co/datasets/o/n/blob/${SHA}/`), false);
   // Every following segment must be non-empty.
-  assert.equal(isPinnedUrl(`https://github.com/o/r/tree/${SHA}/dir/`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}//a.py`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/dir/`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA}/dir/`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/tree/${SHA}/dir/`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}//a.py`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA}/dir/`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${SHA}/dir/`), false);
 });
 
 Deno.test("isPinnedUrl requires a full 40-hex commit", () => {
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 7)}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 39)}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}0/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 39)}g/a.py`), false);
-  assert.equal(
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 7)}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 39)}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA}0/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o/r/blob/${SHA.slice(0, 39)}g/a.py`), false);
+  equal(
     isPinnedUrl(`https://raw.githubusercontent.com/o/r/${SHA.slice(0, 12)}/a.py`),
     false,
   );
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/main/a.bin`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${"a".repeat(64)}/a.bin`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/main/a.bin`), false);
+  equal(isPinnedUrl(`https://huggingface.co/o/n/resolve/${"a".repeat(64)}/a.bin`), false);
 });
 
 Deno.test("isPinnedUrl rejects empty owner or repository segments and junk", () => {
-  assert.equal(isPinnedUrl(`https://github.com//r/blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://github.com/o//blob/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://raw.githubusercontent.com//r/${SHA}/a.py`), false);
-  assert.equal(isPinnedUrl(`https://huggingface.co//n/resolve/${SHA}/a`), false);
-  assert.equal(isPinnedUrl("https://github.com"), false);
-  assert.equal(isPinnedUrl("not a url"), false);
-  assert.equal(isPinnedUrl("https://"), false);
+  equal(isPinnedUrl(`https://github.com//r/blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://github.com/o//blob/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://raw.githubusercontent.com//r/${SHA}/a.py`), false);
+  equal(isPinnedUrl(`https://huggingface.co//n/resolve/${SHA}/a`), false);
+  equal(isPinnedUrl("https://github.com"), false);
+  equal(isPinnedUrl("not a url"), false);
+  equal(isPinnedUrl("https://"), false);
 });
 
 Deno.test("a host is pinned only if every URL to it is pinned", () => {
@@ -261,7 +261,7 @@ Deno.test("a host is pinned only if every URL to it is pinned", () => {
     "Other: https://example.com/install.sh",
   ].join("\n");
   const surface = readSurface(body, { body, declaredTools: [] });
-  assert.deepEqual(surface.externalSources, [
+  deepEqual(surface.externalSources, [
     {
       host: "example.com",
       urls: ["https://example.com/install.sh"],
@@ -296,8 +296,8 @@ Deno.test("a pinned URL and an http URL to the same host leave the host unpinned
     `https://raw.githubusercontent.com/o/r/${SHA}/a.py`,
     `http://raw.githubusercontent.com/o/r/${SHA}/a.py`,
   ]);
-  assert.equal(groups.length, 1);
-  assert.equal(groups[0].pinned, false);
+  equal(groups.length, 1);
+  equal(groups[0].pinned, false);
 });
 
 Deno.test("a host with an explicit port is its own group and unpinned", () => {
@@ -305,7 +305,7 @@ Deno.test("a host with an explicit port is its own group and unpinned", () => {
     `https://github.com/o/r/blob/${SHA}/a.py`,
     `https://github.com:443/o/r/blob/${SHA}/a.py`,
   ]);
-  assert.deepEqual(groups.map((g) => [g.host, g.pinned]), [
+  deepEqual(groups.map((g) => [g.host, g.pinned]), [
     ["github.com", true],
     ["github.com:443", false],
   ]);
@@ -322,50 +322,50 @@ Deno.test("readSurface reads URLs from the body only and hidden characters from 
     body: "Body https://body.example/b\n",
     declaredTools: ["Bash(git:*)", "Read"],
   });
-  assert.deepEqual(Object.keys(surface), [
+  deepEqual(Object.keys(surface), [
     "schema",
     "externalSources",
     "declaredTools",
     "hiddenCharacters",
     "notAssessed",
   ]);
-  assert.equal(surface.schema, "skills-anywhere-surface-1");
-  assert.deepEqual(surface.externalSources, [
+  equal(surface.schema, "skills-anywhere-surface-1");
+  deepEqual(surface.externalSources, [
     { host: "body.example", urls: ["https://body.example/b"], pinned: false },
   ]);
-  assert.deepEqual(surface.declaredTools, ["Bash(git:*)", "Read"]);
-  assert.deepEqual(surface.hiddenCharacters, [
+  deepEqual(surface.declaredTools, ["Bash(git:*)", "Read"]);
+  deepEqual(surface.hiddenCharacters, [
     { codePoint: "U+200B", name: "ZERO WIDTH SPACE", kind: "zero-width", count: 1, lines: [2] },
   ]);
 });
 
 Deno.test("readSurface with an empty body and no tools", () => {
   const surface = readSurface("no frontmatter https://x.example/", { body: "", declaredTools: [] });
-  assert.deepEqual(surface.externalSources, []);
-  assert.deepEqual(surface.declaredTools, []);
-  assert.deepEqual(surface.hiddenCharacters, []);
+  deepEqual(surface.externalSources, []);
+  deepEqual(surface.declaredTools, []);
+  deepEqual(surface.hiddenCharacters, []);
 });
 
 Deno.test("readSurface copies declaredTools and notAssessed", () => {
   const tools = ["Read"];
   const surface = readSurface("", { body: "", declaredTools: tools });
-  assert.notEqual(surface.declaredTools, tools);
+  notEqual(surface.declaredTools, tools);
   tools.push("Write");
-  assert.deepEqual(surface.declaredTools, ["Read"]);
+  deepEqual(surface.declaredTools, ["Read"]);
   surface.notAssessed.push("extra");
-  assert.equal(NOT_ASSESSED.length, 3);
+  equal(NOT_ASSESSED.length, 3);
 });
 
 Deno.test("readSurface notAssessed has the three AST entries", () => {
   const surface = readSurface("", { body: "", declaredTools: [] });
-  assert.equal(surface.notAssessed.length, 3);
-  assert.deepEqual(surface.notAssessed, [...NOT_ASSESSED]);
-  assert.match(surface.notAssessed[0], /^AST01 Malicious Skills/);
-  assert.match(surface.notAssessed[0], /intent/);
-  assert.match(surface.notAssessed[1], /^AST08 Poor Scanning/);
-  assert.match(surface.notAssessed[1], /pattern-matched/);
-  assert.match(surface.notAssessed[2], /^AST06 Weak Isolation/);
-  assert.match(surface.notAssessed[2], /runtime/);
+  equal(surface.notAssessed.length, 3);
+  deepEqual(surface.notAssessed, [...NOT_ASSESSED]);
+  match(surface.notAssessed[0], /^AST01 Malicious Skills/);
+  match(surface.notAssessed[0], /intent/);
+  match(surface.notAssessed[1], /^AST08 Poor Scanning/);
+  match(surface.notAssessed[1], /pattern-matched/);
+  match(surface.notAssessed[2], /^AST06 Weak Isolation/);
+  match(surface.notAssessed[2], /runtime/);
 });
 
 // ---------------------------------------------------------------------------
@@ -373,9 +373,9 @@ Deno.test("readSurface notAssessed has the three AST entries", () => {
 // ---------------------------------------------------------------------------
 
 Deno.test("formatCodePoint pads to four upper-case hex digits", () => {
-  assert.equal(formatCodePoint(0xad), "U+00AD");
-  assert.equal(formatCodePoint(0x200b), "U+200B");
-  assert.equal(formatCodePoint(0xe0001), "U+E0001");
+  equal(formatCodePoint(0xad), "U+00AD");
+  equal(formatCodePoint(0x200b), "U+200B");
+  equal(formatCodePoint(0xe0001), "U+E0001");
 });
 
 Deno.test("the five-character sample yields exactly five entries sorted by code point", () => {
@@ -384,21 +384,17 @@ Deno.test("the five-character sample yields exactly five entries sorted by code 
     "name: sample\u200B", // 2: ZERO WIDTH SPACE in the frontmatter
     "description: Demo.", // 3
     "---", // 4
-    "Run \u202Eevil\u202C? no: only U+202E counted here", // 5 (U+202C also listed, see below)
-  ];
-  // Keep exactly five distinct characters: drop the U+202C on line 5.
-  sample[4] = "Run \u202Eevil";
-  sample.push(
+    "Run \u202Eevil", // 5: RIGHT-TO-LEFT OVERRIDE
     "soft\u00ADhyphen and again\u00AD", // 6: two soft hyphens
     "tag \u{E0041}\u{E0042} chars", // 7: two tag characters
-    "selector a\u{E0100}", // 8
+    "selector a\u{E0100}", // 8: a supplementary variation selector
     "zero\u200Bwidth", // 9
     "another tag \u{E007F}", // 10
-  );
+  ];
   const text = sample.join("\n") + "\n";
   const found = findHiddenCharacters(text);
-  assert.equal(found.length, 5);
-  assert.deepEqual(found, [
+  equal(found.length, 5);
+  deepEqual(found, [
     { codePoint: "U+00AD", name: "SOFT HYPHEN", kind: "invisible-format", count: 2, lines: [6] },
     { codePoint: "U+200B", name: "ZERO WIDTH SPACE", kind: "zero-width", count: 2, lines: [2, 9] },
     {
@@ -424,14 +420,14 @@ Deno.test("the five-character sample yields exactly five entries sorted by code 
     },
   ]);
   for (const entry of found) {
-    assert.deepEqual(Object.keys(entry), ["codePoint", "name", "kind", "count", "lines"]);
+    deepEqual(Object.keys(entry), ["codePoint", "name", "kind", "count", "lines"]);
   }
 });
 
 Deno.test("blocks sort by block start among named code points", () => {
   // Insert in reverse order of code point.
   const text = "\u{E01EF}\u{E0000}\uFFA0\u3164\u2060\u00AD";
-  assert.deepEqual(findHiddenCharacters("x" + text).map((e) => e.codePoint), [
+  deepEqual(findHiddenCharacters("x" + text).map((e) => e.codePoint), [
     "U+00AD",
     "U+2060",
     "U+3164",
@@ -475,11 +471,11 @@ Deno.test("every listed code point is reported with its name and kind", () => {
   for (const [cp, name, kind] of expected) {
     // Letters around each one so no exemption (leading BOM, emoji joiner) applies.
     const found = findHiddenCharacters(`a${String.fromCodePoint(cp)}b`);
-    assert.deepEqual(found, [{ codePoint: formatCodePoint(cp), name, kind, count: 1, lines: [1] }]);
+    deepEqual(found, [{ codePoint: formatCodePoint(cp), name, kind, count: 1, lines: [1] }]);
   }
   // Everything at once: one entry each, in code-point order.
   const all = "a" + expected.map(([cp]) => String.fromCodePoint(cp)).join("a") + "a";
-  assert.deepEqual(
+  deepEqual(
     findHiddenCharacters(all).map((e) => e.codePoint),
     expected.map(([cp]) => formatCodePoint(cp)),
   );
@@ -488,16 +484,16 @@ Deno.test("every listed code point is reported with its name and kind", () => {
 Deno.test("neighbouring code points that are not listed are not reported", () => {
   const text = "a\u00AC\u00AE\u2065\u206A\u202F\u2010\uFE0F\uFE00\u{E0080}\u{E01F0}\u{E00FF}\t b";
   // U+206A..U+206F are deprecated format characters, not in the list.
-  assert.deepEqual(findHiddenCharacters(text), []);
+  deepEqual(findHiddenCharacters(text), []);
 });
 
 Deno.test("tag and variation-selector blocks cover their whole range", () => {
   const tags = findHiddenCharacters("a\u{E0000}\u{E0001}\u{E0020}\u{E007E}\u{E007F}b");
-  assert.deepEqual(tags, [
+  deepEqual(tags, [
     { codePoint: "U+E0000..U+E007F", name: "TAG CHARACTERS", kind: "tag", count: 5, lines: [1] },
   ]);
   const vs = findHiddenCharacters("a\u{E0100}b\u{E01EF}c");
-  assert.deepEqual(vs, [
+  deepEqual(vs, [
     {
       codePoint: "U+E0100..U+E01EF",
       name: "VARIATION SELECTORS SUPPLEMENT",
@@ -509,12 +505,12 @@ Deno.test("tag and variation-selector blocks cover their whole range", () => {
 });
 
 Deno.test("a BOM at the very start is not reported", () => {
-  assert.deepEqual(findHiddenCharacters("\uFEFF---\nname: x\n---\nBody\n"), []);
-  assert.deepEqual(findHiddenCharacters("\uFEFF"), []);
+  deepEqual(findHiddenCharacters("\uFEFF---\nname: x\n---\nBody\n"), []);
+  deepEqual(findHiddenCharacters("\uFEFF"), []);
 });
 
 Deno.test("a later BOM is reported, including a second BOM at the start", () => {
-  assert.deepEqual(findHiddenCharacters("line one\nline\uFEFF two\n"), [
+  deepEqual(findHiddenCharacters("line one\nline\uFEFF two\n"), [
     {
       codePoint: "U+FEFF",
       name: "ZERO WIDTH NO-BREAK SPACE",
@@ -523,7 +519,7 @@ Deno.test("a later BOM is reported, including a second BOM at the start", () => 
       lines: [2],
     },
   ]);
-  assert.deepEqual(findHiddenCharacters("\uFEFF\uFEFFx"), [
+  deepEqual(findHiddenCharacters("\uFEFF\uFEFFx"), [
     {
       codePoint: "U+FEFF",
       name: "ZERO WIDTH NO-BREAK SPACE",
@@ -532,25 +528,28 @@ Deno.test("a later BOM is reported, including a second BOM at the start", () => 
       lines: [1],
     },
   ]);
-  assert.equal(findHiddenCharacters("\n\uFEFF")[0].lines[0], 2);
+  equal(findHiddenCharacters("\n\uFEFF")[0].lines[0], 2);
 });
 
 Deno.test("emoji ZWJ sequences are not reported", () => {
   const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}"; // 👨‍👩‍👧
   const heartOnFire = "\u2764\uFE0F\u200D\u{1F525}"; // ❤️‍🔥
-  assert.equal(family, "👨‍👩‍👧");
-  assert.equal(heartOnFire, "❤️‍🔥");
-  assert.deepEqual(findHiddenCharacters(`Family ${family} and ${heartOnFire}.\n`), []);
-  assert.deepEqual(findHiddenCharacters(family + heartOnFire), []);
+  equal(family, "👨‍👩‍👧");
+  equal(heartOnFire, "❤️‍🔥");
+  deepEqual(findHiddenCharacters(`Family ${family} and ${heartOnFire}.\n`), []);
+  deepEqual(findHiddenCharacters(family + heartOnFire), []);
+  const technologist = "\u{1F469}\u{1F3FD}\u200D\u{1F4BB}"; // woman technologist, medium skin tone
+  deepEqual(findHiddenCharacters(technologist), []);
+  equal(findHiddenCharacters("\u{1F3FD}\u200D\u{1F4BB}")[0].codePoint, "U+200D");
 });
 
 Deno.test("the England flag tag sequence is not reported", () => {
   const england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
-  assert.equal(england, "🏴󠁧󠁢󠁥󠁮󠁧󠁿");
-  assert.deepEqual(findHiddenCharacters(`Go ${england} go\n${england}`), []);
+  equal(england, "🏴󠁧󠁢󠁥󠁮󠁧󠁿");
+  deepEqual(findHiddenCharacters(`Go ${england} go\n${england}`), []);
   // Two and six tags with digits are still flag sequences.
-  assert.deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0075}\u{E0073}\u{E007F}"), []);
-  assert.deepEqual(
+  deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0075}\u{E0073}\u{E007F}"), []);
+  deepEqual(
     findHiddenCharacters(
       "\u{1F3F4}\u{E0075}\u{E0073}\u{E0063}\u{E0061}\u{E0031}\u{E0032}\u{E007F}",
     ),
@@ -563,22 +562,22 @@ Deno.test("tag characters outside a valid flag sequence are reported", () => {
     { codePoint: "U+E0000..U+E007F", name: "TAG CHARACTERS", kind: "tag", count, lines },
   ];
   // No black flag before the tags.
-  assert.deepEqual(findHiddenCharacters("\u{E0067}\u{E0062}\u{E007F}"), entry(3, [1]));
+  deepEqual(findHiddenCharacters("\u{E0067}\u{E0062}\u{E007F}"), entry(3, [1]));
   // Only one tag letter.
-  assert.deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0067}\u{E007F}"), entry(2, [1]));
+  deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0067}\u{E007F}"), entry(2, [1]));
   // Seven tag letters is too many.
-  assert.deepEqual(
+  deepEqual(
     findHiddenCharacters("\u{1F3F4}" + "\u{E0061}".repeat(7) + "\u{E007F}"),
     entry(8, [1]),
   );
   // Upper-case tag letters are not a subdivision code.
-  assert.deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0047}\u{E0042}\u{E007F}"), entry(3, [1]));
+  deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0047}\u{E0042}\u{E007F}"), entry(3, [1]));
   // No cancel tag.
-  assert.deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0067}\u{E0062}x"), entry(2, [1]));
+  deepEqual(findHiddenCharacters("\u{1F3F4}\u{E0067}\u{E0062}x"), entry(2, [1]));
   // A different base emoji.
-  assert.deepEqual(findHiddenCharacters("\u{1F3F3}\u{E0067}\u{E0062}\u{E007F}"), entry(3, [1]));
+  deepEqual(findHiddenCharacters("\u{1F3F3}\u{E0067}\u{E0062}\u{E007F}"), entry(3, [1]));
   // A valid flag followed by a stray cancel tag: only the stray one counts.
-  assert.deepEqual(
+  deepEqual(
     findHiddenCharacters("\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}\u{E007F}"),
     entry(1, [1]),
   );
@@ -588,21 +587,21 @@ Deno.test("a joiner between letters or next to one emoji is reported", () => {
   const zwj = (count: number, lines: number[]) => [
     { codePoint: "U+200D", name: "ZERO WIDTH JOINER", kind: "zero-width", count, lines },
   ];
-  assert.deepEqual(findHiddenCharacters("ab\u200Dcd"), zwj(1, [1]));
-  assert.deepEqual(findHiddenCharacters("a\u200D\u{1F525}"), zwj(1, [1]));
-  assert.deepEqual(findHiddenCharacters("\u{1F525}\u200Da"), zwj(1, [1]));
-  assert.deepEqual(findHiddenCharacters("\u200D\u{1F525}"), zwj(1, [1]));
-  assert.deepEqual(findHiddenCharacters("\u{1F525}\u200D"), zwj(1, [1]));
-  assert.deepEqual(findHiddenCharacters("\u{1F525}\u200D\u200D\u{1F525}"), zwj(2, [1]));
+  deepEqual(findHiddenCharacters("ab\u200Dcd"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("a\u200D\u{1F525}"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("\u{1F525}\u200Da"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("\u200D\u{1F525}"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("\u{1F525}\u200D"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("\u{1F525}\u200D\u200D\u{1F525}"), zwj(2, [1]));
   // U+FE0F is only allowed before the joiner, after an emoji.
-  assert.deepEqual(findHiddenCharacters("a\uFE0F\u200D\u{1F525}"), zwj(1, [1]));
+  deepEqual(findHiddenCharacters("a\uFE0F\u200D\u{1F525}"), zwj(1, [1]));
   // Across a line break it is not a joiner between emoji.
-  assert.deepEqual(findHiddenCharacters("\u{1F525}\n\u200D\u{1F525}"), zwj(1, [2]));
+  deepEqual(findHiddenCharacters("\u{1F525}\n\u200D\u{1F525}"), zwj(1, [2]));
 });
 
 Deno.test("30 lines each with U+2060 give count 30 and the first 20 lines", () => {
   const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\u2060 text`).join("\n");
-  assert.deepEqual(findHiddenCharacters(text), [
+  deepEqual(findHiddenCharacters(text), [
     {
       codePoint: "U+2060",
       name: "WORD JOINER",
@@ -615,7 +614,7 @@ Deno.test("30 lines each with U+2060 give count 30 and the first 20 lines", () =
 
 Deno.test("lines are distinct and in order; counts include repeats on one line", () => {
   const text = "\u200B\u200B\u200B\n\nx\n\u200B\r\n\u200B\u200B";
-  assert.deepEqual(findHiddenCharacters(text), [
+  deepEqual(findHiddenCharacters(text), [
     {
       codePoint: "U+200B",
       name: "ZERO WIDTH SPACE",
@@ -629,12 +628,12 @@ Deno.test("lines are distinct and in order; counts include repeats on one line",
 Deno.test("hidden characters are found in frontmatter even when it does not parse", () => {
   const raw = "---\nname: [unclosed\u202E\n---\nbody\n";
   const surface = readSurface(raw, { body: "", declaredTools: [] });
-  assert.deepEqual(surface.hiddenCharacters.map((e) => [e.codePoint, e.lines]), [
+  deepEqual(surface.hiddenCharacters.map((e) => [e.codePoint, e.lines]), [
     ["U+202E", [2]],
   ]);
 });
 
 Deno.test("text without hidden characters yields an empty list", () => {
-  assert.deepEqual(findHiddenCharacters(""), []);
-  assert.deepEqual(findHiddenCharacters("Plain ASCII\nand Ünïcödé — “quotes” 日本語 😀\n"), []);
+  deepEqual(findHiddenCharacters(""), []);
+  deepEqual(findHiddenCharacters("Plain ASCII\nand Ünïcödé — “quotes” 日本語 😀\n"), []);
 });

@@ -12,12 +12,6 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 
-/** Usage line of `check`. */
-export const CHECK_USAGE =
-  "usage: dsh-skills-anywhere check [--profile strict|lenient|spec] [--lenient] [--fail-on-repair]\n" +
-  "         [--require-pinned-sources] [--fail-on-hidden-characters] [--resources]\n" +
-  "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <files...>";
-
 const PROFILES: readonly CheckProfile[] = ["strict", "lenient", "spec"];
 
 function selectProfile(values: OptionValues): CheckProfile {

@@ -5,7 +5,7 @@
  * The whole raw file is scanned, frontmatter included.
  *
  * Not reported: a byte-order mark at the very start; U+200D between two
- * emoji (optionally after U+FE0F); the tag sequence of a subdivision flag
+ * emoji (optionally after U+FE0F or a skin-tone modifier); the tag sequence of a subdivision flag
  * (U+1F3F4, 2–6 tag digits or lowercase letters, U+E007F).
  *
  * @example
@@ -144,7 +144,8 @@ export function findHiddenCharacters(text: string): HiddenCharacter[] {
 
 function isEmojiJoiner(cps: number[], i: number): boolean {
   let before = i - 1;
-  if (cps[before] === 0xfe0f) before--;
+  // An emoji presentation selector or a skin-tone modifier may sit between the emoji and the joiner.
+  if (cps[before] === 0xfe0f || (cps[before] >= 0x1f3fb && cps[before] <= 0x1f3ff)) before--;
   const prev = cps[before];
   const next = cps[i + 1];
   return prev !== undefined && next !== undefined &&

@@ -212,11 +212,13 @@ function collectMetadata(data: Record<string, unknown>): Record<string, unknown>
   if (compatibility !== undefined) metadata.compatibility = compatibility;
   const tools = allowedTools(data["allowed-tools"]);
   if (tools !== undefined) metadata.allowedTools = tools;
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (KNOWN_KEYS.has(key) || value === null || isPlainObject(value)) continue;
-    extra[key] = value;
-  }
+  // fromEntries defines own properties, so a `__proto__` key stays a plain key
+  // even where the `__proto__` setter exists (browsers).
+  const extra = Object.fromEntries(
+    Object.entries(data).filter(([key, value]) =>
+      !KNOWN_KEYS.has(key) && value !== null && !isPlainObject(value)
+    ),
+  );
   if (Object.keys(extra).length > 0) metadata.frontmatter = extra;
   return metadata;
 }

@@ -93,13 +93,19 @@ export async function buildResourcesReport(
 ): Promise<ResourcesReport> {
   const entries: ResourceEntry[] = [];
   for (const reference of references) {
-    const entry: ResourceEntry = { url: reference.url, line: reference.line, status: "invalid" };
-    if (reference.path !== undefined) entry.path = reference.path;
-    if (reference.problem !== undefined) entry.status = reference.problem;
-    else Object.assign(entry, await resolve(reference.path!));
-    const problem = PROBLEMS[entry.status];
-    if (problem !== undefined) entry.problem = problem;
-    entries.push(entry);
+    const resolved: Pick<ResourceEntry, "status" | "kind"> = reference.problem !== undefined
+      ? { status: reference.problem }
+      : await resolve(reference.path!);
+    const problem = PROBLEMS[resolved.status];
+    // Fields in report order: url, line, path?, problem?, status, kind?.
+    entries.push({
+      url: reference.url,
+      line: reference.line,
+      ...(reference.path !== undefined ? { path: reference.path } : {}),
+      ...(problem !== undefined ? { problem } : {}),
+      status: resolved.status,
+      ...(resolved.kind !== undefined ? { kind: resolved.kind } : {}),
+    });
   }
   const present = entries.filter((e) => e.status === "present").length;
   return {

@@ -146,7 +146,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
     scalarsAsStrings: true,
   });
   if (!parsed.ok) {
-    add("yaml-invalid", `invalid YAML: ${parsed.error}`);
+    add("yaml-invalid", `invalid YAML: ${parsed.error}`, parsed.line);
     return { ok: false, findings };
   }
   const data = parsed.value ?? {};
@@ -160,7 +160,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
   checkOptionalFields(data, lineOf, add);
   for (const key of Object.keys(data)) {
     if (SPEC_KEYS.includes(key)) continue;
-    const client = KNOWN_EXTENSIONS[key];
+    const client = Object.hasOwn(KNOWN_EXTENSIONS, key) ? KNOWN_EXTENSIONS[key] : undefined;
     const message = client === undefined
       ? `"${key}" is not a field of the Agent Skills specification`
       : `"${key}" is a ${client} extension, not a field of the Agent Skills specification`;
@@ -169,10 +169,13 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
   const body = split.body.trim();
   const bodyLines = body === "" ? 0 : body.split("\n").length;
   if (bodyLines > MAX_BODY_LINES) {
+    // The first counted line follows the blank lines that trim() dropped.
+    const skipped =
+      split.body.slice(0, split.body.length - split.body.trimStart().length).split("\n").length - 1;
     add(
       "body-lines",
       `body has ${bodyLines} lines; the specification recommends at most ${MAX_BODY_LINES}`,
-      split.bodyLine + MAX_BODY_LINES,
+      split.bodyLine + skipped + MAX_BODY_LINES,
       "warning",
     );
   }

@@ -21,7 +21,9 @@ export const MAX_EXPANDED_NODES = 10_000;
 export const MAX_DEPTH = 64;
 
 /** A parse result: the value, or a one-line error naming the file line. */
-export type YamlResult = { ok: true; value: unknown } | { ok: false; error: string };
+export type YamlResult =
+  | { ok: true; value: unknown }
+  | { ok: false; error: string; line: number };
 
 /** Options of {@linkcode parseFrontmatterYaml}. */
 export interface YamlOptions {
@@ -51,28 +53,35 @@ export function parseFrontmatterYaml(text: string, options: YamlOptions = {}): Y
       ...(options.scalarsAsStrings ? { schema: FAILSAFE_SCHEMA } : {}),
     });
   } catch (error) {
-    return { ok: false, error: describeYamlError(error, firstLine) };
+    return { ok: false, ...describeYamlError(error, firstLine) };
   }
   if (expandedSize(value, new Map()) > MAX_EXPANDED_NODES) {
     return {
       ok: false,
-      error: `aliases expand to more than ${MAX_EXPANDED_NODES} nodes`,
+      error:
+        `aliases expand to more than ${MAX_EXPANDED_NODES} nodes (frontmatter from line ${firstLine})`,
+      line: firstLine,
     };
   }
   return { ok: true, value };
 }
 
-function describeYamlError(error: unknown, firstLine: number): string {
+function describeYamlError(error: unknown, firstLine: number): { error: string; line: number } {
   const e = error as { reason?: unknown; mark?: { line?: number; column?: number } };
+  const mark = e?.mark;
   if (typeof e?.reason === "string") {
-    const mark = e.mark;
     if (mark && typeof mark.line === "number" && typeof mark.column === "number") {
-      return `${e.reason} at line ${mark.line + firstLine}, column ${mark.column + 1}`;
+      const line = mark.line + firstLine;
+      return { error: `${e.reason} at line ${line}, column ${mark.column + 1}`, line };
     }
-    return e.reason;
+    return { error: `${e.reason} (frontmatter from line ${firstLine})`, line: firstLine };
   }
-  if (error instanceof RangeError) return "nesting is too deep";
-  return error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const text = error instanceof RangeError
+    ? "nesting is too deep"
+    : error instanceof Error
+    ? error.message.split("\n")[0]
+    : String(error);
+  return { error: `${text} (frontmatter from line ${firstLine})`, line: firstLine };
 }
 
 /** Counts nodes as if every alias were copied, memoised on shared objects. */

@@ -1,0 +1,987 @@
+// Parsing a SKILL.md: names, frontmatter split, YAML, strict and lenient modes.
+// REF §3.5 and REF §12 items 1–15; SPEC §3 (YAML bounds, duplicate keys, line numbers).
+import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
+import {
+  isSkillName,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  normalizeSkillName,
+} from "../lib/skill/names.ts";
+import { splitFrontmatter, splitLines } from "../lib/skill/frontmatter.ts";
+import {
+  codePointLength,
+  deriveDescription,
+  truncateCodePoints,
+} from "../lib/skill/description.ts";
+import { MAX_ALIASES, parseFrontmatterYaml } from "../lib/skill/yaml.ts";
+import {
+  type ParsedSkill,
+  type ParseOptions,
+  type ParseResult,
+  parseSkillMarkdown,
+} from "../lib/skill/parse.ts";
+
+// ---------------------------------------------------------------------------
+// helpers
+
+/** A document with the given frontmatter lines and body. */
+function doc(frontmatter: string[], body = "Body text."): string {
+  return `---\n${frontmatter.join("\n")}\n---\n${body}`;
+}
+
+function parsed(result: ParseResult): ParsedSkill {
+  if (!result.ok) throw new Error(`expected success, got failure: ${result.reason}`);
+  return result.skill;
+}
+
+function failure(result: ParseResult): string {
+  if (result.ok) throw new Error(`expected failure, got skill ${JSON.stringify(result.skill)}`);
+  return result.reason;
+}
+
+const strict: ParseOptions = { fallbackName: "fallback", lenient: false };
+const lenient: ParseOptions = { fallbackName: "fallback", lenient: true };
+
+// ---------------------------------------------------------------------------
+// REF §12 #1–#2: normalizeSkillName
+
+Deno.test("normalizeSkillName: REF §12 #1 examples", () => {
+  strictEqual(normalizeSkillName("PDF Processing"), "pdf-processing");
+  strictEqual(normalizeSkillName("my__skill--v2"), "my-skill-v2");
+  strictEqual(normalizeSkillName("Café Résumé"), "cafe-resume");
+});
+
+Deno.test("normalizeSkillName: REF §12 #2 nothing usable is undefined", () => {
+  strictEqual(normalizeSkillName("---"), undefined);
+  strictEqual(normalizeSkillName(""), undefined);
+  strictEqual(normalizeSkillName("日本語"), undefined);
+  strictEqual(normalizeSkillName("###"), undefined);
+});
+
+Deno.test("normalizeSkillName: REF §12 #2 long names are cut to 64 with no trailing hyphen", () => {
+  const out = normalizeSkillName("a".repeat(63) + "-bcd");
+  ok(out !== undefined);
+  ok(out.length <= MAX_NAME_LENGTH, `length ${out.length}`);
+  ok(!out.endsWith("-"));
+  ok(isSkillName(out));
+  strictEqual(out, "a".repeat(63));
+});
+
+Deno.test("normalizeSkillName: other REF §3.5 step 4 examples", () => {
+  strictEqual(normalizeSkillName("Code_Review"), "code-review");
+  strictEqual(normalizeSkillName("My Dir"), "my-dir");
+  strictEqual(normalizeSkillName("  --Leading and trailing--  "), "leading-and-trailing");
+  // compatibility decomposition (NFKD): fullwidth letters and ligatures fold to ASCII
+  strictEqual(normalizeSkillName("ＡＢＣ ﬁle"), "abc-file");
+  strictEqual(normalizeSkillName("ok-name"), "ok-name");
+  strictEqual(normalizeSkillName("a".repeat(100)), "a".repeat(64));
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #3: isSkillName
+
+Deno.test("isSkillName: REF §12 #3", () => {
+  strictEqual(isSkillName("ok-name"), true);
+  strictEqual(isSkillName("Bad"), false);
+  strictEqual(isSkillName("a--b"), false);
+  strictEqual(isSkillName("a".repeat(65)), false);
+});
+
+Deno.test("isSkillName: grammar edges", () => {
+  strictEqual(isSkillName("a"), true);
+  strictEqual(isSkillName("v2"), true);
+  strictEqual(isSkillName("a1-b2-c3"), true);
+  strictEqual(isSkillName("a".repeat(64)), true);
+  strictEqual(isSkillName(""), false);
+  strictEqual(isSkillName("-a"), false);
+  strictEqual(isSkillName("a-"), false);
+  strictEqual(isSkillName("a_b"), false);
+  strictEqual(isSkillName("a b"), false);
+  strictEqual(isSkillName("café"), false);
+  strictEqual(isSkillName(42), false);
+  strictEqual(isSkillName(undefined), false);
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #4: frontmatter split
+
+Deno.test("splitFrontmatter: LF document", () => {
+  const split = splitFrontmatter("---\nname: a\ndescription: b\n---\nBody\nmore");
+  ok(split);
+  strictEqual(split.yaml, "name: a\ndescription: b");
+  strictEqual(split.body, "Body\nmore");
+  strictEqual(split.yamlLine, 2);
+  strictEqual(split.bodyLine, 5);
+});
+
+Deno.test("splitFrontmatter: REF §12 #4 CRLF lines are re-joined with LF", () => {
+  const split = splitFrontmatter("---\r\nname: a\r\ndescription: b\r\n---\r\nBody\r\nmore\r\n");
+  ok(split);
+  strictEqual(split.yaml, "name: a\ndescription: b");
+  strictEqual(split.body, "Body\nmore\n");
+  ok(!split.yaml.includes("\r"));
+  ok(!split.body.includes("\r"));
+});
+
+Deno.test("splitFrontmatter: REF §12 #4 leading BOM is accepted", () => {
+  const split = splitFrontmatter("\uFEFF---\nname: a\n---\nBody");
+  ok(split);
+  strictEqual(split.yaml, "name: a");
+  strictEqual(split.body, "Body");
+});
+
+Deno.test("splitFrontmatter: REF §12 #4 `...` terminator", () => {
+  const split = splitFrontmatter("---\nname: a\n...\nBody");
+  ok(split);
+  strictEqual(split.yaml, "name: a");
+  strictEqual(split.body, "Body");
+});
+
+Deno.test("splitFrontmatter: BOM + CRLF + `...` together", () => {
+  const split = splitFrontmatter("\uFEFF---\r\nname: x\r\n...\r\nHi");
+  ok(split);
+  strictEqual(split.yaml, "name: x");
+  strictEqual(split.body, "Hi");
+});
+
+Deno.test("splitFrontmatter: trailing spaces and tabs on the delimiters", () => {
+  const split = splitFrontmatter("--- \t\nname: a\n---  \t\nBody");
+  ok(split);
+  strictEqual(split.yaml, "name: a");
+  strictEqual(split.body, "Body");
+});
+
+Deno.test("splitFrontmatter: ends at the FIRST closing line", () => {
+  const split = splitFrontmatter("---\nname: a\n---\nBody\n---\nafter");
+  ok(split);
+  strictEqual(split.yaml, "name: a");
+  strictEqual(split.body, "Body\n---\nafter");
+});
+
+Deno.test("splitFrontmatter: REF §12 #4 unclosed frontmatter is none", () => {
+  strictEqual(splitFrontmatter("---\nname: x\n"), undefined);
+  strictEqual(splitFrontmatter("---\nname: x\ndescription: y\nBody"), undefined);
+  strictEqual(splitFrontmatter("---"), undefined);
+});
+
+Deno.test("splitFrontmatter: documents that do not open with `---` have none", () => {
+  strictEqual(splitFrontmatter("Body only"), undefined);
+  strictEqual(splitFrontmatter(""), undefined);
+  strictEqual(splitFrontmatter(" ---\nname: a\n---\n"), undefined);
+  strictEqual(splitFrontmatter("\n---\nname: a\n---\n"), undefined);
+  strictEqual(splitFrontmatter("----\nname: a\n---\n"), undefined);
+  strictEqual(splitFrontmatter("--- x\nname: a\n---\n"), undefined);
+  // a BOM is only accepted as the very first character
+  strictEqual(splitFrontmatter("x\uFEFF---\nname: a\n---\n"), undefined);
+  // the closer must be exactly --- or ... (plus spaces/tabs)
+  strictEqual(splitFrontmatter("---\nname: a\n--- x\n"), undefined);
+  strictEqual(splitFrontmatter("---\nname: a\n ---\n"), undefined);
+});
+
+Deno.test("splitFrontmatter: empty frontmatter", () => {
+  const split = splitFrontmatter("---\n---\nBody");
+  ok(split);
+  strictEqual(split.yaml, "");
+  strictEqual(split.body, "Body");
+  strictEqual(split.bodyLine, 3);
+});
+
+Deno.test("splitLines splits on CRLF and LF", () => {
+  deepStrictEqual(splitLines("a\r\nb\nc"), ["a", "b", "c"]);
+});
+
+Deno.test("parseSkillMarkdown: REF §12 #4 CRLF, BOM and `...` through the parser", () => {
+  const skill = parsed(
+    parseSkillMarkdown(
+      "\uFEFF---\r\nname: demo\r\ndescription: CRLF works\r\n...\r\n\r\nLine one\r\nLine two\r\n",
+      strict,
+    ),
+  );
+  strictEqual(skill.name, "demo");
+  strictEqual(skill.description, "CRLF works");
+  strictEqual(skill.content, "Line one\nLine two");
+  deepStrictEqual(skill.warnings, []);
+});
+
+Deno.test("parseSkillMarkdown: unclosed frontmatter is treated as no frontmatter", () => {
+  const raw = "---\nname: demo\ndescription: never closed\n";
+  strictEqual(failure(parseSkillMarkdown(raw, strict)), "missing YAML frontmatter");
+  const skill = parsed(parseSkillMarkdown(raw, { fallbackName: "demo", lenient: true }));
+  strictEqual(skill.name, "demo");
+  strictEqual(skill.warnings[0], "missing YAML frontmatter; derived name and description");
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #5: metadata retention (REF §3.5 step 8 example)
+
+const SPEC_CLEAN = doc([
+  "name: pdf-processing",
+  "description: Extract text and tables from PDF files. Use when working with PDFs.",
+  "license: Apache-2.0",
+  "compatibility: Requires python3",
+  "allowed-tools: Bash(git:*) Read",
+  "metadata:",
+  "  author: example-org",
+  '  version: "1.0"',
+  'argument-hint: "[file]"',
+], "\n# PDF processing\n\nRun the script.\n");
+
+Deno.test("parseSkillMarkdown: REF §12 #5 exact metadata object and no warnings", () => {
+  for (const options of [strict, lenient]) {
+    const skill = parsed(parseSkillMarkdown(SPEC_CLEAN, options));
+    strictEqual(skill.name, "pdf-processing");
+    strictEqual(
+      skill.description,
+      "Extract text and tables from PDF files. Use when working with PDFs.",
+    );
+    deepStrictEqual(skill.metadata, {
+      author: "example-org",
+      version: "1.0",
+      license: "Apache-2.0",
+      compatibility: "Requires python3",
+      allowedTools: ["Bash(git:*)", "Read"],
+      frontmatter: { "argument-hint": "[file]" },
+    });
+    deepStrictEqual(skill.warnings, []);
+    deepStrictEqual(skill.invocation, { modelInvocable: true, userInvocable: true });
+    strictEqual(skill.content, "# PDF processing\n\nRun the script.");
+    strictEqual(skill.whenToUse, undefined);
+    ok(!("whenToUse" in skill));
+  }
+});
+
+Deno.test("metadata: license and compatibility override the metadata mapping", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc([
+      "name: demo",
+      "description: d",
+      "license: MIT",
+      "compatibility: 3",
+      "metadata:",
+      "  license: from-metadata",
+      "  compatibility: from-metadata",
+      "  other: kept",
+    ]),
+    strict,
+  ));
+  deepStrictEqual(skill.metadata, { license: "MIT", compatibility: "3", other: "kept" });
+});
+
+Deno.test("metadata: allowed-tools forms", () => {
+  const tools = (value: string) =>
+    parsed(parseSkillMarkdown(doc(["name: demo", "description: d", `allowed-tools: ${value}`])))
+      .metadata.allowedTools;
+  deepStrictEqual(tools('"  Read   Write\tBash  "'), ["Read", "Write", "Bash"]);
+  deepStrictEqual(tools("[Read, 3, Write, {a: b}]"), ["Read", "Write"]);
+  strictEqual(tools('""'), undefined);
+  strictEqual(tools('"   "'), undefined);
+});
+
+Deno.test("metadata: a non-mapping `metadata` is not spread; unknown scalars and arrays are kept", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc([
+      "name: demo",
+      "description: d",
+      "metadata: just a string",
+      "custom-flag: true",
+      "custom-list: [a, b]",
+      "custom-number: 7",
+      "custom-null: ~",
+      "custom-map: {a: b}",
+      "whenToUse: when needed",
+      "disable-model-invocation: false",
+    ]),
+    strict,
+  ));
+  deepStrictEqual(skill.metadata, {
+    frontmatter: { "custom-flag": true, "custom-list": ["a", "b"], "custom-number": 7 },
+  });
+});
+
+Deno.test("metadata: empty frontmatter object is omitted", () => {
+  const skill = parsed(parseSkillMarkdown(doc(["name: demo", "description: d"]), strict));
+  deepStrictEqual(skill.metadata, {});
+});
+
+// ---------------------------------------------------------------------------
+// String coercion (REF §3.5 step 3) and whenToUse (step 7)
+
+Deno.test("string fields: numbers become strings, strings are trimmed, others are absent", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: 123", 'description: "   padded text   "', "license: 2.5"]),
+    strict,
+  ));
+  strictEqual(skill.name, "123");
+  strictEqual(skill.description, "padded text");
+  strictEqual(skill.metadata.license, "2.5");
+  // a boolean name is absent: strict requires a name
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["name: true", "description: d"]), strict)),
+    "frontmatter requires name",
+  );
+  // a whitespace-only description is absent
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["name: demo", 'description: "   "']), strict)),
+    "frontmatter requires description",
+  );
+  // a list description is absent
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["name: demo", "description: [a, b]"]), strict)),
+    "frontmatter requires description",
+  );
+});
+
+Deno.test("whenToUse: camelCase key wins over when-to-use; both are trimmed", () => {
+  const both = parsed(parseSkillMarkdown(
+    doc(["name: demo", "description: d", "whenToUse: '  camel  '", "when-to-use: kebab"]),
+    strict,
+  ));
+  strictEqual(both.whenToUse, "camel");
+  const kebab = parsed(parseSkillMarkdown(
+    doc(["name: demo", "description: d", "when-to-use: kebab"]),
+    strict,
+  ));
+  strictEqual(kebab.whenToUse, "kebab");
+  const blank = parsed(parseSkillMarkdown(
+    doc(["name: demo", "description: d", "whenToUse: ''", "when-to-use: kebab"]),
+    strict,
+  ));
+  strictEqual(blank.whenToUse, "kebab");
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #6: invocation coercions
+
+Deno.test("invocation: REF §12 #6 true/yes/on/1 disable model invocation", () => {
+  for (const value of ["true", "yes", "on", "1", "TRUE", "Yes", '" On "', '"1"', "True"]) {
+    for (const options of [strict, lenient]) {
+      const skill = parsed(parseSkillMarkdown(
+        doc(["name: demo", "description: d", `disable-model-invocation: ${value}`]),
+        options,
+      ));
+      strictEqual(skill.invocation.modelInvocable, false, `value ${value}`);
+      strictEqual(skill.invocation.userInvocable, true);
+      deepStrictEqual(skill.warnings, [], "coercions are not warnings");
+    }
+  }
+});
+
+Deno.test("invocation: REF §12 #6 false/off (and no/0) keep the model invocable", () => {
+  for (const value of ["false", "off", "no", "0", "FALSE", "Off", '"0"']) {
+    const skill = parsed(parseSkillMarkdown(
+      doc(["name: demo", "description: d", `disable-model-invocation: ${value}`]),
+      strict,
+    ));
+    strictEqual(skill.invocation.modelInvocable, true, `value ${value}`);
+    deepStrictEqual(skill.warnings, []);
+  }
+});
+
+Deno.test("invocation: user-invocable coercions", () => {
+  const user = (value: string) =>
+    parsed(parseSkillMarkdown(
+      doc(["name: demo", "description: d", `user-invocable: ${value}`]),
+      strict,
+    )).invocation;
+  deepStrictEqual(user("false"), { modelInvocable: true, userInvocable: false });
+  deepStrictEqual(user("off"), { modelInvocable: true, userInvocable: false });
+  deepStrictEqual(user("0"), { modelInvocable: true, userInvocable: false });
+  deepStrictEqual(user("yes"), { modelInvocable: true, userInvocable: true });
+  deepStrictEqual(user("~"), { modelInvocable: true, userInvocable: true });
+});
+
+Deno.test("invocation: REF §12 #6 `user-invocable: maybe` fails in both modes", () => {
+  for (const options of [strict, lenient]) {
+    strictEqual(
+      failure(parseSkillMarkdown(
+        doc(["name: demo", "description: d", "user-invocable: maybe"]),
+        options,
+      )),
+      'frontmatter field "user-invocable" must be a boolean',
+    );
+  }
+});
+
+Deno.test("invocation: other non-boolean values fail", () => {
+  for (const value of ["2", "-1", "[true]", "{a: b}", '"enabled"', "1.5"]) {
+    strictEqual(
+      failure(parseSkillMarkdown(
+        doc(["name: demo", "description: d", `disable-model-invocation: ${value}`]),
+        lenient,
+      )),
+      'frontmatter field "disable-model-invocation" must be a boolean',
+      `value ${value}`,
+    );
+  }
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #7–#8: names, lenient and strict
+
+Deno.test("name: REF §12 #7 lenient missing name uses the directory `My Dir`", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["description: d"]),
+    { fallbackName: "My Dir", lenient: true },
+  ));
+  strictEqual(skill.name, "my-dir");
+  deepStrictEqual(skill.warnings, ['name missing or invalid; using "my-dir" from the directory']);
+  ok(skill.warnings[0].includes("from the directory"));
+});
+
+Deno.test("name: strict missing name fails", () => {
+  strictEqual(
+    failure(
+      parseSkillMarkdown(doc(["description: d"]), { fallbackName: "My Dir", lenient: false }),
+    ),
+    "frontmatter requires name",
+  );
+});
+
+Deno.test("name: REF §12 #8 Code_Review normalised (lenient) vs invalid (strict)", () => {
+  const raw = doc(["name: Code_Review", "description: Reviews code."]);
+  const skill = parsed(parseSkillMarkdown(raw, lenient));
+  strictEqual(skill.name, "code-review");
+  deepStrictEqual(skill.warnings, ['name "Code_Review" normalised to "code-review"']);
+  ok(skill.warnings[0].includes("normalised"));
+  strictEqual(failure(parseSkillMarkdown(raw, strict)), 'invalid skill name "Code_Review"');
+});
+
+Deno.test("name: lenient un-normalisable name falls back to the directory", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: 日本語", "description: d"]),
+    { fallbackName: "My Dir", lenient: true },
+  ));
+  strictEqual(skill.name, "my-dir");
+  deepStrictEqual(skill.warnings, ['name missing or invalid; using "my-dir" from the directory']);
+});
+
+Deno.test("name: lenient with no usable name anywhere fails naming both", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(
+      doc(["name: 日本語", "description: d"]),
+      { fallbackName: "###", lenient: true },
+    )),
+    'no usable skill name (frontmatter: "日本語", directory: "###")',
+  );
+});
+
+Deno.test("name: a valid frontmatter name wins over the directory, without warnings", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: real-name", "description: d"]),
+    { fallbackName: "Other Dir", lenient: true },
+  ));
+  strictEqual(skill.name, "real-name");
+  deepStrictEqual(skill.warnings, []);
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #9: derived description
+
+const DERIVE_BODY = "# Title\n\nUse **this** when things happen.\nSecond line.\n\nMore.";
+
+Deno.test("description: REF §12 #9 lenient derives the first paragraph", () => {
+  const skill = parsed(parseSkillMarkdown(doc(["name: demo"], DERIVE_BODY), lenient));
+  strictEqual(skill.description, "Use this when things happen. Second line.");
+  deepStrictEqual(skill.warnings, ["description missing; derived from the first paragraph"]);
+  strictEqual(skill.content, DERIVE_BODY);
+});
+
+Deno.test("description: REF §12 #9 strict requires a description", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["name: demo"], DERIVE_BODY), strict)),
+    "frontmatter requires description",
+  );
+});
+
+Deno.test("deriveDescription: REF §3.5 step 5 example", () => {
+  strictEqual(deriveDescription(DERIVE_BODY), "Use this when things happen. Second line.");
+});
+
+Deno.test("deriveDescription: skips fences, comments, rules and heading-only blocks", () => {
+  strictEqual(
+    deriveDescription(
+      [
+        "# Title",
+        "## Subtitle",
+        "",
+        "---",
+        "",
+        "```sh",
+        "not this",
+        "",
+        "nor this",
+        "```",
+        "",
+        "~~~",
+        "tilde fence",
+        "~~~",
+        "",
+        "<!-- a comment",
+        "",
+        "spanning blocks -->",
+        "",
+        "> Quoted `code` and _emphasis_",
+        "",
+        "Later.",
+      ].join("\n"),
+    ),
+    "Quoted code and emphasis",
+  );
+});
+
+Deno.test("deriveDescription: heading lines inside the paragraph are dropped", () => {
+  strictEqual(deriveDescription("## Heading\nText under it.\n"), "Text under it.");
+});
+
+Deno.test("deriveDescription: an unclosed fence runs to the end", () => {
+  strictEqual(deriveDescription("```\ncode\n\nStill code."), undefined);
+  strictEqual(deriveDescription("Real.\n\n```\ncode"), "Real.");
+});
+
+Deno.test("deriveDescription: CRLF and whitespace are collapsed", () => {
+  strictEqual(deriveDescription("\r\n  Line   one\r\n\tline two  \r\n"), "Line one line two");
+});
+
+Deno.test("deriveDescription: capped at 1024 code points", () => {
+  const out = deriveDescription("word ".repeat(500));
+  ok(out !== undefined);
+  strictEqual(out.length, MAX_DESCRIPTION_LENGTH);
+});
+
+Deno.test("deriveDescription: nothing to derive", () => {
+  strictEqual(deriveDescription(""), undefined);
+  strictEqual(deriveDescription("# Only\n\n## Headings\n\n***\n"), undefined);
+  strictEqual(deriveDescription("<!-- everything is a comment -->"), undefined);
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #10: no frontmatter
+
+Deno.test("no frontmatter: REF §12 #10 lenient derives name and description", () => {
+  const raw = "# My Notes\r\n\r\nUse this for notes.\r\nAnd more.\r\n";
+  const skill = parsed(parseSkillMarkdown(raw, { fallbackName: "My Dir", lenient: true }));
+  strictEqual(skill.name, "my-dir");
+  strictEqual(skill.description, "Use this for notes. And more.");
+  deepStrictEqual(skill.warnings, ["missing YAML frontmatter; derived name and description"]);
+  ok(skill.warnings[0].includes("missing YAML frontmatter"));
+  deepStrictEqual(skill.invocation, { modelInvocable: true, userInvocable: true });
+  deepStrictEqual(skill.metadata, {});
+  strictEqual(skill.content, "# My Notes\n\nUse this for notes.\nAnd more.");
+});
+
+Deno.test("no frontmatter: REF §12 #10 strict fails", () => {
+  strictEqual(
+    failure(parseSkillMarkdown("# My Notes\n\nUse this.", { fallbackName: "x", lenient: false })),
+    "missing YAML frontmatter",
+  );
+});
+
+Deno.test("no frontmatter: lenient with unusable directory or empty body fails", () => {
+  strictEqual(
+    failure(parseSkillMarkdown("Use this.", { fallbackName: "###", lenient: true })),
+    'no usable skill name (frontmatter: undefined, directory: "###")',
+  );
+  strictEqual(
+    failure(parseSkillMarkdown("# Only a heading\n", { fallbackName: "x", lenient: true })),
+    "no description in frontmatter and no body text to derive one from",
+  );
+});
+
+Deno.test("parseSkillMarkdown: default mode is lenient", () => {
+  const skill = parsed(parseSkillMarkdown("Plain text.", { fallbackName: "plain" }));
+  strictEqual(skill.name, "plain");
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #11: legacy camelCase keys
+
+Deno.test("legacy: REF §12 #11 disableModelInvocation lenient warns, strict fails", () => {
+  const raw = doc(["name: demo", "description: d", "disableModelInvocation: true"]);
+  const skill = parsed(parseSkillMarkdown(raw, lenient));
+  strictEqual(skill.invocation.modelInvocable, false);
+  deepStrictEqual(skill.warnings, ['legacy frontmatter field "disableModelInvocation" accepted']);
+  strictEqual(
+    failure(parseSkillMarkdown(raw, strict)),
+    'frontmatter field "disableModelInvocation" is unsupported',
+  );
+});
+
+Deno.test("legacy: modelInvocable is inverted, userInvocable maps directly", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: demo", "description: d", "modelInvocable: false", "userInvocable: no"]),
+    lenient,
+  ));
+  deepStrictEqual(skill.invocation, { modelInvocable: false, userInvocable: false });
+  deepStrictEqual(skill.warnings, [
+    'legacy frontmatter field "modelInvocable" accepted',
+    'legacy frontmatter field "userInvocable" accepted',
+  ]);
+  strictEqual(
+    failure(parseSkillMarkdown(
+      doc(["name: demo", "description: d", "userInvocable: false"]),
+      strict,
+    )),
+    'frontmatter field "userInvocable" is unsupported',
+  );
+  strictEqual(
+    failure(parseSkillMarkdown(
+      doc(["name: demo", "description: d", "modelInvocable: true"]),
+      strict,
+    )),
+    'frontmatter field "modelInvocable" is unsupported',
+  );
+});
+
+Deno.test("legacy: the kebab key wins when both are set", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc([
+      "name: demo",
+      "description: d",
+      "disable-model-invocation: false",
+      "disableModelInvocation: true",
+      "user-invocable: true",
+      "userInvocable: false",
+    ]),
+    lenient,
+  ));
+  deepStrictEqual(skill.invocation, { modelInvocable: true, userInvocable: true });
+});
+
+Deno.test("legacy: a non-boolean legacy value fails in lenient mode", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(
+      doc(["name: demo", "description: d", "disableModelInvocation: sometimes"]),
+      lenient,
+    )),
+    'frontmatter field "disableModelInvocation" must be a boolean',
+  );
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #12: invalid YAML and non-mapping frontmatter
+
+Deno.test("yaml: REF §12 #12 broken YAML fails in both modes and names the file line", () => {
+  // the bad indentation is on file line 4 (line 3 of the YAML)
+  const raw = doc(["name: demo", "description: x", "  bad: indent"]);
+  for (const options of [strict, lenient]) {
+    const reason = failure(parseSkillMarkdown(raw, options));
+    ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+    match(reason, /\bline 4\b/);
+  }
+});
+
+Deno.test("yaml: unclosed flow collection names its file line", () => {
+  const reason = failure(parseSkillMarkdown(doc(["name: demo", "description: [oops"]), lenient));
+  ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+  match(reason, /\bline 3\b/);
+});
+
+Deno.test("yaml: line numbers count the BOM document's lines from the file", () => {
+  const reason = failure(parseSkillMarkdown(
+    "\uFEFF---\r\nname: demo\r\ndescription: ok\r\nlist: [a,\r\n---\r\nBody",
+    lenient,
+  ));
+  ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+  match(reason, /\bline [45]\b/);
+});
+
+Deno.test("yaml: REF §12 #12 list frontmatter is not a mapping", () => {
+  for (const options of [strict, lenient]) {
+    strictEqual(
+      failure(parseSkillMarkdown(doc(["- name: demo", "- description: d"]), options)),
+      "frontmatter must be a YAML mapping",
+    );
+  }
+});
+
+Deno.test("yaml: scalar frontmatter is not a mapping", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["just a string"]), lenient)),
+    "frontmatter must be a YAML mapping",
+  );
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["42"]), strict)),
+    "frontmatter must be a YAML mapping",
+  );
+});
+
+Deno.test("yaml: empty, whitespace and null frontmatter are `{}`", () => {
+  for (const yaml of ["", "   ", "~", "null"]) {
+    const raw = `---\n${yaml}\n---\nUse this skill.`;
+    strictEqual(
+      failure(parseSkillMarkdown(raw, strict)),
+      "frontmatter requires name",
+      `yaml ${JSON.stringify(yaml)}`,
+    );
+    const skill = parsed(parseSkillMarkdown(raw, { fallbackName: "empty", lenient: true }));
+    strictEqual(skill.name, "empty");
+    strictEqual(skill.description, "Use this skill.");
+    deepStrictEqual(skill.warnings, [
+      'name missing or invalid; using "empty" from the directory',
+      "description missing; derived from the first paragraph",
+    ]);
+  }
+  const bare = splitFrontmatter("---\n---\nx");
+  ok(bare);
+  deepStrictEqual(parseFrontmatterYaml(bare.yaml), { ok: true, value: null });
+});
+
+Deno.test("yaml: YAML 1.2 core schema (yes/on are strings, no timestamps)", () => {
+  const result = parseFrontmatterYaml(
+    "a: yes\nb: on\nc: 1.0\nd: 0x1F\ne: 2001-12-14\nf: ~\ng: true",
+  );
+  ok(result.ok);
+  deepStrictEqual(result.value, {
+    a: "yes",
+    b: "on",
+    c: 1,
+    d: 31,
+    e: "2001-12-14",
+    f: null,
+    g: true,
+  });
+});
+
+Deno.test("yaml: scalarsAsStrings reads every scalar as a string", () => {
+  const result = parseFrontmatterYaml("a: 1.0\nb: true\nc: [1, 2]", { scalarsAsStrings: true });
+  ok(result.ok);
+  deepStrictEqual(result.value, { a: "1.0", b: "true", c: ["1", "2"] });
+});
+
+// ---------------------------------------------------------------------------
+// SPEC §3: duplicate keys, alias bombs, deep nesting, prototype keys
+
+Deno.test("yaml: duplicate keys are rejected and the message names the file line", () => {
+  const direct = parseFrontmatterYaml("a: 1\nb: 2\na: 3", { firstLine: 2 });
+  ok(!direct.ok);
+  match(direct.error, /duplicated mapping key/);
+  match(direct.error, /\bline 4\b/);
+
+  // through the parser: the second `name` is on file line 4
+  const raw = doc(["name: demo", "description: d", "name: other"]);
+  for (const options of [strict, lenient]) {
+    const reason = failure(parseSkillMarkdown(raw, options));
+    ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+    match(reason, /duplicated mapping key/);
+    match(reason, /\bline 4\b/);
+  }
+});
+
+Deno.test("yaml: duplicate keys in nested mappings are rejected too", () => {
+  const reason = failure(parseSkillMarkdown(
+    doc(["name: demo", "description: d", "metadata:", "  a: x", "  a: y"]),
+    lenient,
+  ));
+  match(reason, /^invalid YAML frontmatter: duplicated mapping key/);
+  match(reason, /\bline 6\b/);
+});
+
+const BILLION_LAUGHS = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+  "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
+  "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
+  "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]",
+  "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]",
+];
+
+Deno.test("yaml: a billion-laughs alias bomb fails", () => {
+  const direct = parseFrontmatterYaml(BILLION_LAUGHS.join("\n"), { firstLine: 2 });
+  ok(!direct.ok);
+  match(direct.error, /alias/);
+  for (const options of [strict, lenient]) {
+    const reason = failure(parseSkillMarkdown(
+      doc(["name: demo", "description: d", ...BILLION_LAUGHS]),
+      options,
+    ));
+    ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+    match(reason, /alias/);
+  }
+});
+
+Deno.test("yaml: few aliases that expand too far fail", () => {
+  // 40 aliases (under the alias limit), 10^5 nodes once expanded
+  const lines = [
+    "a: &a [x,x,x,x,x,x,x,x,x,x]",
+    "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+    "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+  ];
+  ok(40 <= MAX_ALIASES);
+  const direct = parseFrontmatterYaml(lines.join("\n"));
+  ok(!direct.ok);
+  match(direct.error, /aliases expand/);
+  const reason = failure(parseSkillMarkdown(doc(["name: demo", "description: d", ...lines])));
+  ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+});
+
+Deno.test("yaml: modest alias use still parses", () => {
+  const result = parseFrontmatterYaml("base: &b [x, y]\nuse: *b\nagain: *b");
+  ok(result.ok);
+  deepStrictEqual(result.value, { base: ["x", "y"], use: ["x", "y"], again: ["x", "y"] });
+});
+
+Deno.test("yaml: deeply nested documents fail cleanly", () => {
+  // flow nesting, far deeper than any stack would tolerate unbounded
+  const flow = parseFrontmatterYaml("a: " + "[".repeat(100_000) + "]".repeat(100_000));
+  ok(!flow.ok);
+  match(flow.error, /nesting|depth/);
+
+  // block nesting through the parser
+  let block = "";
+  for (let i = 0; i < 200; i++) block += " ".repeat(i) + "k:\n";
+  block += " ".repeat(200) + "v";
+  const raw = `---\nname: demo\ndescription: d\nmetadata:\n${
+    block.split("\n").map((l) => "  " + l).join("\n")
+  }\n---\nBody`;
+  for (const options of [strict, lenient]) {
+    const reason = failure(parseSkillMarkdown(raw, options));
+    ok(reason.startsWith("invalid YAML frontmatter: "), reason);
+    match(reason, /nesting|depth/);
+    match(reason, /\bline \d+\b/);
+  }
+});
+
+Deno.test("yaml: moderate nesting is fine", () => {
+  const result = parseFrontmatterYaml("a: " + "[".repeat(20) + "x" + "]".repeat(20));
+  ok(result.ok);
+});
+
+Deno.test("yaml: `__proto__` keys do not pollute prototypes", () => {
+  const raw = doc([
+    "name: demo",
+    "description: d",
+    "__proto__:",
+    "  polluted: top",
+    "metadata:",
+    "  __proto__:",
+    "    polluted: nested",
+    "  author: me",
+    "constructor: scalar",
+  ]);
+  for (const options of [strict, lenient]) {
+    const skill = parsed(parseSkillMarkdown(raw, options));
+    strictEqual(({} as Record<string, unknown>).polluted, undefined);
+    strictEqual((Object.prototype as Record<string, unknown>).polluted, undefined);
+    strictEqual(Object.getPrototypeOf(skill.metadata), Object.prototype);
+    strictEqual((skill.metadata as Record<string, unknown>).polluted, undefined);
+    strictEqual(skill.metadata.author, "me");
+    // the nested key is kept as an ordinary own key, not a prototype
+    ok(Object.hasOwn(skill.metadata, "__proto__"));
+    deepStrictEqual(Object.getOwnPropertyDescriptor(skill.metadata, "__proto__")?.value, {
+      polluted: "nested",
+    });
+    deepStrictEqual(skill.metadata.frontmatter, { constructor: "scalar" });
+  }
+  const direct = parseFrontmatterYaml("__proto__: {polluted: yes}\nname: x");
+  ok(direct.ok);
+  const value = direct.value as Record<string, unknown>;
+  strictEqual(Object.getPrototypeOf(value), Object.prototype);
+  strictEqual(value.polluted, undefined);
+  ok(Object.hasOwn(value, "__proto__"));
+  strictEqual(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("yaml: a scalar or list `__proto__` key is kept as a plain frontmatter key", () => {
+  for (const [yaml, expected] of [["hello", "hello"], ["[a, b]", ["a", "b"]]] as const) {
+    const skill = parsed(parseSkillMarkdown(
+      doc(["name: demo", "description: d", `__proto__: ${yaml}`]),
+      strict,
+    ));
+    const extra = skill.metadata.frontmatter as Record<string, unknown>;
+    ok(extra !== undefined);
+    strictEqual(Object.getPrototypeOf(extra), Object.prototype);
+    ok(Object.hasOwn(extra, "__proto__"));
+    deepStrictEqual(Object.getOwnPropertyDescriptor(extra, "__proto__")?.value, expected);
+  }
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #13: long descriptions
+
+Deno.test("description: REF §12 #13 1100 chars truncated to 1024 with a warning, strict too", () => {
+  const long = "x".repeat(1100);
+  for (const options of [strict, lenient]) {
+    const skill = parsed(parseSkillMarkdown(
+      doc(["name: demo", `description: ${long}`]),
+      options,
+    ));
+    strictEqual(skill.description.length, 1024);
+    strictEqual(skill.description, long.slice(0, 1024));
+    deepStrictEqual(skill.warnings, ["description longer than 1024 characters; truncated"]);
+    ok(skill.warnings[0].includes("truncated"));
+  }
+});
+
+Deno.test("description: exactly 1024 chars is kept without a warning", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: demo", `description: ${"y".repeat(1024)}`]),
+    strict,
+  ));
+  strictEqual(skill.description.length, 1024);
+  deepStrictEqual(skill.warnings, []);
+});
+
+Deno.test("description: truncation counts code points and never splits a pair", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc(["name: demo", `description: ${"😀".repeat(1100)}`]),
+    strict,
+  ));
+  strictEqual(codePointLength(skill.description), 1024);
+  strictEqual(skill.description, "😀".repeat(1024));
+  deepStrictEqual(skill.warnings, ["description longer than 1024 characters; truncated"]);
+  const exact = parsed(parseSkillMarkdown(
+    doc(["name: demo", `description: ${"😀".repeat(1024)}`]),
+    strict,
+  ));
+  deepStrictEqual(exact.warnings, []);
+});
+
+Deno.test("codePointLength and truncateCodePoints", () => {
+  strictEqual(codePointLength(""), 0);
+  strictEqual(codePointLength("abc"), 3);
+  strictEqual(codePointLength("😀a😀"), 3);
+  strictEqual(codePointLength("\uD800"), 1); // a lone surrogate counts once
+  strictEqual(truncateCodePoints("😀😀😀", 2), "😀😀");
+  strictEqual(truncateCodePoints("abc", 5), "abc");
+  strictEqual(truncateCodePoints("a😀b", 2), "a😀");
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #14: nothing usable
+
+Deno.test("name: REF §12 #14 fallback `###` with no name fails", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(doc(["description: d"]), { fallbackName: "###", lenient: true })),
+    'no usable skill name (frontmatter: undefined, directory: "###")',
+  );
+});
+
+Deno.test("description: REF §12 #14 heading-only body without description fails", () => {
+  strictEqual(
+    failure(parseSkillMarkdown(
+      doc(["name: demo"], "# Heading\n\n## Another heading\n"),
+      lenient,
+    )),
+    "no description in frontmatter and no body text to derive one from",
+  );
+});
+
+// ---------------------------------------------------------------------------
+// REF §12 #15: unterminated comment (0.5.0 fix)
+
+Deno.test("description: REF §12 #15 unterminated `<!-- draft` after a paragraph", () => {
+  const body = "Real paragraph here.\n\n<!-- draft\n\nSecret draft text.\n\nMore secret.";
+  const skill = parsed(parseSkillMarkdown(doc(["name: demo"], body), lenient));
+  strictEqual(skill.description, "Real paragraph here.");
+  strictEqual(deriveDescription(body), "Real paragraph here.");
+  // the unterminated comment hides everything after it, even with no paragraph before
+  strictEqual(deriveDescription("# T\n\n<!-- draft\n\nSecret."), undefined);
+  // a terminated comment hides only itself
+  strictEqual(deriveDescription("<!-- note -->\n\nVisible."), "Visible.");
+  equal(deriveDescription("Before <!-- hidden --> after."), "Before after.");
+});
