@@ -21,7 +21,6 @@ import {
   parseCommandLine,
   UsageError,
 } from "./args.ts";
-import { CHECK_USAGE, runCheck } from "./check.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, processIo } from "./io.ts";
 
@@ -33,10 +32,14 @@ interface Command {
   run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
 }
 
+// Command modules load lazily, so `--help` or `bundle` never pays for the Markdown parser.
 const COMMANDS: Record<string, Command> = {
   check: {
     summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
-    usage: CHECK_USAGE,
+    usage:
+      "usage: dsh-skills-anywhere check [--profile strict|lenient|spec] [--lenient] [--fail-on-repair]\n" +
+      "         [--require-pinned-sources] [--fail-on-hidden-characters] [--resources]\n" +
+      "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <files...>",
     options: [
       "json",
       "profile",
@@ -47,7 +50,13 @@ const COMMANDS: Record<string, Command> = {
       "resources",
       "fail-on-resource-issues",
     ],
-    run: runCheck,
+    run: async (...args) => (await import("./check.ts")).runCheck(...args),
+  },
+  bundle: {
+    summary: "record or compare the SHA-256 manifest of a whole skill directory",
+    usage: "usage: dsh-skills-anywhere bundle <directory> [--against <manifest.json>] [--json]",
+    options: ["json", "against"],
+    run: async (...args) => (await import("./bundle.ts")).runBundle(...args),
   },
 };
 

@@ -22,6 +22,8 @@ export type ReadErrorKind =
   | "symlink"
   | "too-large"
   | "not-utf8"
+  | "changed"
+  | "grew"
   | "unreadable";
 
 /** A read that could not be completed; `kind` tells callers which message to show. */
@@ -161,5 +163,110 @@ export async function lstatOrUndefined(path: string): Promise<BigIntStats | unde
     const code = (error as { code?: string })?.code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw toReadError(error);
+  }
+}
+
+/**
+ * Whether two stats describe the same unchanged file: device, inode, mode,
+ * size, modification and change times.
+ *
+ * @example
+ * ```ts
+ * sameIdentity(before, after); // false after an append
+ * ```
+ */
+export function sameIdentity(a: BigIntStats, b: BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.mode === b.mode && a.size === b.size &&
+    a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** Options of {@linkcode streamRegularFile}. */
+export interface StreamOptions {
+  /** The largest accepted size; reading stops one byte past it. */
+  maxBytes: number;
+  /** The identity the caller saw (from `lstat`); the open handle must match it. */
+  expected?: BigIntStats;
+  /** Receives every chunk in order (for example a hash's `update`). */
+  onChunk(chunk: Uint8Array): void;
+  /** Also return the bytes read. */
+  keep?: boolean;
+}
+
+/** The result of {@linkcode streamRegularFile}. */
+export interface StreamResult {
+  /** Bytes read in total. */
+  size: number;
+  /** The bytes, when `keep` was set. */
+  bytes?: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * Streams one regular file in 64 KiB chunks without following a final
+ * symlink and without blocking on special files. The open handle must match
+ * `expected`, must not grow past `maxBytes`, and must still have the same
+ * identity (size included) after the last byte; otherwise a `changed` or
+ * `grew` error. Callers that need the tree stable re-check it afterwards.
+ *
+ * @example
+ * ```ts
+ * const hash = createHash("sha256");
+ * await streamRegularFile(path, { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
+ * ```
+ */
+export async function streamRegularFile(
+  path: string,
+  options: StreamOptions,
+): Promise<StreamResult> {
+  const { maxBytes, expected, onChunk, keep = false } = options;
+  let handle;
+  try {
+    handle = await open(path, openFlags(false));
+  } catch (error) {
+    throw toReadError(error);
+  }
+  try {
+    const before = await handle.stat({ bigint: true });
+    if (!before.isFile()) throw new ReadError("not-regular", "not a regular file");
+    if (expected !== undefined && !sameIdentity(expected, before)) {
+      throw new ReadError("changed", "changed before it could be read");
+    }
+    if (before.size > BigInt(maxBytes)) {
+      throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+    }
+    // Read exactly the size the handle reported. Growth is caught by the identity check
+    // after the last chunk (size and times), so no extra read is spent probing for EOF.
+    const expectedSize = Number(before.size);
+    const kept: Uint8Array[] = [];
+    const buffer = new Uint8Array(Math.min(CHUNK, Math.max(expectedSize, 1)));
+    let size = 0;
+    while (size < expectedSize) {
+      const want = Math.min(buffer.length, expectedSize - size);
+      const { bytesRead } = await handle.read(buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      const chunk = buffer.subarray(0, bytesRead);
+      onChunk(chunk);
+      if (keep) kept.push(chunk.slice());
+    }
+    const after = await handle.stat({ bigint: true });
+    if (after.size > BigInt(maxBytes)) throw new ReadError("grew", `grew past ${maxBytes} bytes`);
+    if (!sameIdentity(before, after) || BigInt(size) !== after.size) {
+      throw new ReadError("changed", "changed while being read");
+    }
+    const result: StreamResult = { size };
+    if (keep) {
+      const bytes = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of kept) {
+        bytes.set(chunk, offset);
+        offset += chunk.length;
+      }
+      result.bytes = bytes;
+    }
+    return result;
+  } catch (error) {
+    throw toReadError(error);
+  } finally {
+    await handle.close();
   }
 }

@@ -1,0 +1,282 @@
+/**
+ * The `skills-anywhere-bundle-1` format: a SHA-256 inventory of every file in a
+ * skill directory, and one digest over that inventory.
+ *
+ * A manifest has exactly four keys: `schema` (the literal
+ * `"skills-anywhere-bundle-1"`), `files` (rows `{path, bytes, sha256}`),
+ * `total_bytes` (the sum of `bytes`) and `sha256`, the directory digest:
+ *
+ *     sha256(JSON(["skills-anywhere-bundle-1", [[path, bytes, sha256], ...]]))
+ *
+ * where JSON is compact (no whitespace) and encoded as UTF-8, paths are
+ * relative, `/`-separated and sorted by plain UTF-16 code-unit comparison
+ * (JavaScript `a < b`; no locale, no Unicode normalisation), and each
+ * `sha256` is the lowercase hex digest of the file's bytes. As if by:
+ *
+ *     cd skill && find . -type f | sed 's|^\./||' | <sort by code unit> |
+ *       while read -r p; do printf '["%s",%d,"%s"]' "$p" "$(wc -c <"$p")" \
+ *         "$(sha256sum <"$p" | cut -c1-64)"; done | paste -sd, - |
+ *       sed 's/^/["skills-anywhere-bundle-1",[/; s/$/]]/' | tr -d '\n' | sha256sum
+ *
+ * (for paths without `"` or non-ASCII characters, where `LC_ALL=C sort` is the
+ * same order). The absolute location, timestamps, permissions, owners, empty
+ * directories and the tool version are not part of the identity, so an
+ * identical copy elsewhere has the same digest.
+ *
+ * The module has no `node:` imports: the CLI, the MCP server and the browser
+ * page use it unchanged. Rows may come from any reader (a directory, a list of
+ * browser `File`s, an archive); see `read.ts` for the filesystem reader.
+ *
+ * @example
+ * ```ts
+ * import { buildManifest, compareManifests } from "./manifest.ts";
+ * const manifest = await buildManifest([{ path: "SKILL.md", bytes: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }]);
+ * compareManifests(manifest, manifest).matches; // true
+ * ```
+ * @module
+ */
+
+/** The schema literal of a manifest. */
+export const BUNDLE_SCHEMA = "skills-anywhere-bundle-1";
+/** The schema literal of a comparison. */
+export const COMPARISON_SCHEMA = "skills-anywhere-bundle-comparison-1";
+/** The schema literal of a `bundle` error document. */
+export const BUNDLE_ERROR_SCHEMA = "skills-anywhere-bundle-error-1";
+
+/** Limits of a bundle and of a received manifest. */
+export const BUNDLE_LIMITS = {
+  maxFiles: 512,
+  maxEntries: 1024,
+  maxDepth: 12,
+  maxSkillBytes: 128 * 1024,
+  maxFileBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 32 * 1024 * 1024,
+  maxManifestBytes: 1024 * 1024,
+  maxPathBytes: 1024,
+} as const;
+
+/** One inventory row. */
+export interface BundleFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** A `skills-anywhere-bundle-1` manifest. */
+export interface BundleManifest {
+  schema: typeof BUNDLE_SCHEMA;
+  sha256: string;
+  total_bytes: number;
+  files: BundleFile[];
+}
+
+/** A `skills-anywhere-bundle-comparison-1` result. */
+export interface BundleComparison {
+  schema: typeof COMPARISON_SCHEMA;
+  matches: boolean;
+  expected_sha256: string;
+  actual_sha256: string;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** Any refusal of a bundle or manifest; the message is safe to show. */
+export class BundleError extends Error {
+  /** Builds a bundle error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "BundleError";
+  }
+}
+
+/** Messages of the format's refusals. */
+export const MESSAGES = {
+  fileCount: "A bundle needs 1–512 files.",
+  badRow:
+    "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
+  fileIsDirectory: "A bundle file cannot also be a directory.",
+  skillTooLarge: "SKILL.md exceeds 128 KiB.",
+  noSkill: "A bundle must contain SKILL.md.",
+  tooLarge: "A bundle must not exceed 32 MiB.",
+  notManifest: "Expected a skills-anywhere-bundle-1 manifest.",
+  digestMismatch: "Manifest digest or total bytes disagrees with its inventory.",
+} as const;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+// deno-lint-ignore no-control-regex
+const FORBIDDEN = /[\u0000-\u001f\u007f\\:\ufffd]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const encoder = new TextEncoder();
+
+/**
+ * Whether `path` may name a bundle file: relative, `/`-separated, no empty,
+ * `.` or `..` segment, no control character, backslash, colon or U+FFFD,
+ * well-formed Unicode, at most 1,024 UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * isBundlePath("scripts/run.py"); // true
+ * isBundlePath("../etc/passwd"); // false
+ * ```
+ */
+export function isBundlePath(path: unknown): path is string {
+  if (typeof path !== "string" || path === "" || FORBIDDEN.test(path)) return false;
+  if (LONE_SURROGATE.test(path)) return false;
+  if (encoder.encode(path).length > BUNDLE_LIMITS.maxPathBytes) return false;
+  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+/** Plain UTF-16 code-unit order, the manifest's sort order. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The canonical string whose SHA-256 is the bundle digest.
+ *
+ * @example
+ * ```ts
+ * canonicalString([{ path: "SKILL.md", bytes: 0, sha256: "e3b0…" }]);
+ * // '["skills-anywhere-bundle-1",[["SKILL.md",0,"e3b0…"]]]'
+ * ```
+ */
+export function canonicalString(files: readonly BundleFile[]): string {
+  return JSON.stringify([BUNDLE_SCHEMA, files.map((f) => [f.path, f.bytes, f.sha256])]);
+}
+
+/** Lowercase hex SHA-256 of UTF-8 `text`, with Web Crypto (browser-safe). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The bundle digest of rows already in canonical order. */
+export function bundleDigest(files: readonly BundleFile[]): Promise<string> {
+  return sha256Hex(canonicalString(files));
+}
+
+/**
+ * Builds a manifest from rows in any order (they are sorted here).
+ *
+ * @example
+ * ```ts
+ * const m = await buildManifest(rows);
+ * console.log(m.sha256, m.total_bytes);
+ * ```
+ */
+export async function buildManifest(rows: readonly BundleFile[]): Promise<BundleManifest> {
+  const files = rows.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 }))
+    .sort((a, b) => comparePaths(a.path, b.path));
+  return {
+    schema: BUNDLE_SCHEMA,
+    sha256: await bundleDigest(files),
+    total_bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+    files,
+  };
+}
+
+function hasExactKeys(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+const MANIFEST_KEYS = ["schema", "sha256", "total_bytes", "files"] as const;
+const ROW_KEYS = ["path", "bytes", "sha256"] as const;
+
+function isRow(value: unknown): value is BundleFile {
+  if (!hasExactKeys(value, ROW_KEYS)) return false;
+  const { path, bytes, sha256 } = value;
+  return isBundlePath(path) && typeof bytes === "number" && Number.isSafeInteger(bytes) &&
+    bytes >= 0 && bytes <= BUNDLE_LIMITS.maxFileBytes &&
+    typeof sha256 === "string" && HEX64.test(sha256);
+}
+
+/**
+ * Validates a received manifest (for example parsed JSON from a reviewer) and
+ * returns it typed. Throws {@linkcode BundleError} with one of
+ * {@linkcode MESSAGES} on any defect, including a digest or total that does
+ * not match the recomputed value.
+ *
+ * @example
+ * ```ts
+ * const manifest = await validateManifest(JSON.parse(text));
+ * ```
+ */
+export async function validateManifest(value: unknown): Promise<BundleManifest> {
+  if (!hasExactKeys(value, MANIFEST_KEYS) || value.schema !== BUNDLE_SCHEMA) {
+    throw new BundleError(MESSAGES.notManifest);
+  }
+  const files = value.files;
+  if (!Array.isArray(files) || files.length < 1 || files.length > BUNDLE_LIMITS.maxFiles) {
+    throw new BundleError(MESSAGES.fileCount);
+  }
+  for (let i = 0; i < files.length; i++) {
+    if (!isRow(files[i]) || (i > 0 && !(files[i - 1].path < files[i].path))) {
+      throw new BundleError(MESSAGES.badRow);
+    }
+  }
+  const rows = files as BundleFile[];
+  assertNoFileIsDirectory(rows.map((f) => f.path));
+  const skill = rows.find((f) => f.path === "SKILL.md");
+  if (skill === undefined) throw new BundleError(MESSAGES.noSkill);
+  if (skill.bytes > BUNDLE_LIMITS.maxSkillBytes) throw new BundleError(MESSAGES.skillTooLarge);
+  const total = rows.reduce((sum, f) => sum + f.bytes, 0);
+  if (total > BUNDLE_LIMITS.maxTotalBytes) throw new BundleError(MESSAGES.tooLarge);
+  const digest = await bundleDigest(rows);
+  if (value.sha256 !== digest || value.total_bytes !== total) {
+    throw new BundleError(MESSAGES.digestMismatch);
+  }
+  return {
+    schema: BUNDLE_SCHEMA,
+    sha256: digest,
+    total_bytes: total,
+    files: rows.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })),
+  };
+}
+
+/** Refuses a path list in which one path is also the parent directory of another. */
+export function assertNoFileIsDirectory(paths: readonly string[]): void {
+  const all = new Set(paths);
+  for (const path of paths) {
+    let slash = path.indexOf("/");
+    while (slash >= 0) {
+      if (all.has(path.slice(0, slash))) throw new BundleError(MESSAGES.fileIsDirectory);
+      slash = path.indexOf("/", slash + 1);
+    }
+  }
+}
+
+/**
+ * Compares a reviewed manifest with the current one. A rename is one removed
+ * path plus one added path.
+ *
+ * @example
+ * ```ts
+ * compareManifests(reviewed, current).changed; // ["scripts/review.py"]
+ * ```
+ */
+export function compareManifests(
+  expected: BundleManifest,
+  actual: BundleManifest,
+): BundleComparison {
+  const before = new Map(expected.files.map((f) => [f.path, f]));
+  const after = new Map(actual.files.map((f) => [f.path, f]));
+  const changed: string[] = [];
+  for (const file of actual.files) {
+    const old = before.get(file.path);
+    if (old !== undefined && (old.sha256 !== file.sha256 || old.bytes !== file.bytes)) {
+      changed.push(file.path);
+    }
+  }
+  return {
+    schema: COMPARISON_SCHEMA,
+    matches: expected.sha256 === actual.sha256,
+    expected_sha256: expected.sha256,
+    actual_sha256: actual.sha256,
+    added: actual.files.filter((f) => !before.has(f.path)).map((f) => f.path),
+    removed: expected.files.filter((f) => !after.has(f.path)).map((f) => f.path),
+    changed,
+  };
+}
