@@ -29,11 +29,61 @@ interface Command {
   summary: string;
   usage: string;
   options: readonly OptionName[];
+  /** Takes no positional arguments. */
+  noArguments?: true;
   run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
 }
 
 // Command modules load lazily, so `--help` or `bundle` never pays for the Markdown parser.
 const COMMANDS: Record<string, Command> = {
+  list: {
+    summary: "list every skill found, with where it came from (default command)",
+    usage: "usage: dsh-skills-anywhere list [--all] [--json] [--cwd <dir>]",
+    options: ["json", "all"],
+    noArguments: true,
+    run: async (...args) => (await import("./list.ts")).runList(...args),
+  },
+  agents: {
+    summary: "show every supported agent and its skill directories",
+    usage: "usage: dsh-skills-anywhere agents [--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    run: async (...args) => (await import("./agents.ts")).runAgents(...args),
+  },
+  sources: {
+    summary: "show configured Git sources and their synced commits",
+    usage: "usage: dsh-skills-anywhere sources [--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    run: async (...args) => (await import("./sources.ts")).runSources(...args),
+  },
+  add: {
+    summary: "add a Git source (owner/repo, URL or path) and sync it",
+    usage:
+      "usage: dsh-skills-anywhere add <source> [--ref <ref>] [--path <dir>] [--rank <n>] [--project] [--cwd <dir>]",
+    options: ["ref", "path", "rank", "project"],
+    run: async (...args) => (await import("./sources.ts")).runAdd(...args),
+  },
+  remove: {
+    summary: "remove a Git source (alias: rm); the cached checkout is kept",
+    usage: "usage: dsh-skills-anywhere remove <source> [--project] [--cwd <dir>]",
+    options: ["project"],
+    run: async (...args) => (await import("./sources.ts")).runRemove(...args),
+  },
+  sync: {
+    summary: "fetch every Git source now",
+    usage: "usage: dsh-skills-anywhere sync [--force] [--json] [--cwd <dir>]",
+    options: ["force", "json"],
+    noArguments: true,
+    run: async (...args) => (await import("./sources.ts")).runSync(...args),
+  },
+  doctor: {
+    summary: "explain renames, repairs, skipped files and hidden duplicates",
+    usage: "usage: dsh-skills-anywhere doctor [--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    run: async (...args) => (await import("./doctor.ts")).runDoctor(...args),
+  },
   check: {
     summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
     usage:
@@ -103,6 +153,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 0;
     }
     name = line.command ?? DEFAULT_COMMAND;
+    if (name === "rm") name = "remove";
     const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (line.values.help) {
       io.out(command ? `${command.usage}\n` : helpText());
@@ -117,6 +168,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       );
     }
     assertOptions(name, line.values, command.options);
+    if (command.noArguments && line.positionals.length > 0) {
+      throw new UsageError(`${name} takes no arguments.`);
+    }
     if (line.values.version) {
       io.out(`${VERSION}\n`);
       return 0;

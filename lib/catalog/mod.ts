@@ -1,0 +1,56 @@
+/**
+ * The catalog for a working directory: resolve the project root and the Git
+ * sources (configuration, user file, project file), build the roots and
+ * discover. Reads whatever checkouts exist; never runs git or waits for the
+ * network.
+ *
+ * @example
+ * ```ts
+ * import { loadCatalog } from "./mod.ts";
+ * import { resolveConfig } from "./config.ts";
+ * const { report } = await loadCatalog(resolveConfig({ sharedDirs: true }), { cwd: "/repo" });
+ * ```
+ * @module
+ */
+import { findProjectRoot, type ResolvedConfig } from "./config.ts";
+import { discover, type DiscoveryReport, type Log } from "./discover.ts";
+import { buildRoots, type Root } from "./roots.ts";
+import type { ResolvedSource } from "../sources/resolve.ts";
+import { collectSources } from "../sources/collect.ts";
+
+/** A discovered catalog and what produced it. */
+export interface Catalog {
+  report: DiscoveryReport;
+  roots: Root[];
+  sources: ResolvedSource[];
+  projectRoot?: string;
+}
+
+/** Options of {@linkcode loadCatalog}. */
+export interface LoadOptions {
+  /** Working directory; its project root adds project roots and the project sources file. */
+  cwd?: string;
+  log?: Log;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Resolves roots and runs discovery with the configuration's parse and precedence settings. */
+export async function loadCatalog(
+  config: ResolvedConfig,
+  options: LoadOptions = {},
+): Promise<Catalog> {
+  const log: Log = options.log ?? (() => {});
+  const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
+  const sources = await collectSources(config, projectRoot, log);
+  const roots = buildRoots(config, { projectRoot, sources });
+  const report = await discover(roots, {
+    lenient: config.lenient,
+    dedupe: config.dedupe,
+    excludeSkills: config.excludeSkills,
+    signal: options.signal,
+    log,
+    onProgress: options.onProgress,
+  });
+  return { report, roots, sources, projectRoot };
+}

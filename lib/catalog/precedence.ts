@@ -1,0 +1,177 @@
+/**
+ * Precedence: order skills by rank, root order and path; drop excluded ones
+ * and duplicates (the same file reached twice, or the same name with the same
+ * body); rename the remaining name collisions deterministically.
+ *
+ * Renaming: in a group of skills sharing a name, the first keeps the bare name
+ * unless every member comes from a plugin or a Git source, in which case all
+ * are renamed. The new name is `<prefix>-<name>` (prefix: plugin name, else the
+ * last segment of the source repository, else the agent id, else the root's
+ * folder name), normalised; a taken name gets `-2`, `-3`, … with the stem cut
+ * so the suffix always fits in 64 characters.
+ *
+ * @example
+ * ```ts
+ * import { applyPrecedence } from "./precedence.ts";
+ * const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
+ * ```
+ * @module
+ */
+import { realpath } from "node:fs/promises";
+import { basename } from "node:path";
+import { MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
+import type { DiscoveredSkill } from "./discover.ts";
+
+/** Why a skill was left out. */
+export type DropReason = "excluded" | "same-file" | "same-content";
+
+/** A skill left out, with the skill that won (itself when excluded). */
+export interface DroppedSkill {
+  skill: DiscoveredSkill;
+  winner: DiscoveredSkill;
+  reason: DropReason;
+}
+
+/** Options of {@linkcode applyPrecedence}. */
+export interface PrecedenceOptions {
+  dedupe: boolean;
+  excludeSkills: readonly string[];
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Rank, then root order, then path (plain code-unit order). */
+export function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
+  return a.rank - b.rank || a.rootIndex - b.rootIndex || compareText(a.path, b.path);
+}
+
+function renamePrefix(skill: DiscoveredSkill): string {
+  const origin = skill.origin;
+  if (origin.kind === "claude-plugins" && origin.plugin) return origin.plugin;
+  if (origin.kind === "source") {
+    const last = origin.repo.split("/").filter((s) => s !== "").pop();
+    if (last) return last;
+  }
+  if (origin.kind === "agent") return origin.agent;
+  return basename(skill.root);
+}
+
+function trimTrailingHyphens(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === "-") end--;
+  return value.slice(0, end);
+}
+
+function freeName(candidate: string, taken: Set<string>): string {
+  if (!taken.has(candidate)) return candidate;
+  for (let n = 2;; n++) {
+    const suffix = `-${n}`;
+    const stem = trimTrailingHyphens(candidate.slice(0, MAX_NAME_LENGTH - suffix.length));
+    const name = `${stem}${suffix}`;
+    if (!taken.has(name)) return name;
+  }
+}
+
+function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
+  const warning = `name "${skill.name}" collides with another skill; published as "${newName}"`;
+  const warnings = [...skill.warnings, warning];
+  const meta = skill.metadata.skillsAnywhere as Record<string, unknown>;
+  return {
+    ...skill,
+    name: newName,
+    warnings,
+    metadata: {
+      ...skill.metadata,
+      skillsAnywhere: {
+        ...meta,
+        warnings: [...((meta.warnings as string[] | undefined) ?? []), warning],
+        renamedFrom: skill.name,
+      },
+    },
+  };
+}
+
+/** Applies precedence, dedupe, exclusion and renaming (see the module doc). */
+export async function applyPrecedence(
+  found: readonly DiscoveredSkill[],
+  options: PrecedenceOptions,
+): Promise<{ skills: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
+  const ordered = [...found].sort(comparePrecedence);
+  const exclude = new Set(options.excludeSkills);
+  const dropped: DroppedSkill[] = [];
+  const kept: DiscoveredSkill[] = [];
+  const byHash = new Map<string, DiscoveredSkill[]>();
+  const real = new Map<string, Promise<string>>();
+  const realOf = (path: string) => {
+    let known = real.get(path);
+    if (known === undefined) real.set(path, known = realpath(path).catch(() => path));
+    return known;
+  };
+  for (const skill of ordered) {
+    if (exclude.has(skill.name)) {
+      dropped.push({ skill, winner: skill, reason: "excluded" });
+      continue;
+    }
+    const twins = options.dedupe ? byHash.get(skill.contentHash) : undefined;
+    if (twins !== undefined) {
+      const mine = await realOf(skill.path);
+      let winner: DiscoveredSkill | undefined;
+      for (const twin of twins) {
+        if (await realOf(twin.path) === mine) {
+          winner = twin;
+          break;
+        }
+      }
+      if (winner !== undefined) {
+        dropped.push({ skill, winner, reason: "same-file" });
+        continue;
+      }
+      winner = twins.find((twin) => twin.name === skill.name);
+      if (winner !== undefined) {
+        dropped.push({ skill, winner, reason: "same-content" });
+        continue;
+      }
+    }
+    kept.push(skill);
+    if (options.dedupe) {
+      const list = byHash.get(skill.contentHash);
+      if (list === undefined) byHash.set(skill.contentHash, [skill]);
+      else list.push(skill);
+    }
+  }
+  const renamed = renameCollisions(kept);
+  const skills: DiscoveredSkill[] = [];
+  for (const skill of renamed) {
+    if (exclude.has(skill.name)) dropped.push({ skill, winner: skill, reason: "excluded" });
+    else skills.push(skill);
+  }
+  return { skills, dropped };
+}
+
+function renameCollisions(kept: DiscoveredSkill[]): DiscoveredSkill[] {
+  const groups = new Map<string, number[]>();
+  kept.forEach((skill, index) => {
+    const group = groups.get(skill.name);
+    if (group === undefined) groups.set(skill.name, [index]);
+    else group.push(index);
+  });
+  const taken = new Set(kept.map((s) => s.name));
+  const result = [...kept];
+  for (const [name, members] of groups) {
+    if (members.length < 2) continue;
+    const thirdParty = members.every((i) => {
+      const kind = kept[i].origin.kind;
+      return kind === "claude-plugins" || kind === "source";
+    });
+    for (const index of thirdParty ? members : members.slice(1)) {
+      const skill = kept[index];
+      const candidate = normalizeSkillName(`${renamePrefix(skill)}-${name}`) ?? name;
+      const newName = freeName(candidate, taken);
+      taken.add(newName);
+      result[index] = rename(skill, newName);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,70 @@
+/**
+ * The `agents` command: every supported agent, its skill directories, and
+ * which of them exist here.
+ *
+ * @example
+ * ```ts
+ * import { runAgents } from "./agents.ts";
+ * ```
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { AGENTS } from "../catalog/agents.ts";
+import { findProjectRoot } from "../catalog/config.ts";
+import type { OptionValues } from "./args.ts";
+import { cliConfig } from "./catalog.ts";
+import type { Io } from "./io.ts";
+import { formatTable } from "./table.ts";
+
+async function isDirectory(path: string): Promise<boolean> {
+  return await stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+/** Runs `agents`; always exit 0. */
+export async function runAgents(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const config = cliConfig({ sharedDirs: true });
+  const projectRoot = await findProjectRoot(cwd);
+  const rows = await Promise.all(AGENTS.map(async (agent) => {
+    const dirs = [
+      ...(agent.project ?? []).map((d) => join(projectRoot, d)),
+      ...(agent.user === undefined ? [] : [join(config.home, agent.user)]),
+    ];
+    const present = (await Promise.all(dirs.map(isDirectory))).some(Boolean);
+    return {
+      id: agent.id,
+      label: agent.label,
+      project: agent.project?.[0] ?? null,
+      projectDirs: [...(agent.project ?? [])],
+      user: agent.user === undefined ? null : `~/${agent.user}`,
+      shared: agent.shared === true,
+      docs: agent.docs ?? null,
+      present,
+    };
+  }));
+  if (values.json) {
+    io.out(JSON.stringify(rows, null, 2) + "\n");
+    return 0;
+  }
+  const table = formatTable([
+    ["AGENT", "ID", "PROJECT DIR", "USER DIR", "FOUND HERE"],
+    ...rows.map((r) => [
+      r.label,
+      r.id,
+      r.projectDirs.length > 0 ? r.projectDirs.join(", ") : "-",
+      r.user ?? "-",
+      r.present ? "yes" : "",
+    ]),
+  ]);
+  const found = rows.filter((r) => r.present).length;
+  io.out(
+    `${table}\n\n${rows.length} agents supported; ${found} have a skills directory on this machine.\n` +
+      "The shared .agents/skills directories are read by the CLI and the standalone MCP server; inside dsh, dsh's built-in provider reads them.\n",
+  );
+  return 0;
+}

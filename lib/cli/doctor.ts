@@ -1,0 +1,105 @@
+/**
+ * The `doctor` command: what was scanned, and every skill that was renamed,
+ * repaired, skipped or hidden as a duplicate — with the reason.
+ *
+ * @example
+ * ```ts
+ * import { runDoctor } from "./doctor.ts";
+ * ```
+ * @module
+ */
+import { gitAvailable } from "../sources/sync.ts";
+import type { OptionValues } from "./args.ts";
+import { cliCatalog, cliConfig } from "./catalog.ts";
+import { escapeTerminal } from "./escape.ts";
+import type { Io } from "./io.ts";
+import { displayPath, isRenamed, parseWarnings } from "./list.ts";
+import { formatTable } from "./table.ts";
+
+/** Runs `doctor`; always exit 0. */
+export async function runDoctor(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const config = cliConfig();
+  const [{ report, sources }, git] = await Promise.all([
+    cliCatalog(cwd, io, config),
+    gitAvailable(),
+  ]);
+  const show = (path: string) => displayPath(path, config.home, sources);
+  const renamed = report.skills.filter(isRenamed).map((s) => ({
+    name: s.name,
+    from: (s.metadata.skillsAnywhere as { renamedFrom: string }).renamedFrom,
+    path: s.path,
+  }));
+  const repaired = report.skills
+    .filter((s) => parseWarnings(s).length > 0)
+    .map((s) => ({ name: s.name, path: s.path, warnings: parseWarnings(s) }));
+  const doc = {
+    git,
+    roots: report.roots.map((r) => ({
+      label: r.root.label,
+      path: r.root.path,
+      exists: r.exists,
+      count: r.count,
+    })),
+    renamed,
+    repaired,
+    invalid: report.invalid.map((i) => ({ path: i.path, reason: i.reason })),
+    dropped: report.dropped.map((d) => ({
+      name: d.skill.name,
+      path: d.skill.path,
+      reason: d.reason,
+      winner: d.winner.path,
+    })),
+    complete: report.complete,
+  };
+  if (values.json) {
+    io.out(JSON.stringify(doc, null, 2) + "\n");
+    return 0;
+  }
+  const lines = [
+    git ? "git: available" : "git: NOT FOUND (git sources disabled)",
+    `state: ${escapeTerminal(show(config.stateDir))}`,
+  ];
+  const present = doc.roots.filter((r) => r.exists);
+  lines.push("", `Roots present (${present.length} of ${doc.roots.length}):`);
+  if (present.length > 0) {
+    lines.push(
+      formatTable(present.map((r) => ["  " + r.label, String(r.count).padStart(3), show(r.path)])),
+    );
+  }
+  if (renamed.length > 0) {
+    lines.push("", `Renamed to avoid collisions (${renamed.length}):`);
+    lines.push(formatTable(renamed.map((r) => ["  " + r.from, `-> ${r.name}`, show(r.path)])));
+  }
+  if (repaired.length > 0) {
+    lines.push("", `Repaired frontmatter (${repaired.length}):`);
+    for (const r of repaired) {
+      lines.push(`  ${escapeTerminal(r.name)}  ${escapeTerminal(show(r.path))}`);
+      for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
+    }
+  }
+  if (doc.invalid.length > 0) {
+    lines.push("", `Skipped (${doc.invalid.length}):`);
+    for (const i of doc.invalid) {
+      lines.push(`  ${escapeTerminal(show(i.path))}`, `    - ${escapeTerminal(i.reason)}`);
+    }
+  }
+  if (doc.dropped.length > 0) {
+    lines.push("", `Hidden duplicates (${doc.dropped.length}):`);
+    lines.push(formatTable(doc.dropped.map((d) => [
+      "  " + d.name,
+      d.reason,
+      show(d.path),
+      `-> ${show(d.winner)}`,
+    ])));
+  }
+  if (!report.complete) {
+    lines.push("", "WARNING: at least one root could not be read completely; see messages above.");
+  }
+  io.out(lines.join("\n") + "\n");
+  return 0;
+}

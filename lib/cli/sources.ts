@@ -1,0 +1,234 @@
+/**
+ * The Git source commands: `sources` (what is configured and synced),
+ * `add` and `remove` (edit the user or project sources file) and `sync`
+ * (fetch every source now).
+ *
+ * @example
+ * ```ts
+ * import { runSources } from "./sources.ts";
+ * ```
+ * @module
+ */
+import { findProjectRoot } from "../catalog/config.ts";
+import { loadCatalog } from "../catalog/mod.ts";
+import { collectSources } from "../sources/collect.ts";
+import {
+  projectSourcesFile,
+  readLock,
+  readSourcesFile,
+  userSourcesFile,
+  writeSourcesFile,
+} from "../sources/files.ts";
+import {
+  type ResolvedSource,
+  resolveSource,
+  sameRepository,
+  sameSource,
+  SourceError,
+  type SourceSpec,
+} from "../sources/resolve.ts";
+import { gitAvailable, syncAll, type SyncResult } from "../sources/sync.ts";
+import { type OptionValues, UsageError } from "./args.ts";
+import { cliConfig, stderrLog } from "./catalog.ts";
+import { escapeTerminal } from "./escape.ts";
+import type { Io } from "./io.ts";
+import { formatTable, tildePath } from "./table.ts";
+
+async function sourcesFor(cwd: string, io: Io) {
+  const config = cliConfig();
+  const projectRoot = await findProjectRoot(cwd);
+  const sources = await collectSources(config, projectRoot, stderrLog(io));
+  return { config, projectRoot, sources };
+}
+
+/** Runs `sources`; exit 0. */
+export async function runSources(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const { config, projectRoot, sources } = await sourcesFor(cwd, io);
+  const lock = await readLock(config.lockFile);
+  if (values.json) {
+    const doc = sources.map((s) => ({
+      ...s,
+      lock: Object.hasOwn(lock, s.key) ? lock[s.key] : null,
+    }));
+    io.out(JSON.stringify(doc, null, 2) + "\n");
+    return 0;
+  }
+  if (sources.length === 0) {
+    io.out("No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n");
+    return 0;
+  }
+  const table = formatTable([
+    ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
+    ...sources.map((s) => [
+      s.display,
+      s.ref ?? "(default)",
+      Object.hasOwn(lock, s.key) ? lock[s.key].sha.slice(0, 12) : "(never)",
+      tildePath(s.dir, config.home),
+    ]),
+  ]);
+  io.out(
+    `${table}\n\nuser file:    ${
+      escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home))
+    }\n` +
+      `project file: ${escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home))}\n`,
+  );
+  return 0;
+}
+
+function syncTable(results: readonly SyncResult[]): string {
+  return formatTable([
+    ["SOURCE", "STATUS", "COMMIT"],
+    ...results.map((r) => [r.source, r.status, r.sha?.slice(0, 12) ?? r.error ?? ""]),
+  ]);
+}
+
+/** Runs `sync`; exit 1 when any source failed. */
+export async function runSync(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const { config, sources } = await sourcesFor(cwd, io);
+  const results = await syncAll(sources, {
+    lockFile: config.lockFile,
+    force: values.force ?? false,
+    timeoutMs: config.syncTimeoutMs,
+    log: stderrLog(io),
+  });
+  const failed = results.some((r) => r.status === "failed");
+  if (values.json) {
+    const doc = results.map((r) => ({
+      source: r.source,
+      status: r.status,
+      sha: r.sha,
+      error: r.error,
+    }));
+    io.out(JSON.stringify(doc, null, 2) + "\n");
+  } else if (results.length === 0) {
+    io.out("No git sources configured.\n");
+  } else {
+    io.out(syncTable(results) + "\n");
+  }
+  return failed ? 1 : 0;
+}
+
+async function targetFile(values: OptionValues, cwd: string): Promise<string> {
+  const config = cliConfig();
+  return values.project
+    ? projectSourcesFile(await findProjectRoot(cwd))
+    : userSourcesFile(config.dshHome);
+}
+
+function specFrom(input: string, values: OptionValues): string | SourceSpec {
+  if (values.ref === undefined && values.path === undefined && values.rank === undefined) {
+    return input;
+  }
+  const spec: SourceSpec = { repo: input };
+  if (values.ref !== undefined) spec.ref = values.ref;
+  if (values.path !== undefined) spec.path = values.path;
+  if (values.rank !== undefined) {
+    const rank = Number(values.rank);
+    if (values.rank.trim() === "" || !Number.isFinite(rank)) {
+      throw new UsageError(`--rank must be a number (got "${escapeTerminal(values.rank)}").`);
+    }
+    spec.rank = rank;
+  }
+  return spec;
+}
+
+/** Runs `add`; exit 0 (added, already listed, or git missing), 1 when its sync failed, 2 on bad input. */
+export async function runAdd(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("add takes exactly one source.");
+  const config = cliConfig();
+  const spec = specFrom(positionals[0], values);
+  let source: ResolvedSource;
+  try {
+    source = resolveSource(spec, config.cacheDir);
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    io.err(`${escapeTerminal(error.message)}\n`);
+    return 2;
+  }
+  const file = await targetFile(values, cwd);
+  const shown = escapeTerminal(tildePath(file, config.home));
+  const existing = await readSourcesFile(file).catch((error) => {
+    throw error instanceof SourceError ? new UsageError(error.message) : error;
+  });
+  if (existing.some((entry) => safeSameSource(entry, spec))) {
+    io.out(`${escapeTerminal(source.display)} is already in ${shown}\n`);
+    return 0;
+  }
+  await writeSourcesFile(file, [...existing, spec]);
+  io.out(`added ${escapeTerminal(source.display)} to ${shown}\n`);
+  if (!(await gitAvailable())) {
+    io.err("git was not found on PATH; the source will sync once git is installed.\n");
+    return 0;
+  }
+  const [result] = await syncAll([source], {
+    lockFile: config.lockFile,
+    timeoutMs: config.syncTimeoutMs,
+    log: stderrLog(io),
+  });
+  io.out(syncTable([result]) + "\n");
+  const { report } = await loadCatalog(config, { cwd, log: stderrLog(io) });
+  const count =
+    report.skills.filter((s) => s.origin.kind === "source" && s.origin.repo === source.display)
+      .length;
+  io.out(`${count} skills available from ${escapeTerminal(source.display)}\n`);
+  return result.status === "failed" ? 1 : 0;
+}
+
+function safeSameSource(a: string | SourceSpec, b: string | SourceSpec): boolean {
+  try {
+    return sameSource(a, b);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `remove` / `rm`; exit 1 when nothing matched. */
+export async function runRemove(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("remove takes exactly one source.");
+  const input = positionals[0];
+  const config = cliConfig();
+  try {
+    resolveSource(input, config.cacheDir);
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    io.err(`${escapeTerminal(error.message)}\n`);
+    return 2;
+  }
+  const file = await targetFile(values, cwd);
+  const shown = escapeTerminal(tildePath(file, config.home));
+  const existing = await readSourcesFile(file).catch((error) => {
+    throw error instanceof SourceError ? new UsageError(error.message) : error;
+  });
+  const kept = existing.filter((entry) => !sameRepository(entry, input));
+  if (kept.length === existing.length) {
+    io.err(`${escapeTerminal(input)} is not listed in ${shown}\n`);
+    return 1;
+  }
+  await writeSourcesFile(file, kept);
+  io.out(
+    `removed ${escapeTerminal(input)} from ${shown} (cached checkout kept under ${
+      escapeTerminal(tildePath(config.cacheDir, config.home))
+    })\n`,
+  );
+  return 0;
+}

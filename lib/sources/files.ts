@@ -1,0 +1,261 @@
+/**
+ * The files Git sources live in: the user and project sources files
+ * (`{"sources": [...]}`, a bare array also read) and the lock file that
+ * records the commit each source was last synced to.
+ *
+ * ```
+ * <dshHome>/skills-anywhere/sources.json    user sources file
+ * <projectRoot>/.dsh/skills-anywhere.json    project sources file
+ * <dshHome>/skills-anywhere/lock.json        {"<key>": {url, ref?, sha, syncedAt}}
+ * ```
+ *
+ * Files are written whole: to a sibling temporary file first, then renamed
+ * over the target, so a reader never sees half a file.
+ *
+ * @example
+ * ```ts
+ * import { readSourcesFile, userSourcesFile, writeSourcesFile } from "./files.ts";
+ * const file = userSourcesFile("/home/me/.dsh");
+ * await writeSourcesFile(file, [...(await readSourcesFile(file)), "anthropics/skills"]);
+ * ```
+ * @module
+ */
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import {
+  normalizeSourcePath,
+  type ResolvedSource,
+  SourceError,
+  type SourceSpec,
+} from "./resolve.ts";
+
+/** One lock entry: where a source was synced from and to which commit. */
+export interface LockEntry {
+  /** The clone URL (or local path). */
+  url: string;
+  /** The ref, only when the source has one. */
+  ref?: string;
+  /** The full commit SHA checked out. */
+  sha: string;
+  /** When the sync finished (ISO 8601). */
+  syncedAt: string;
+}
+
+/** The lock file: entries keyed by source `key` (`<id>` or `<id>@<ref>`). */
+export type LockFile = Record<string, LockEntry>;
+
+/**
+ * The user sources file of a dsh home.
+ *
+ * @example
+ * ```ts
+ * userSourcesFile("/home/me/.dsh"); // "/home/me/.dsh/skills-anywhere/sources.json"
+ * ```
+ */
+export function userSourcesFile(dshHome: string): string {
+  return join(dshHome, "skills-anywhere", "sources.json");
+}
+
+/**
+ * The project sources file of a project root.
+ *
+ * @example
+ * ```ts
+ * projectSourcesFile("/work/app"); // "/work/app/.dsh/skills-anywhere.json"
+ * ```
+ */
+export function projectSourcesFile(projectRoot: string): string {
+  return join(projectRoot, ".dsh", "skills-anywhere.json");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === "string";
+}
+
+/** A string or `{repo, ref?, path?, rank?}` with the right types, as a spec; else undefined. */
+function toSpec(entry: unknown): SourceSpec | undefined {
+  if (typeof entry === "string") return entry.trim() === "" ? undefined : { repo: entry };
+  if (!isRecord(entry)) return undefined;
+  const { repo, ref, path, rank } = entry;
+  if (typeof repo !== "string" || repo.trim() === "") return undefined;
+  if (!optionalString(ref) || !optionalString(path)) return undefined;
+  if (rank !== undefined && (typeof rank !== "number" || !Number.isFinite(rank))) return undefined;
+  return specObject({
+    repo,
+    ref: ref as string | undefined,
+    path: path as string | undefined,
+    rank: rank as number | undefined,
+  });
+}
+
+/** Only the known fields, in a fixed order, undefined ones left out. */
+function specObject(spec: SourceSpec): SourceSpec {
+  return {
+    repo: spec.repo,
+    ...(spec.ref !== undefined ? { ref: spec.ref } : {}),
+    ...(spec.path !== undefined ? { path: spec.path } : {}),
+    ...(spec.rank !== undefined ? { rank: spec.rank } : {}),
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads a sources file. A missing file is an empty list; `{"sources": [...]}`
+ * and a bare array are accepted; string entries become `{repo}`. Throws
+ * {@linkcode SourceError} for unreadable or invalid JSON, a wrong shape
+ * (`skills-anywhere: <path> must be {"sources": [...]}`) and an invalid entry
+ * (`skills-anywhere: invalid source entry in <path>: <json>`).
+ *
+ * @example
+ * ```ts
+ * const specs = await readSourcesFile("/work/app/.dsh/skills-anywhere.json");
+ * ```
+ */
+export async function readSourcesFile(path: string): Promise<SourceSpec[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: string })?.code === "ENOENT") return [];
+    throw new SourceError(`skills-anywhere: cannot read ${path}: ${errorText(error)}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SourceError(`skills-anywhere: ${path} is not valid JSON: ${errorText(error)}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : isRecord(parsed) ? parsed.sources : undefined;
+  if (!Array.isArray(list)) {
+    throw new SourceError(`skills-anywhere: ${path} must be {"sources": [...]}`);
+  }
+  return list.map((entry: unknown) => {
+    const spec = toSpec(entry);
+    if (spec === undefined) {
+      throw new SourceError(
+        `skills-anywhere: invalid source entry in ${path}: ${JSON.stringify(entry)}`,
+      );
+    }
+    return spec;
+  });
+}
+
+/** Writes `text` to `path` through a sibling temporary file, creating parent dirs. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const staging = `${path}.tmp-${process.pid}`;
+  try {
+    await writeFile(staging, text);
+    await rename(staging, path);
+  } catch (error) {
+    await rm(staging, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes a sources file as `{"sources": [...]}` (2-space JSON and a newline),
+ * string entries turned into `{repo}`, parent directories created.
+ *
+ * @example
+ * ```ts
+ * await writeSourcesFile("/tmp/sources.json", ["o/r", { repo: "o/x", ref: "v1" }]);
+ * ```
+ */
+export async function writeSourcesFile(
+  path: string,
+  specs: readonly (string | SourceSpec)[],
+): Promise<void> {
+  const sources = specs.map((spec) => typeof spec === "string" ? { repo: spec } : specObject(spec));
+  await writeWhole(path, `${JSON.stringify({ sources }, null, 2)}\n`);
+}
+
+function toLockEntry(value: unknown): LockEntry | undefined {
+  if (!isRecord(value)) return undefined;
+  const { url, ref, sha, syncedAt } = value;
+  if (typeof url !== "string" || typeof sha !== "string" || typeof syncedAt !== "string") {
+    return undefined;
+  }
+  if (!optionalString(ref)) return undefined;
+  return { url, ...(typeof ref === "string" ? { ref } : {}), sha, syncedAt };
+}
+
+/**
+ * Reads the lock file. Anything unreadable or not a JSON object reads as `{}`;
+ * entries without a string `url`, `sha` and `syncedAt` are left out.
+ *
+ * @example
+ * ```ts
+ * const lock = await readLock("/home/me/.dsh/skills-anywhere/lock.json");
+ * lock["github.com/anthropics/skills"]?.sha;
+ * ```
+ */
+export async function readLock(path: string): Promise<LockFile> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch {
+    return {};
+  }
+  if (!isRecord(parsed)) return {};
+  const entries: [string, LockEntry][] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    const entry = toLockEntry(value);
+    if (entry !== undefined) entries.push([key, entry]);
+  }
+  // fromEntries defines own properties, so a "__proto__" key stays a plain key.
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Writes the lock file (2-space JSON and a newline), parent directories
+ * created. Throws when the file cannot be written.
+ *
+ * @example
+ * ```ts
+ * await writeLock("/tmp/lock.json", {
+ *   "github.com/o/r": { url: "https://github.com/o/r.git", sha: "0".repeat(40), syncedAt: new Date().toISOString() },
+ * });
+ * ```
+ */
+export async function writeLock(path: string, lock: LockFile): Promise<void> {
+  await writeWhole(path, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/**
+ * Concatenates lists of resolved sources in order, keeping the first of every
+ * (id, ref, path) — the path compared with empty and `.` segments dropped.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * const a = resolveSource("o/r/skills", "/cache");
+ * const b = resolveSource({ repo: "o/r", path: "skills" }, "/cache");
+ * mergeSources([a], [b]).length; // 1
+ * ```
+ */
+export function mergeSources(...lists: readonly (readonly ResolvedSource[])[]): ResolvedSource[] {
+  const seen = new Set<string>();
+  const out: ResolvedSource[] = [];
+  for (const list of lists) {
+    for (const source of list) {
+      const identity = JSON.stringify([
+        source.id,
+        source.ref ?? null,
+        normalizeSourcePath(source.path),
+      ]);
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      out.push(source);
+    }
+  }
+  return out;
+}

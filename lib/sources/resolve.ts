@@ -1,0 +1,405 @@
+/**
+ * The one source-string parser. A Git source is written as `owner/repo`,
+ * `owner/repo/sub/dir`, `github:owner/repo`, `owner/repo@v1` or `#main`, a
+ * GitHub URL (plain or `/tree/<ref>/<path>`), any other git URL, a `file:` URL
+ * or a local path. {@linkcode resolveSource} turns one into the clone URL, the
+ * cache id, the checkout directory and the directory to scan, and refuses —
+ * before anything touches the disk — every string whose cache directory or
+ * scan directory would leave the cache (the sync step deletes non-checkout
+ * directories, so this is a security boundary).
+ *
+ * Nothing here reads or writes files, and nothing uses a backtracking regular
+ * expression on the input: every pass over the string is linear.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * const source = resolveSource("anthropics/skills@v1", "/home/me/.dsh/skills-anywhere/cache");
+ * source.dir; // "/home/me/.dsh/skills-anywhere/cache/github.com/anthropics/skills@v1"
+ * source.key; // "github.com/anthropics/skills@v1"
+ * ```
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One source as written in configuration or a sources file. */
+export interface SourceSpec {
+  /** `owner/repo[/sub/dir]`, `github:owner/repo`, a git URL, a GitHub tree URL or a local path. */
+  repo: string;
+  /** Branch, tag or commit (7–40 hex); overrides a ref parsed from `repo`. */
+  ref?: string;
+  /** Sub-directory to scan inside the repository; overrides a path parsed from `repo`. */
+  path?: string;
+  /** Precedence rank (lower wins). */
+  rank?: number;
+}
+
+/** A source resolved against a cache directory. */
+export interface ResolvedSource {
+  /** The `repo` exactly as given. */
+  repo: string;
+  /** The ref, when one was given or parsed. */
+  ref?: string;
+  /** The sub-directory to scan, when one was given or parsed. */
+  path?: string;
+  /** The rank, when one was given. */
+  rank?: number;
+  /** The repository identity, e.g. `github.com/owner/repo` or `local/<12 hex>`. */
+  id: string;
+  /** The lock entry key: `id`, or `<id>@<ref>` when a ref is set. */
+  key: string;
+  /** What git clones: an URL or an absolute local path. */
+  url: string;
+  /** The absolute checkout directory, strictly inside the cache. */
+  dir: string;
+  /** The absolute directory to scan: `dir`, or a directory inside it. */
+  scanDir: string;
+  /** A short human name, e.g. `owner/repo/skills/pdf`. */
+  display: string;
+}
+
+/** A source string or spec that cannot be used; the message is user-facing. */
+export class SourceError extends Error {
+  /** Builds a source error with a finished message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceError";
+  }
+}
+
+/** What a source string names, before any cache directory is involved. */
+interface Identity {
+  ref?: string;
+  path?: string;
+  id: string;
+  url: string;
+  display: string;
+}
+
+const SCHEMES = ["http://", "https://", "ssh://", "git://"];
+const SHORTHAND_PREFIXES = ["github:", "gh:"];
+
+function isWordDotDash(code: number): boolean {
+  return (code >= 48 && code <= 57) || // 0-9
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    code === 95 || code === 46 || code === 45; // _ . -
+}
+
+/** `[\w.-]+@[\w.-]+:` at the start of `value`, checked in one pass. */
+function isScpLike(value: string): boolean {
+  const at = value.indexOf("@");
+  if (at <= 0) return false;
+  for (let i = 0; i < at; i++) if (!isWordDotDash(value.charCodeAt(i))) return false;
+  let i = at + 1;
+  while (i < value.length && isWordDotDash(value.charCodeAt(i))) i++;
+  return i > at + 1 && value[i] === ":";
+}
+
+function schemeOf(value: string): string | undefined {
+  const lower = value.slice(0, 8).toLowerCase();
+  return SCHEMES.find((scheme) => lower.startsWith(scheme));
+}
+
+/**
+ * Whether `value` is a git URL in the sense of the source grammar: it starts
+ * with `http(s)://`, `ssh://`, `git://`, `git@` or `user@host:`.
+ *
+ * @example
+ * ```ts
+ * isGitUrl("git@github.com:o/r.git"); // true
+ * isGitUrl("o/r"); // false
+ * ```
+ */
+export function isGitUrl(value: string): boolean {
+  return schemeOf(value) !== undefined || value.startsWith("git@") || isScpLike(value);
+}
+
+function isLocalPath(value: string): boolean {
+  return isAbsolute(value) || value.startsWith("./") || value.startsWith("../");
+}
+
+function trimSlashes(value: string): string {
+  let start = 0;
+  while (start < value.length && value.charCodeAt(start) === 47) start++;
+  return trimTrailingSlashes(value.slice(start));
+}
+
+function trimTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--;
+  return value.slice(0, end);
+}
+
+function stripGitSuffix(value: string): string {
+  return value.endsWith(".git") ? value.slice(0, -4) : value;
+}
+
+function shortHash(value: string): string {
+  return createHash("sha1").update(value).digest("hex").slice(0, 12);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function cannotParse(repo: string): SourceError {
+  return new SourceError(
+    `skills-anywhere: cannot parse source "${repo}" (expected owner/repo, a git URL, or a local path)`,
+  );
+}
+
+/** Splits a trailing `@<ref>` or `#<ref>` (ref without `@`, `#`, `/`) off `value`. */
+function splitSuffixRef(value: string): { rest: string; ref?: string } {
+  const at = Math.max(value.lastIndexOf("@"), value.lastIndexOf("#"));
+  if (at < 0) return { rest: value };
+  const ref = value.slice(at + 1);
+  if (ref === "" || ref.includes("/")) return { rest: value };
+  return { rest: value.slice(0, at), ref };
+}
+
+/**
+ * `http(s)://github.com/<owner>/<repo>[.git][/]` or the same followed by
+ * `/tree/<ref>[/<path>][/]`; anything else (a query, a fragment, an empty
+ * owner) is left to the generic git URL rule.
+ */
+function parseGithubUrl(
+  value: string,
+): { owner: string; name: string; ref?: string; path?: string } | undefined {
+  const scheme = schemeOf(value);
+  if (scheme !== "http://" && scheme !== "https://") return undefined;
+  const rest = value.slice(scheme.length);
+  if (!rest.toLowerCase().startsWith("github.com/")) return undefined;
+  const parts = trimTrailingSlashes(rest.slice("github.com/".length)).split("/");
+  const [owner = "", rawName = ""] = parts;
+  const clean = (part: string | undefined) =>
+    part !== undefined && part !== "" && !part.includes("#") && !part.includes("?");
+  if (owner === "" || !clean(rawName)) return undefined;
+  const name = rawName.length > 4 ? stripGitSuffix(rawName) : rawName;
+  if (parts.length === 2) return { owner, name };
+  if (parts.length >= 4 && parts[2] === "tree" && clean(parts[3])) {
+    const path = parts.slice(4).join("/");
+    return { owner, name, ref: parts[3], ...(path !== "" ? { path } : {}) };
+  }
+  return undefined;
+}
+
+function githubIdentity(owner: string, name: string): Identity {
+  return {
+    id: `github.com/${owner}/${name}`,
+    url: `https://github.com/${owner}/${name}.git`,
+    display: `${owner}/${name}`,
+  };
+}
+
+function localIdentity(path: string): Identity {
+  const local = resolve(path);
+  return { id: `local/${shortHash(local)}`, url: local, display: local };
+}
+
+/** Steps 1–7: what the string names, validated segment by segment. */
+function identify(spec: SourceSpec): Identity {
+  const original = spec.repo;
+  let repo = original.trim();
+  let ref: string | undefined;
+  let path: string | undefined;
+
+  if (!isGitUrl(repo) && !repo.startsWith("file:") && !isAbsolute(repo)) {
+    const split = splitSuffixRef(repo);
+    repo = split.rest;
+    ref = split.ref;
+  }
+
+  let base: Identity;
+  const github = parseGithubUrl(repo);
+  if (github !== undefined) {
+    base = githubIdentity(github.owner, github.name);
+    ref = github.ref;
+    path = github.path;
+  } else if (repo.startsWith("file:")) {
+    let local: string;
+    try {
+      local = fileURLToPath(repo);
+    } catch {
+      throw cannotParse(original);
+    }
+    base = localIdentity(local);
+  } else if (isLocalPath(repo)) {
+    base = localIdentity(repo);
+  } else if (isGitUrl(repo)) {
+    const scheme = schemeOf(repo);
+    let cleaned = scheme !== undefined ? repo.slice(scheme.length) : repo;
+    if (cleaned.startsWith("git@")) cleaned = cleaned.slice(4);
+    cleaned = cleaned.replace(":", "/");
+    cleaned = stripGitSuffix(trimTrailingSlashes(cleaned));
+    base = { id: cleaned.toLowerCase(), url: repo, display: cleaned };
+  } else {
+    let bare = repo;
+    const prefix = SHORTHAND_PREFIXES.find((candidate) => bare.startsWith(candidate));
+    if (prefix !== undefined) bare = bare.slice(prefix.length);
+    const parts = trimSlashes(bare).split("/");
+    if (parts.length < 2 || parts[0] === "" || parts[1] === "") throw cannotParse(original);
+    base = githubIdentity(parts[0], stripGitSuffix(parts[1]));
+    if (parts.length > 2) path = parts.slice(2).join("/");
+  }
+
+  for (const segment of base.id.split("/")) {
+    if (
+      segment === "" || segment === "." || segment === ".." || segment.includes("\\") ||
+      segment.includes("\0")
+    ) {
+      throw new SourceError(
+        `skills-anywhere: cannot parse source "${original}" (invalid path segment in ${base.id})`,
+      );
+    }
+  }
+
+  ref = nonEmpty(spec.ref) ?? nonEmpty(ref);
+  path = nonEmpty(spec.path) ?? nonEmpty(path);
+  return {
+    ...base,
+    ...(ref !== undefined ? { ref } : {}),
+    ...(path !== undefined ? { path } : {}),
+  };
+}
+
+/** Whether `child` is `parent` itself (`allowSame`) or strictly inside it, separator-aware. */
+function isInside(parent: string, child: string, allowSame: boolean): boolean {
+  const rel = relative(parent, child);
+  if (rel === "") return allowSame;
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * Replaces every run of characters outside `[A-Za-z0-9_.-]` with `_`, so a ref
+ * can be part of a directory name.
+ *
+ * @example
+ * ```ts
+ * sanitizeRef("feature/x"); // "feature_x"
+ * ```
+ */
+export function sanitizeRef(ref: string): string {
+  return ref.replace(/[^A-Za-z0-9_.-]+/g, "_");
+}
+
+/**
+ * Resolves a source string or spec against a cache directory. Object fields
+ * take precedence over a ref or path parsed from `repo`. Throws
+ * {@linkcode SourceError} for an unparseable string, an id with an empty,
+ * `.`, `..`, backslash or NUL segment, a checkout directory outside the cache
+ * and a sub-path that leaves the repository.
+ *
+ * @example
+ * ```ts
+ * const source = resolveSource("github:vercel-labs/agent-skills/skills/web-design", "/cache");
+ * source.path; // "skills/web-design"
+ * source.display; // "vercel-labs/agent-skills/skills/web-design"
+ * ```
+ */
+export function resolveSource(spec: string | SourceSpec, cacheDir: string): ResolvedSource {
+  const input: SourceSpec = typeof spec === "string" ? { repo: spec } : spec;
+  const identity = identify(input);
+  const { ref, path } = identity;
+
+  const cache = resolve(cacheDir);
+  const segments = identity.id.split("/");
+  if (ref !== undefined) {
+    segments[segments.length - 1] = `${segments[segments.length - 1]}@${sanitizeRef(ref)}`;
+  }
+  const dir = join(cache, ...segments);
+  if (!isInside(cache, dir, false)) {
+    throw new SourceError(
+      `skills-anywhere: source "${input.repo}" resolves outside the cache directory`,
+    );
+  }
+
+  const scanDir = path !== undefined ? join(dir, ...path.split("/")) : dir;
+  if (!isInside(dir, scanDir, true)) {
+    throw new SourceError(`skills-anywhere: source path escapes the repository: ${path}`);
+  }
+
+  return {
+    repo: input.repo,
+    ...(ref !== undefined ? { ref } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(input.rank !== undefined ? { rank: input.rank } : {}),
+    id: identity.id,
+    key: ref !== undefined ? `${identity.id}@${ref}` : identity.id,
+    url: identity.url,
+    dir,
+    scanDir,
+    display: path !== undefined ? `${identity.display}/${path}` : identity.display,
+  };
+}
+
+function tryIdentify(spec: string | SourceSpec): Identity | undefined {
+  try {
+    return identify(typeof spec === "string" ? { repo: spec } : spec);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A path with empty and `.` segments dropped and `..` applied, for comparing
+ * `skills`, `skills/` and `./skills` as one.
+ */
+function comparablePath(path: string | undefined): string {
+  const out: string[] = [];
+  for (const segment of (path ?? "").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === ".." && out.length > 0 && out[out.length - 1] !== "..") out.pop();
+    else out.push(segment);
+  }
+  return out.join("/");
+}
+
+/**
+ * Whether two sources name the same repository: ids are compared, ref, path
+ * and rank ignored; anything unparseable is never the same.
+ *
+ * @example
+ * ```ts
+ * sameRepository("o/r", "https://github.com/o/r.git"); // true
+ * sameRepository("o/r", "o/other"); // false
+ * ```
+ */
+export function sameRepository(a: string | SourceSpec, b: string | SourceSpec): boolean {
+  const left = tryIdentify(a);
+  const right = tryIdentify(b);
+  return left !== undefined && right !== undefined && left.id === right.id;
+}
+
+/**
+ * Whether two sources name the same directory of the same repository: same id
+ * and the same sub-path (`o/r/skills` equals `{repo: "o/r", path: "skills"}`);
+ * the ref is ignored; anything unparseable is never the same.
+ *
+ * @example
+ * ```ts
+ * sameSource("o/r/skills", { repo: "o/r", path: "skills" }); // true
+ * sameSource("o/r", "o/r/skills"); // false
+ * ```
+ */
+export function sameSource(a: string | SourceSpec, b: string | SourceSpec): boolean {
+  const left = tryIdentify(a);
+  const right = tryIdentify(b);
+  return left !== undefined && right !== undefined && left.id === right.id &&
+    comparablePath(left.path) === comparablePath(right.path);
+}
+
+/**
+ * The path as a comparable value (empty and `.` segments dropped), used to
+ * de-duplicate sources that differ only in how the sub-path is spelled.
+ *
+ * @example
+ * ```ts
+ * normalizeSourcePath("./skills/"); // "skills"
+ * ```
+ */
+export function normalizeSourcePath(path: string | undefined): string {
+  return comparablePath(path);
+}

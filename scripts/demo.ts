@@ -1,0 +1,30 @@
+// `deno task demo`: the main job on the bundled demo workspace. The workspace (testdata/demo) is
+// copied to a temporary folder so that its project gets a `.git` marker of its own (git cannot
+// track one inside this repository) and nothing ever touches your real home: HOME and DSH_HOME
+// point into the copy. Then it runs `list --all` and `doctor` as a user would.
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const work = await mkdtemp(join(tmpdir(), "dsh-skills-anywhere-demo-"));
+try {
+  await cp(join(ROOT, "testdata", "demo"), work, { recursive: true });
+  await mkdir(join(work, "project", ".git"));
+  const env = { HOME: join(work, "home"), DSH_HOME: join(work, "home", ".dsh"), NO_COLOR: "1" };
+  for (const args of [["list", "--all"], ["doctor"]]) {
+    console.log(
+      `$ dsh-skills-anywhere ${args.join(" ")}    (in the demo project, HOME = demo home)\n`,
+    );
+    const { code } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), ...args],
+      cwd: join(work, "project"),
+      env,
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    console.log(`\n(exit ${code})\n`);
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}

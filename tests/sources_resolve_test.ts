@@ -1,0 +1,344 @@
+import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  isGitUrl,
+  resolveSource,
+  sameRepository,
+  sameSource,
+  sanitizeRef,
+  SourceError,
+} from "../lib/sources/resolve.ts";
+
+const CACHE = "/tmp/dsa-cache";
+
+function parseError(repo: string): RegExp {
+  const escaped = repo.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^skills-anywhere: cannot parse source "${escaped}" \\(expected owner/repo`);
+}
+
+function segmentError(repo: string, id: string): string {
+  return `skills-anywhere: cannot parse source "${repo}" (invalid path segment in ${id})`;
+}
+
+function throwsMessage(fn: () => unknown, message: string | RegExp): void {
+  throws(fn, (error: unknown) => {
+    ok(error instanceof SourceError, `expected a SourceError, got ${error}`);
+    if (typeof message === "string") equal(error.message, message);
+    else match(error.message, message);
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// REF §12 #45–#52
+// ---------------------------------------------------------------------------
+
+Deno.test("#45 owner/repo shorthand resolves to GitHub", () => {
+  deepEqual(resolveSource("anthropics/skills", CACHE), {
+    repo: "anthropics/skills",
+    id: "github.com/anthropics/skills",
+    key: "github.com/anthropics/skills",
+    url: "https://github.com/anthropics/skills.git",
+    dir: join(CACHE, "github.com", "anthropics", "skills"),
+    scanDir: join(CACHE, "github.com", "anthropics", "skills"),
+    display: "anthropics/skills",
+  });
+});
+
+Deno.test("#46 github: prefix with a sub-path sets path and display", () => {
+  const source = resolveSource("github:vercel-labs/agent-skills/skills/web-design", CACHE);
+  equal(source.id, "github.com/vercel-labs/agent-skills");
+  equal(source.path, "skills/web-design");
+  equal(source.display, "vercel-labs/agent-skills/skills/web-design");
+  equal(source.dir, join(CACHE, "github.com", "vercel-labs", "agent-skills"));
+  equal(source.scanDir, join(source.dir, "skills", "web-design"));
+  equal(resolveSource("gh:o/r", CACHE).id, "github.com/o/r");
+});
+
+Deno.test("#47 @ and # suffixes become refs; .git is stripped", () => {
+  const tagged = resolveSource("o/r@v1.2.0", CACHE);
+  equal(tagged.ref, "v1.2.0");
+  equal(tagged.id, "github.com/o/r");
+  equal(tagged.key, "github.com/o/r@v1.2.0");
+  equal(tagged.dir, join(CACHE, "github.com", "o", "r@v1.2.0"));
+  equal(tagged.display, "o/r");
+
+  const branch = resolveSource("o/r#main", CACHE);
+  equal(branch.ref, "main");
+  equal(branch.key, "github.com/o/r@main");
+
+  const dotGit = resolveSource("o/r.git", CACHE);
+  equal(dotGit.display, "o/r");
+  equal(dotGit.url, "https://github.com/o/r.git");
+  equal(resolveSource("o/r.git@v2", CACHE).display, "o/r");
+  equal(resolveSource("o/r.git@v2", CACHE).ref, "v2");
+});
+
+Deno.test("#47 a suffix containing / is not a ref", () => {
+  const source = resolveSource("o/r@feature/x", CACHE);
+  equal(source.ref, undefined);
+  equal(source.id, "github.com/o/r@feature");
+  equal(source.path, "x");
+});
+
+Deno.test("#47 spec fields take precedence over the string", () => {
+  const source = resolveSource({ repo: "o/r/a@v1", ref: "v2", path: "b", rank: 10 }, CACHE);
+  equal(source.ref, "v2");
+  equal(source.path, "b");
+  equal(source.rank, 10);
+  equal(source.repo, "o/r/a@v1");
+  equal(source.display, "o/r/b");
+});
+
+Deno.test("#48 GitHub tree URL gives the repo id, ref and path", () => {
+  const source = resolveSource("https://github.com/o/r/tree/main/skills/pdf", CACHE);
+  equal(source.id, "github.com/o/r");
+  equal(source.url, "https://github.com/o/r.git");
+  equal(source.ref, "main");
+  equal(source.path, "skills/pdf");
+  equal(source.display, "o/r/skills/pdf");
+  equal(source.dir, join(CACHE, "github.com", "o", "r@main"));
+  equal(source.scanDir, join(CACHE, "github.com", "o", "r@main", "skills", "pdf"));
+
+  const bare = resolveSource("http://github.com/o/r.git/tree/v1/", CACHE);
+  equal(bare.ref, "v1");
+  equal(bare.path, undefined);
+  equal(bare.display, "o/r");
+
+  const given = resolveSource({ repo: "https://github.com/o/r/tree/main/a", ref: "dev" }, CACHE);
+  equal(given.ref, "dev");
+  equal(given.path, "a");
+});
+
+Deno.test("#48 plain GitHub URL with or without .git and a trailing slash", () => {
+  for (
+    const repo of ["https://github.com/o/r", "https://github.com/o/r.git", "http://github.com/o/r/"]
+  ) {
+    const source = resolveSource(repo, CACHE);
+    equal(source.id, "github.com/o/r", repo);
+    equal(source.url, "https://github.com/o/r.git", repo);
+    equal(source.display, "o/r", repo);
+    equal(source.ref, undefined, repo);
+  }
+});
+
+Deno.test("#49 GitLab https URL and scp-like git@ URL ids", () => {
+  const gitlab = resolveSource("https://gitlab.com/group/sub/repo.git", CACHE);
+  equal(gitlab.id, "gitlab.com/group/sub/repo");
+  equal(gitlab.url, "https://gitlab.com/group/sub/repo.git");
+  equal(gitlab.display, "gitlab.com/group/sub/repo");
+  equal(gitlab.dir, join(CACHE, "gitlab.com", "group", "sub", "repo"));
+
+  const scp = resolveSource("git@github.com:owner/repo.git", CACHE);
+  equal(scp.id, "github.com/owner/repo");
+  equal(scp.url, "git@github.com:owner/repo.git");
+
+  const mixed = resolveSource("ssh://git@Example.COM/Team/Repo.git", CACHE);
+  equal(mixed.id, "example.com/team/repo");
+  equal(mixed.display, "Example.COM/Team/Repo");
+
+  const user = resolveSource("deploy@host.example:srv/repo.git", CACHE);
+  equal(user.id, "deploy@host.example/srv/repo");
+  equal(resolveSource("git://host/x/y.git", CACHE).id, "host/x/y");
+});
+
+Deno.test("#49 git URLs keep @ and # (no suffix ref)", () => {
+  const source = resolveSource("https://gitlab.com/g/r.git@v1", CACHE);
+  equal(source.ref, undefined);
+  equal(source.id, "gitlab.com/g/r.git@v1");
+});
+
+Deno.test("#50 local path and its file: URL give the same local id", () => {
+  const dir = resolve("/tmp/dsa-some/repo");
+  const expectedId = `local/${createHash("sha1").update(dir).digest("hex").slice(0, 12)}`;
+  const byPath = resolveSource(dir, CACHE);
+  const byUrl = resolveSource(pathToFileURL(dir).href, CACHE);
+  equal(byPath.id, expectedId);
+  equal(byUrl.id, expectedId);
+  equal(byPath.url, dir);
+  equal(byUrl.url, dir);
+  equal(byPath.display, dir);
+  equal(byPath.dir, join(CACHE, "local", expectedId.slice("local/".length)));
+  match(expectedId, /^local\/[0-9a-f]{12}$/);
+});
+
+Deno.test("#50 relative local paths resolve against the working directory", () => {
+  equal(resolveSource("./x/y", CACHE).url, resolve("x/y"));
+  equal(resolveSource("../x", CACHE).url, resolve("../x"));
+  const pinned = resolveSource("./x@v1", CACHE);
+  equal(pinned.ref, "v1");
+  equal(pinned.url, resolve("x"));
+  // absolute paths and file: URLs never lose an @ suffix
+  equal(resolveSource("/tmp/a@b", CACHE).url, "/tmp/a@b");
+  equal(resolveSource("file:///tmp/a@b", CACHE).ref, undefined);
+});
+
+Deno.test("#51 hostile strings throw an invalid-segment error", () => {
+  const cases: Array<[string, string]> = [
+    ["github:../..", "github.com/../.."],
+    ["https://github.com/../..", "github.com/../.."],
+    ["https://x/../../../..", "x/../../../.."],
+    ["git@h:../../..", "h/../../.."],
+    ["o/./r", "github.com/o/."],
+    ["o\\r/x", "github.com/o\\r/x"],
+    ["o/r\0x", "github.com/o/r\0x"],
+    ["https://gitlab.com//x", "gitlab.com//x"],
+  ];
+  for (const [repo, id] of cases) {
+    throwsMessage(() => resolveSource(repo, CACHE), segmentError(repo, id));
+  }
+});
+
+Deno.test("#51 ../.. stays a local path", () => {
+  const source = resolveSource("../..", CACHE);
+  equal(source.url, resolve("../.."));
+  match(source.id, /^local\/[0-9a-f]{12}$/);
+  ok(source.dir.startsWith(join(CACHE, "local")));
+});
+
+Deno.test("#51 unparseable strings throw the expected-form error", () => {
+  for (const repo of ["", "   ", "just-a-name", "github:", "gh:o", "o/", "@v1", "o//r", "gh:/o/"]) {
+    throwsMessage(() => resolveSource(repo, CACHE), parseError(repo));
+  }
+  throwsMessage(() => resolveSource({ repo: "nope" }, CACHE), parseError("nope"));
+});
+
+Deno.test("#52 one repository, three refs, three checkouts and lock keys", () => {
+  const plain = resolveSource("o/r", CACHE);
+  const tagged = resolveSource("o/r@v1.0.0", CACHE);
+  const branch = resolveSource({ repo: "o/r", ref: "feature/x" }, CACHE);
+  equal(plain.dir, join(CACHE, "github.com", "o", "r"));
+  equal(tagged.dir, join(CACHE, "github.com", "o", "r@v1.0.0"));
+  equal(branch.dir, join(CACHE, "github.com", "o", "r@feature_x"));
+  deepEqual([plain.key, tagged.key, branch.key], [
+    "github.com/o/r",
+    "github.com/o/r@v1.0.0",
+    "github.com/o/r@feature/x",
+  ]);
+  equal(new Set([plain.dir, tagged.dir, branch.dir]).size, 3);
+});
+
+Deno.test("sanitizeRef replaces every run of unsafe characters with one _", () => {
+  equal(sanitizeRef("feature/x"), "feature_x");
+  equal(sanitizeRef("a//b c"), "a_b_c");
+  equal(sanitizeRef("v1.2.0-rc_1"), "v1.2.0-rc_1");
+  equal(sanitizeRef("../.."), ".._..");
+  // a hostile ref still yields one directory name inside the cache
+  const source = resolveSource({ repo: "o/r", ref: "../../../etc" }, CACHE);
+  equal(source.dir, join(CACHE, "github.com", "o", "r@.._.._.._etc"));
+});
+
+Deno.test("empty ref and path in a spec count as unset", () => {
+  const source = resolveSource({ repo: "o/r", ref: "", path: "" }, CACHE);
+  equal(source.ref, undefined);
+  equal(source.path, undefined);
+  equal(source.key, "github.com/o/r");
+  equal(source.scanDir, source.dir);
+});
+
+Deno.test("a relative cache directory is made absolute", () => {
+  const source = resolveSource("o/r", "rel-cache");
+  equal(source.dir, resolve("rel-cache", "github.com", "o", "r"));
+});
+
+// ---------------------------------------------------------------------------
+// REF §11 regressions
+// ---------------------------------------------------------------------------
+
+Deno.test("§11 #1 hostile GitHub strings never resolve outside the cache", () => {
+  for (
+    const repo of ["https://github.com/../..", "github:../..", "https://github.com/o/..", "gh:../x"]
+  ) {
+    throws(() => resolveSource(repo, CACHE), SourceError, repo);
+  }
+});
+
+Deno.test("§11 #2 the sub-path check is separator-aware", () => {
+  for (const path of ["../r-private", "../../etc", "..", "a/../../r-x", "../../o/r-x"]) {
+    throwsMessage(
+      () => resolveSource({ repo: "o/r", path }, CACHE),
+      `skills-anywhere: source path escapes the repository: ${path}`,
+    );
+  }
+  throwsMessage(
+    () => resolveSource("o/r/../r-private", CACHE),
+    "skills-anywhere: source path escapes the repository: ../r-private",
+  );
+  // staying inside is fine, including a path that walks back in
+  equal(
+    resolveSource({ repo: "o/r", path: "a/../b" }, CACHE).scanDir,
+    join(CACHE, "github.com/o/r/b"),
+  );
+  equal(resolveSource({ repo: "o/r", path: "." }, CACHE).scanDir, join(CACHE, "github.com/o/r"));
+  equal(
+    resolveSource({ repo: "o/r", path: "/skills" }, CACHE).scanDir,
+    join(CACHE, "github.com/o/r/skills"),
+  );
+});
+
+Deno.test("§11 #4 two refs of one repo get separate checkouts and lock keys", () => {
+  const main = resolveSource("o/r@main", CACHE);
+  const v1 = resolveSource("o/r@v1", CACHE);
+  equal(main.dir, join(CACHE, "github.com", "o", "r@main"));
+  equal(v1.dir, join(CACHE, "github.com", "o", "r@v1"));
+  equal(main.key, "github.com/o/r@main");
+  equal(v1.key, "github.com/o/r@v1");
+  ok(sameRepository("o/r@main", "o/r@v1"));
+});
+
+Deno.test("§11 #10 sameSource: same id and same path, however spelled", () => {
+  ok(sameSource({ repo: "o/r", path: "skills" }, "o/r/skills"));
+  ok(sameSource("o/r/skills/", { repo: "https://github.com/o/r", path: "./skills" }));
+  ok(sameSource("https://github.com/o/r/tree/main/skills", "o/r/skills"));
+  ok(sameSource("o/r", "github:o/r.git"));
+  ok(!sameSource("o/r", "o/r/skills"));
+  ok(!sameSource("o/r/skills", "o/x/skills"));
+  ok(!sameSource("o/r", "github:../.."));
+  ok(!sameSource("nope", "nope"));
+});
+
+Deno.test("sameRepository compares ids only; unparseable is never the same", () => {
+  ok(sameRepository("o/r", "https://github.com/o/r.git"));
+  ok(sameRepository("o/r/skills@v1", { repo: "git@github.com:o/r.git", path: "x", rank: 3 }));
+  ok(sameRepository("https://GitLab.com/G/R.git", "https://gitlab.com/g/r"));
+  ok(!sameRepository("o/r", "o/other"));
+  ok(!sameRepository("nope", "nope"));
+  ok(!sameRepository("github:../..", "github:../.."));
+});
+
+Deno.test("§11 #12 long runs of / parse or fail, with the right answer", () => {
+  const slashes = "/".repeat(100_000);
+  equal(resolveSource(`o/r${slashes}`, CACHE).id, "github.com/o/r");
+  equal(resolveSource(`github:${slashes}o/r${slashes}`, CACHE).id, "github.com/o/r");
+  const pinned = resolveSource(`o/r${slashes}@v1`, CACHE);
+  equal(pinned.key, "github.com/o/r@v1");
+  equal(pinned.path, undefined);
+  // a leading / makes it an absolute local path
+  match(resolveSource(`${slashes}o/r`, CACHE).id, /^local\/[0-9a-f]{12}$/);
+  throwsMessage(
+    () => resolveSource(`o${slashes}r`, CACHE),
+    /^skills-anywhere: cannot parse source "o\/+r"/,
+  );
+  throwsMessage(
+    () => resolveSource(`github:${slashes}`, CACHE),
+    /^skills-anywhere: cannot parse source/,
+  );
+  throws(() => resolveSource(`https://x${slashes}y`, CACHE), SourceError);
+  const deep = resolveSource(`o/r/x${slashes}y`, CACHE);
+  equal(deep.scanDir, join(deep.dir, "x", "y"));
+  const scp = `${"a".repeat(100_000)}@${"b".repeat(100_000)}`;
+  throws(() => resolveSource(scp, CACHE), SourceError);
+});
+
+Deno.test("isGitUrl recognises the git URL forms", () => {
+  for (
+    const url of ["https://h/x", "http://h/x", "ssh://h/x", "git://h/x", "git@h:x", "u@h.example:x"]
+  ) {
+    ok(isGitUrl(url), url);
+  }
+  for (const value of ["o/r", "o/r@v1", "file:///x", "/abs", "u@h", "@h:x", "u@:x"]) {
+    ok(!isGitUrl(value), value);
+  }
+});

@@ -1,0 +1,495 @@
+// Git sync against real repositories made with the system git in temp dirs.
+// Every git process (ours and the module's) gets an isolated HOME and no
+// system config, so the real home and config are never read or written.
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readLock, writeLock } from "../lib/sources/files.ts";
+import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
+import {
+  gitAvailable,
+  isShaLike,
+  syncAll,
+  type SyncOptions,
+  syncSource,
+} from "../lib/sources/sync.ts";
+import { listTree, withTempDir, writeTree } from "./helpers.ts";
+
+const SHA40 = /^[0-9a-f]{40}$/;
+
+interface Sandbox {
+  root: string;
+  cache: string;
+  upstream: string;
+  /** Environment for the module's git: isolated home, no system config. */
+  env: Record<string, string>;
+  /** Log lines captured from the module. */
+  lines: string[];
+  options(extra?: SyncOptions): SyncOptions;
+  resolve(spec: string | SourceSpec): ResolvedSource;
+  /** Runs the test's own git in `cwd` and returns trimmed stdout. */
+  git(cwd: string, ...args: string[]): Promise<string>;
+  /** Writes a file in the upstream, commits it and returns the new sha. */
+  commit(file: string, text: string): Promise<string>;
+}
+
+async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
+  await withTempDir(async (root) => {
+    const home = join(root, "home");
+    await Deno.mkdir(home);
+    const env = {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+      GIT_CONFIG_NOSYSTEM: "1",
+    };
+    const gitEnv = {
+      ...env,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      GIT_AUTHOR_NAME: "Test Author",
+      GIT_AUTHOR_EMAIL: "author@example.invalid",
+      GIT_COMMITTER_NAME: "Test Author",
+      GIT_COMMITTER_EMAIL: "author@example.invalid",
+    };
+    const git = async (cwd: string, ...args: string[]) => {
+      const output = await new Deno.Command("git", {
+        args,
+        cwd,
+        env: gitEnv,
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decoder = new TextDecoder();
+      if (output.code !== 0) {
+        throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
+      }
+      return decoder.decode(output.stdout).trim();
+    };
+    const upstream = join(root, "upstream");
+    await Deno.mkdir(upstream);
+    await git(upstream, "-c", "init.defaultBranch=main", "init", "-q");
+    const commit = async (file: string, text: string) => {
+      await writeTree(upstream, { [file]: text });
+      await git(upstream, "add", "--", file);
+      await git(upstream, "commit", "-q", "-m", `write ${file}`);
+      return await git(upstream, "rev-parse", "HEAD");
+    };
+    const cache = join(root, "cache");
+    const lines: string[] = [];
+    await fn({
+      root,
+      cache,
+      upstream,
+      env,
+      lines,
+      options: (extra = {}) => ({
+        env,
+        log: (level, message) => lines.push(`${level} ${message}`),
+        ...extra,
+      }),
+      resolve: (spec) => resolveSource(spec, cache),
+      git,
+      commit,
+    });
+  });
+}
+
+/** Entries next to `dir` whose names start with `<basename>.tmp-`. */
+async function stagingLeftovers(dir: string): Promise<string[]> {
+  const parent = dir.slice(0, dir.lastIndexOf("/"));
+  const base = dir.slice(dir.lastIndexOf("/") + 1);
+  try {
+    return (await listTree(parent)).filter((name) => name.startsWith(`${base}.tmp-`));
+  } catch {
+    return [];
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function assertNoCheckout(source: ResolvedSource): Promise<void> {
+  equal(await exists(source.dir), false, `${source.dir} must not exist`);
+  deepEqual(await stagingLeftovers(source.dir), []);
+}
+
+Deno.test("gitAvailable probes git once; a missing executable is false", async () => {
+  equal(await gitAvailable(), true);
+  equal(await gitAvailable(), true);
+  equal(await gitAvailable("/nonexistent/bin/git-not-here"), false);
+});
+
+Deno.test("isShaLike accepts 7 to 40 hex digits", () => {
+  ok(isShaLike("abcdef0"));
+  ok(isShaLike("ABCDEF0123"));
+  ok(isShaLike("a".repeat(40)));
+  ok(!isShaLike("abcdef"));
+  ok(!isShaLike("a".repeat(41)));
+  ok(!isShaLike("main"));
+  ok(!isShaLike(undefined));
+});
+
+Deno.test("#54 clone, then unchanged, then updated after a new upstream commit", async () => {
+  await withSandbox(async (box) => {
+    const first = await box.commit("skills/demo/SKILL.md", "---\nname: demo\n---\none\n");
+    const source = box.resolve(pathToFileURL(box.upstream).href);
+
+    const cloned = await syncSource(source, box.options());
+    deepEqual(cloned, {
+      source: box.upstream,
+      key: source.key,
+      status: "cloned",
+      sha: first,
+      error: null,
+    });
+    equal(
+      await Deno.readTextFile(join(source.dir, "skills/demo/SKILL.md")),
+      "---\nname: demo\n---\none\n",
+    );
+    deepEqual(await stagingLeftovers(source.dir), []);
+    deepEqual(box.lines, [`info skills-anywhere: cloned ${box.upstream} @ ${first.slice(0, 12)}`]);
+
+    const again = await syncSource(source, box.options());
+    deepEqual(again, { ...cloned, status: "unchanged" });
+    equal(box.lines.length, 1);
+
+    const second = await box.commit("skills/demo/SKILL.md", "---\nname: demo\n---\ntwo\n");
+    const updated = await syncSource(source, box.options());
+    deepEqual(updated, { ...cloned, status: "updated", sha: second });
+    equal(
+      await Deno.readTextFile(join(source.dir, "skills/demo/SKILL.md")),
+      "---\nname: demo\n---\ntwo\n",
+    );
+    equal(
+      box.lines[1],
+      `info skills-anywhere: updated ${box.upstream} ${first.slice(0, 12)} -> ${
+        second.slice(0, 12)
+      }`,
+    );
+    equal(await box.git(source.dir, "rev-parse", "HEAD"), second);
+  });
+});
+
+Deno.test("#54 a plain local path clones the same way", async () => {
+  await withSandbox(async (box) => {
+    const sha = await box.commit("a.txt", "a");
+    const source = box.resolve({ repo: box.upstream, path: "." });
+    const result = await syncSource(source, box.options());
+    equal(result.status, "cloned");
+    equal(result.sha, sha);
+    match(source.dir, /\/cache\/local\/[0-9a-f]{12}$/);
+  });
+});
+
+Deno.test("#54 a named branch is cloned and followed", async () => {
+  await withSandbox(async (box) => {
+    const mainSha = await box.commit("file.txt", "main");
+    await box.git(box.upstream, "checkout", "-q", "-b", "dev");
+    const devSha = await box.commit("file.txt", "dev");
+    await box.git(box.upstream, "checkout", "-q", "main");
+
+    const source = box.resolve({ repo: box.upstream, ref: "dev" });
+    ok(source.dir.endsWith("@dev"));
+    equal(source.key, `${source.id}@dev`);
+    const cloned = await syncSource(source, box.options());
+    equal(cloned.status, "cloned");
+    equal(cloned.sha, devSha);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "dev");
+
+    // a commit on main does not move the dev checkout
+    await box.commit("other.txt", "main again");
+    equal((await syncSource(source, box.options())).status, "unchanged");
+
+    await box.git(box.upstream, "checkout", "-q", "dev");
+    const devNext = await box.commit("file.txt", "dev 2");
+    const updated = await syncSource(source, box.options());
+    equal(updated.status, "updated");
+    equal(updated.sha, devNext);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "dev 2");
+    ok(mainSha !== devNext);
+  });
+});
+
+Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, forced = unchanged", async () => {
+  await withSandbox(async (box) => {
+    const pinned = await box.commit("file.txt", "one");
+    await box.commit("file.txt", "two");
+    const source = box.resolve({ repo: pathToFileURL(box.upstream).href, ref: pinned });
+    ok(source.dir.endsWith(`@${pinned}`));
+
+    const cloned = await syncSource(source, box.options());
+    equal(cloned.status, "cloned");
+    equal(cloned.sha, pinned);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+
+    // already at the pinned commit: no git fetch at all (the upstream is gone)
+    const moved = `${box.upstream}-moved`;
+    await Deno.rename(box.upstream, moved);
+    deepEqual(await syncSource(source, box.options()), { ...cloned, status: "unchanged" });
+    await Deno.rename(moved, box.upstream);
+
+    // forced: fetched again, still the same commit
+    deepEqual(await syncSource(source, box.options({ force: true })), {
+      ...cloned,
+      status: "unchanged",
+    });
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+  });
+});
+
+Deno.test("#54 a commit pinned by short sha resolves to the full commit", async () => {
+  await withSandbox(async (box) => {
+    const pinned = await box.commit("file.txt", "one");
+    await box.commit("file.txt", "two");
+    await box.commit("file.txt", "three");
+    const short = pinned.slice(0, 7).toUpperCase();
+    const source = box.resolve({ repo: box.upstream, ref: short });
+
+    const cloned = await syncSource(source, box.options());
+    equal(cloned.error, null);
+    equal(cloned.status, "cloned");
+    equal(cloned.sha, pinned);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+    deepEqual(await stagingLeftovers(source.dir), []);
+
+    equal((await syncSource(source, box.options())).status, "unchanged");
+    const forced = await syncSource(source, box.options({ force: true }));
+    equal(forced.status, "unchanged");
+    equal(forced.sha, pinned);
+  });
+});
+
+Deno.test("#54 a pin moved to another commit is updated", async () => {
+  await withSandbox(async (box) => {
+    const one = await box.commit("file.txt", "one");
+    const two = await box.commit("file.txt", "two");
+    const source = box.resolve({ repo: box.upstream, ref: one });
+    equal((await syncSource(source, box.options())).sha, one);
+    // the same checkout directory re-pinned by hand (e.g. a sanitised-name collision)
+    const repinned: ResolvedSource = { ...source, ref: two };
+    const result = await syncSource(repinned, box.options());
+    equal(result.status, "updated");
+    equal(result.sha, two);
+  });
+});
+
+Deno.test("#54 an unknown pinned commit fails and leaves nothing behind", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    for (const ref of ["deadbee", "0123456789abcdef0123456789abcdef01234567"]) {
+      const source = box.resolve({ repo: box.upstream, ref });
+      const result = await syncSource(source, box.options());
+      equal(result.status, "failed", ref);
+      equal(result.sha, null);
+      ok(result.error !== null && result.error.length > 0);
+      await assertNoCheckout(source);
+    }
+  });
+});
+
+Deno.test("#54 a bad URL fails with one line and leaves no half clone", async () => {
+  await withSandbox(async (box) => {
+    const sources = [
+      box.resolve(join(box.root, "missing-repo")),
+      box.resolve(pathToFileURL(join(box.root, "missing-too")).href),
+      box.resolve("http://127.0.0.1:1/nobody/here.git"),
+      box.resolve({ repo: box.upstream, ref: "no-such-branch" }),
+    ];
+    await box.commit("file.txt", "one");
+    for (const source of sources) {
+      const result = await syncSource(source, box.options());
+      equal(result.status, "failed", source.display);
+      equal(result.sha, null);
+      ok(
+        result.error !== null && result.error !== "" && !result.error.includes("\n"),
+        result.error ?? "",
+      );
+      await assertNoCheckout(source);
+    }
+    match(box.lines[0], /^warn skills-anywhere: sync of .+ failed: /);
+  });
+});
+
+Deno.test("a failed refresh keeps the previous checkout", async () => {
+  await withSandbox(async (box) => {
+    const sha = await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    equal((await syncSource(source, box.options())).status, "cloned");
+    await Deno.remove(box.upstream, { recursive: true });
+    const result = await syncSource(source, box.options());
+    equal(result.status, "failed");
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+    equal(await box.git(source.dir, "rev-parse", "HEAD"), sha);
+  });
+});
+
+Deno.test("a directory that is not a checkout is replaced by a clone", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    await writeTree(source.dir, { "stale.txt": "left over" });
+    await writeTree(`${source.dir}.tmp-${Deno.pid}`, { "junk.txt": "old staging" });
+    const result = await syncSource(source, box.options());
+    equal(result.status, "cloned");
+    equal(await exists(join(source.dir, "stale.txt")), false);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+    deepEqual(await stagingLeftovers(source.dir), []);
+  });
+});
+
+Deno.test("repository-locating variables cannot redirect git", async () => {
+  await withSandbox(async (box) => {
+    const sha = await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    const elsewhere = join(box.root, "elsewhere.git");
+    const env = { ...box.env, GIT_DIR: elsewhere, GIT_WORK_TREE: box.root };
+    const result = await syncSource(source, box.options({ env }));
+    equal(result.status, "cloned");
+    equal(result.sha, sha);
+    equal(await exists(elsewhere), false);
+  });
+});
+
+Deno.test("a missing git executable is skipped, not failed", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    const result = await syncSource(source, box.options({ git: join(box.root, "no-git") }));
+    deepEqual(result, {
+      source: source.display,
+      key: source.key,
+      status: "skipped",
+      sha: null,
+      error: "git is not installed or not on PATH",
+    });
+    await assertNoCheckout(source);
+  });
+});
+
+/** A git:// server that accepts connections and never answers. */
+async function withSilentServer(fn: (url: string) => Promise<void>): Promise<void> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const connections: Deno.Conn[] = [];
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) connections.push(conn);
+    } catch {
+      // listener closed
+    }
+  })();
+  try {
+    await fn(`git://127.0.0.1:${listener.addr.port}/silent/repo.git`);
+  } finally {
+    listener.close();
+    await accepting;
+    for (const conn of connections) {
+      try {
+        conn.close();
+      } catch {
+        // already closed by the peer
+      }
+    }
+  }
+}
+
+Deno.test("a git command that hangs is stopped by the timeout, leaving nothing", async () => {
+  await withSandbox(async (box) => {
+    await withSilentServer(async (url) => {
+      const source = box.resolve(url);
+      const result = await syncSource(source, box.options({ timeoutMs: 300 }));
+      equal(result.status, "failed");
+      equal(result.error, "git clone timed out after 300 ms");
+      await assertNoCheckout(source);
+    });
+  });
+});
+
+Deno.test("an abort signal stops a running clone, leaving nothing", async () => {
+  await withSandbox(async (box) => {
+    await withSilentServer(async (url) => {
+      const source = box.resolve(url);
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 200);
+      const result = await syncSource(source, box.options({ signal: controller.signal }));
+      clearTimeout(timer);
+      equal(result.status, "failed");
+      equal(result.error, "git clone aborted");
+      await assertNoCheckout(source);
+    });
+    const source = box.resolve(box.upstream);
+    await box.commit("file.txt", "one");
+    const aborted = await syncSource(source, box.options({ signal: AbortSignal.abort() }));
+    equal(aborted.status, "failed");
+    await assertNoCheckout(source);
+  });
+});
+
+Deno.test("syncAll writes lock entries for results with a sha, keeping the rest", async () => {
+  await withSandbox(async (box) => {
+    const mainSha = await box.commit("file.txt", "one");
+    await box.git(box.upstream, "branch", "dev");
+    const lockFile = join(box.root, "state", "lock.json");
+    await writeLock(lockFile, {
+      "kept/entry": { url: "u", sha: "f".repeat(40), syncedAt: "2020-01-01T00:00:00.000Z" },
+    });
+    const plain = box.resolve(box.upstream);
+    const plainSub = box.resolve({ repo: box.upstream, path: "sub" });
+    const dev = box.resolve({ repo: box.upstream, ref: "dev" });
+    const broken = box.resolve(join(box.root, "missing-repo"));
+
+    const started = Date.now();
+    const results = await syncAll([plain, plainSub, dev, broken], {
+      ...box.options(),
+      lockFile,
+    });
+    deepEqual(results.map((result) => [result.key, result.status]), [
+      [plain.key, "cloned"],
+      [dev.key, "cloned"],
+      [broken.key, "failed"],
+    ]);
+
+    const lock = await readLock(lockFile);
+    deepEqual(Object.keys(lock).sort(), ["kept/entry", dev.key, plain.key].sort());
+    deepEqual(Object.keys(lock[plain.key]), ["url", "sha", "syncedAt"]);
+    deepEqual(lock[plain.key].url, box.upstream);
+    equal(lock[plain.key].sha, mainSha);
+    deepEqual(lock[dev.key], {
+      url: box.upstream,
+      ref: "dev",
+      sha: mainSha,
+      syncedAt: lock[dev.key].syncedAt,
+    });
+    ok(Date.parse(lock[plain.key].syncedAt) >= started - 1000);
+    match(lock[plain.key].syncedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    match(lock[plain.key].sha, SHA40);
+    const text = await Deno.readTextFile(lockFile);
+    equal(text, `${JSON.stringify(lock, null, 2)}\n`);
+
+    // a later run that only fails keeps the earlier entries
+    await Deno.remove(box.upstream, { recursive: true });
+    const failed = await syncAll([plain], { ...box.options(), lockFile });
+    equal(failed[0].status, "failed");
+    deepEqual(await readLock(lockFile), lock);
+  });
+});
+
+Deno.test("syncAll warns when the lock file cannot be written", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    await writeTree(box.root, { "blocker": "a file where a directory should be" });
+    const lockFile = join(box.root, "blocker", "lock.json");
+    const results = await syncAll([box.resolve(box.upstream)], { ...box.options(), lockFile });
+    equal(results[0].status, "cloned");
+    const warning = box.lines.find((line) => line.startsWith("warn "));
+    ok(warning !== undefined);
+    ok(warning.startsWith(`warn skills-anywhere: could not write ${lockFile}`), warning);
+  });
+});
