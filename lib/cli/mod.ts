@@ -156,7 +156,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (name === "rm") name = "remove";
     const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (line.values.help) {
-      io.out(command ? `${command.usage}\n` : helpText());
+      io.out(command && line.command !== undefined ? `${command.usage}\n` : helpText());
       return 0;
     }
     if (command === undefined) {
