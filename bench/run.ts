@@ -10,6 +10,8 @@ import process from "node:process";
 import { readBundle } from "../lib/bundle/read.ts";
 import { floorBundle } from "./floor_bundle.ts";
 
+import { currentDenoDir } from "../tests/helpers.ts";
+
 const ROOT = new URL("..", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");
 
@@ -95,7 +97,107 @@ async function benchBundle(): Promise<void> {
   );
 }
 
-const BENCHES: Record<string, () => Promise<void>> = { bundle: benchBundle };
+/** A home with `perAgent` skills in each of `agents` user folders, and an empty project. */
+async function catalogFixture(name: string, folders: readonly string[], perFolder: number) {
+  const dir = join(WORK, name);
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  const last = join(home, folders[folders.length - 1], `skill-${perFolder - 1}`, "SKILL.md");
+  if (!(await stat(last).then(() => true, () => false))) {
+    await mkdir(join(project, ".git"), { recursive: true });
+    for (const [f, folder] of folders.entries()) {
+      for (let i = 0; i < perFolder; i++) {
+        const skill = join(home, folder, `skill-${i}`);
+        await mkdir(skill, { recursive: true });
+        await writeFile(
+          join(skill, "SKILL.md"),
+          `---\nname: skill-${i}\ndescription: Generated skill ${i} of folder ${f}. Use it when the benchmark asks for skill ${i}.\n` +
+            `license: MIT\nmetadata:\n  author: bench\n  version: "1.${i}"\n---\n# Skill ${i}\n\n` +
+            `Step one: read the input.\nStep two: write the output for folder ${f}.\n`.repeat(8),
+        );
+      }
+    }
+  }
+  return { home, project };
+}
+
+const TEN_FOLDERS = [
+  ".claude/skills",
+  ".codex/skills",
+  ".cursor/skills",
+  ".gemini/skills",
+  ".copilot/skills",
+  ".codeium/windsurf/skills",
+  ".config/goose/skills",
+  ".config/opencode/skills",
+  ".roo/skills",
+  ".kiro/skills",
+];
+
+async function timeList(home: string, project: string, runs: number): Promise<number> {
+  return await timeIt(runs, async () => {
+    const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(ROOT, "main.ts"), "list", "--json"],
+      cwd: project,
+      env: { HOME: home, DSH_HOME: join(home, ".dsh"), DENO_DIR: await currentDenoDir() },
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0 || stdout.length === 0) throw new Error(`list exited ${code}`);
+  });
+}
+
+/** openskills 1.5.0 from the npm registry, installed once under .bench/. */
+async function openskillsBin(): Promise<string> {
+  const dir = join(WORK, "openskills");
+  const bin = join(dir, "node_modules", "openskills", "dist", "cli.js");
+  if (!(await stat(bin).then(() => true, () => false))) {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "package.json"), '{"private":true}\n');
+    const { code } = await new Deno.Command("npm", {
+      args: ["install", "--no-audit", "--no-fund", "openskills@1.5.0"],
+      cwd: dir,
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0) throw new Error("npm install openskills@1.5.0 failed");
+  }
+  return bin;
+}
+
+async function benchList(): Promise<void> {
+  const one = await catalogFixture("claude-10k", [".claude/skills"], 10_000);
+  const bin = await openskillsBin();
+  const ours = await timeList(one.home, one.project, 5);
+  const peer = await timeIt(5, async () => {
+    const { code } = await new Deno.Command("node", {
+      args: [bin, "list"],
+      cwd: one.project,
+      env: { HOME: one.home },
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0) throw new Error(`openskills exited ${code}`);
+  });
+  console.log("list: 10,000 skills in ~/.claude/skills (whole process, median of 5)");
+  console.log(
+    `  list --json ${ours.toFixed(0)} ms  openskills 1.5.0 list ${peer.toFixed(0)} ms  ratio ${
+      (ours / peer).toFixed(2)
+    } (target <= 1.5)`,
+  );
+  const small = await catalogFixture("ten-1k", TEN_FOLDERS, 100);
+  const large = await catalogFixture("ten-10k", TEN_FOLDERS, 1000);
+  const t1 = await timeList(small.home, small.project, 5);
+  const t10 = await timeList(large.home, large.project, 5);
+  console.log("list: ten agent folders (whole process, median of 5)");
+  console.log(
+    `  1,000 skills ${t1.toFixed(0)} ms  10,000 skills ${
+      t10.toFixed(0)
+    } ms (target <= 800)  10k/1k ${(t10 / t1).toFixed(1)} (target <= 12)`,
+  );
+}
+
+const BENCHES: Record<string, () => Promise<void>> = { bundle: benchBundle, list: benchList };
 const selected = process.argv.slice(2);
 for (const [name, bench] of Object.entries(BENCHES)) {
   if (selected.length === 0 || selected.includes(name)) await bench();

@@ -11,7 +11,15 @@ const work = await mkdtemp(join(tmpdir(), "dsh-skills-anywhere-demo-"));
 try {
   await cp(join(ROOT, "testdata", "demo"), work, { recursive: true });
   await mkdir(join(work, "project", ".git"));
-  const env = { HOME: join(work, "home"), DSH_HOME: join(work, "home", ".dsh"), NO_COLOR: "1" };
+  // Deno keeps its cache under HOME unless told otherwise; keep using the real one.
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  const denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir;
+  const env = {
+    HOME: join(work, "home"),
+    DSH_HOME: join(work, "home", ".dsh"),
+    DENO_DIR: denoDir,
+    NO_COLOR: "1",
+  };
   for (const args of [["list", "--all"], ["doctor"]]) {
     console.log(
       `$ dsh-skills-anywhere ${args.join(" ")}    (in the demo project, HOME = demo home)\n`,

@@ -334,3 +334,17 @@ Deno.test("golden: the --json report of one mixed run is stable byte for byte", 
   if (Deno.env.get("UPDATE_GOLDEN") === "1") await Deno.writeTextFile(golden, first.stdout);
   equal(first.stdout, await Deno.readTextFile(golden));
 });
+
+Deno.test("--json output escapes DEL, C1 and bidi characters but parses to the same text", async () => {
+  await withTempDir(async (dir) => {
+    const description = "Reads\u009b31m files\u007f and \u202etxt.exe";
+    await writeTree(dir, {
+      "c1/SKILL.md": `---\nname: c1\ndescription: "${description}"\n---\nBody\n`,
+    });
+    const result = await runCli(["check", "--json", "--cwd", dir, "c1/SKILL.md"]);
+    equal(result.code, 0);
+    ok(!/[\u007f-\u009f\u202e]/.test(result.stdout), "raw control character in JSON output");
+    match(result.stdout, /Reads\\u009b31m files\\u007f and \\u202etxt\.exe/);
+    equal(json(result.stdout).files[0].report.strict.description, description);
+  });
+});

@@ -13,6 +13,23 @@ export interface CliResult {
   stderr: string;
 }
 
+let denoDir: string | undefined;
+
+/**
+ * Deno's own cache directory. Child processes get it explicitly: tests point HOME at temp dirs,
+ * and Deno would otherwise look for (and download into) a cache under that fake home.
+ */
+export async function currentDenoDir(): Promise<string> {
+  if (denoDir === undefined) {
+    const { stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stderr: "null",
+    }).output();
+    denoDir = JSON.parse(new TextDecoder().decode(stdout)).denoDir as string;
+  }
+  return denoDir;
+}
+
 /** Runs `deno run -A main.ts ...args` and collects its output (fails after 60 s). */
 export async function runCli(
   args: string[],
@@ -21,7 +38,7 @@ export async function runCli(
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     cwd: options.cwd ?? ROOT,
-    env: { NO_COLOR: "1", ...options.env },
+    env: { NO_COLOR: "1", DENO_DIR: await currentDenoDir(), ...options.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

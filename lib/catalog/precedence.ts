@@ -17,7 +17,7 @@
  * ```
  * @module
  */
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
 import type { DiscoveredSkill } from "./discover.ts";
@@ -93,20 +93,30 @@ function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
   };
 }
 
-/** Applies precedence, dedupe, exclusion and renaming (see the module doc). */
-export async function applyPrecedence(
+/**
+ * Applies precedence, dedupe, exclusion and renaming (see the module doc).
+ * Real paths are resolved only for skills whose body hash repeats.
+ */
+export function applyPrecedence(
   found: readonly DiscoveredSkill[],
   options: PrecedenceOptions,
-): Promise<{ skills: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
+): { skills: DiscoveredSkill[]; dropped: DroppedSkill[] } {
   const ordered = [...found].sort(comparePrecedence);
   const exclude = new Set(options.excludeSkills);
   const dropped: DroppedSkill[] = [];
   const kept: DiscoveredSkill[] = [];
   const byHash = new Map<string, DiscoveredSkill[]>();
-  const real = new Map<string, Promise<string>>();
+  const real = new Map<string, string>();
   const realOf = (path: string) => {
     let known = real.get(path);
-    if (known === undefined) real.set(path, known = realpath(path).catch(() => path));
+    if (known === undefined) {
+      try {
+        known = realpathSync(path);
+      } catch {
+        known = path;
+      }
+      real.set(path, known);
+    }
     return known;
   };
   for (const skill of ordered) {
@@ -116,10 +126,10 @@ export async function applyPrecedence(
     }
     const twins = options.dedupe ? byHash.get(skill.contentHash) : undefined;
     if (twins !== undefined) {
-      const mine = await realOf(skill.path);
+      const mine = realOf(skill.path);
       let winner: DiscoveredSkill | undefined;
       for (const twin of twins) {
-        if (await realOf(twin.path) === mine) {
+        if (realOf(twin.path) === mine) {
           winner = twin;
           break;
         }

@@ -13,8 +13,8 @@
  * @module
  */
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 
 /** A skill file found by a walk. */
 export interface FoundFile {
@@ -24,6 +24,11 @@ export interface FoundFile {
   directory: string;
   /** Directory name, or the file name without `.md`. */
   fallbackName: string;
+  /**
+   * Set when the walk did not check that `file` exists (a flat root's
+   * `<entry>/SKILL.md`): the reader treats "no such file" as "not a skill".
+   */
+  unverified?: true;
 }
 
 /** Flat-root Markdown files that are never skills. */
@@ -56,14 +61,13 @@ function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return await stat(path).then((s) => s.isFile(), () => false);
-}
-
-async function isDirectory(entry: Dirent, path: string): Promise<boolean> {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  return await stat(path).then((s) => s.isDirectory(), () => false);
+function statKind(path: string): "file" | "directory" | "other" | undefined {
+  try {
+    const info = statSync(path);
+    return info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
+  } catch {
+    return undefined;
+  }
 }
 
 /** The parts of a root a walk needs. */
@@ -75,42 +79,52 @@ export interface WalkRoot {
 
 /**
  * Lists the skill files under `root`. Throws when the root itself cannot be
- * listed; unreadable subdirectories of a nested walk are skipped.
+ * listed; unreadable subdirectories of a nested walk are skipped. Synchronous
+ * system calls only: a walk over thousands of entries costs no event-loop
+ * round trips.
  */
-export async function walkRoot(root: WalkRoot): Promise<FoundFile[]> {
-  return root.mode === "flat"
-    ? await walkFlat(root.path)
-    : await walkNested(root.path, root.maxDepth);
+export function walkRoot(root: WalkRoot): FoundFile[] {
+  return root.mode === "flat" ? walkFlat(root.path) : walkNested(root.path, root.maxDepth);
 }
 
-async function walkFlat(rootPath: string): Promise<FoundFile[]> {
-  const entries = (await readdir(rootPath, { withFileTypes: true })).sort(byName);
+function walkFlat(rootPath: string): FoundFile[] {
+  const entries = readdirSync(rootPath, { withFileTypes: true }).sort(byName);
   const found: FoundFile[] = [];
+  const prefix = rootPath.endsWith(sep) ? rootPath : rootPath + sep;
   for (const entry of entries) {
     if (entry.name.startsWith(".")) continue;
-    const path = join(rootPath, entry.name);
-    if (entry.isDirectory() || entry.isSymbolicLink()) {
-      const skill = join(path, "SKILL.md");
-      if (await isFile(skill)) {
-        found.push({ file: skill, directory: path, fallbackName: entry.name });
-        continue;
-      }
-    }
-    if (entry.name.endsWith(".md") && !IGNORED_FLAT_FILES.has(entry.name)) {
-      if (entry.isFile() || (entry.isSymbolicLink() && await isFile(path))) {
-        found.push({ file: path, directory: rootPath, fallbackName: entry.name.slice(0, -3) });
-      }
+    const path = prefix + entry.name; // an entry name never holds a separator
+
+    let kind: ReturnType<typeof statKind> = entry.isDirectory()
+      ? "directory"
+      : entry.isFile()
+      ? "file"
+      : "other";
+    if (entry.isSymbolicLink()) kind = statKind(path);
+    if (kind === "directory") {
+      // Whether SKILL.md exists is settled by the read itself (one open instead of stat + open).
+      found.push({
+        file: path + sep + "SKILL.md",
+        directory: path,
+        fallbackName: entry.name,
+        unverified: true,
+      });
+    } else if (
+      kind === "file" && entry.name.endsWith(".md") && !IGNORED_FLAT_FILES.has(entry.name)
+    ) {
+      found.push({ file: path, directory: rootPath, fallbackName: entry.name.slice(0, -3) });
     }
   }
   return found;
 }
 
-async function walkNested(rootPath: string, maxDepth: number): Promise<FoundFile[]> {
+function walkNested(rootPath: string, maxDepth: number): FoundFile[] {
   const found: FoundFile[] = [];
-  const admitted = new Set<string>([await realpath(rootPath)]);
-  const visit = async (dir: string, name: string, depth: number, entries: Dirent[]) => {
+  const admitted = new Set<string>([realpathSync(rootPath)]);
+  const visit = (dir: string, name: string, depth: number, entries: Dirent[]) => {
+    const marker = entries.find((e) => e.name === "SKILL.md");
     const skill = join(dir, "SKILL.md");
-    if (entries.some((e) => e.name === "SKILL.md") && await isFile(skill)) {
+    if (marker && (marker.isFile() || (marker.isSymbolicLink() && statKind(skill) === "file"))) {
       found.push({ file: skill, directory: dir, fallbackName: name });
       if (depth > 0) return;
     }
@@ -118,15 +132,23 @@ async function walkNested(rootPath: string, maxDepth: number): Promise<FoundFile
     for (const entry of entries.sort(byName)) {
       if (SKIPPED_DIRS.has(entry.name)) continue;
       const path = join(dir, entry.name);
-      if (!(await isDirectory(entry, path))) continue;
-      const real = await realpath(path).catch(() => undefined);
-      if (real === undefined || admitted.has(real)) continue;
-      admitted.add(real);
-      const children = await readdir(path, { withFileTypes: true }).catch(() => undefined);
-      if (children !== undefined) await visit(path, entry.name, depth + 1, children);
+      if (!entry.isDirectory() && !(entry.isSymbolicLink() && statKind(path) === "directory")) {
+        continue;
+      }
+      let real: string;
+      let children: Dirent[];
+      try {
+        real = realpathSync(path);
+        if (admitted.has(real)) continue;
+        admitted.add(real);
+        children = readdirSync(path, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      visit(path, entry.name, depth + 1, children);
     }
   };
   const top = rootPath.split(/[\\/]/).filter((s) => s !== "").pop() ?? rootPath;
-  await visit(rootPath, top, 0, await readdir(rootPath, { withFileTypes: true }));
+  visit(rootPath, top, 0, readdirSync(rootPath, { withFileTypes: true }));
   return found;
 }

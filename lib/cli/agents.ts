@@ -14,6 +14,7 @@ import { AGENTS } from "../catalog/agents.ts";
 import { findProjectRoot } from "../catalog/config.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
+import { jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable } from "./table.ts";
 
@@ -48,7 +49,7 @@ export async function runAgents(
     };
   }));
   if (values.json) {
-    io.out(JSON.stringify(rows, null, 2) + "\n");
+    io.out(jsonText(rows));
     return 0;
   }
   const table = formatTable([

@@ -21,7 +21,7 @@ import {
 import { readBundle } from "../bundle/read.ts";
 import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
 import { type OptionValues, UsageError } from "./args.ts";
-import { quote } from "./escape.ts";
+import { jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 
 /** What a matching digest does not establish. */
@@ -91,12 +91,12 @@ export async function runBundle(
       : await readReviewedManifest(resolve(cwd, values.against), directory);
     const { manifest } = await readBundle(directory);
     if (reviewed === undefined) {
-      io.out(values.json ? JSON.stringify(manifest, null, 2) + "\n" : renderManifest(manifest));
+      io.out(values.json ? jsonText(manifest) : renderManifest(manifest));
       return 0;
     }
     const comparison = compareManifests(reviewed, manifest);
     if (values.json) {
-      io.out(JSON.stringify({ ...comparison, manifest }, null, 2) + "\n");
+      io.out(jsonText({ ...comparison, manifest }));
     } else {
       const lines = [
         comparison.matches
@@ -112,7 +112,7 @@ export async function runBundle(
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     if (values.json) {
-      io.out(JSON.stringify({ schema: BUNDLE_ERROR_SCHEMA, error: error.message }, null, 2) + "\n");
+      io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message }));
     } else {
       io.err(`Bundle check failed: ${quote(error.message)}\n`);
     }

@@ -9,7 +9,7 @@
  */
 import { checkFiles, type CheckProfile, type FileCheckReport } from "../skill/check_files.ts";
 import { type OptionValues, UsageError } from "./args.ts";
-import { escapeTerminal, quote } from "./escape.ts";
+import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 
 const PROFILES: readonly CheckProfile[] = ["strict", "lenient", "spec"];
@@ -43,7 +43,7 @@ export async function runCheck(
     resources: values.resources,
     failOnResourceIssues: values["fail-on-resource-issues"],
   });
-  io.out(values.json ? JSON.stringify(report, null, 2) + "\n" : renderCheck(report));
+  io.out(values.json ? jsonText(report) : renderCheck(report));
   return report.exitCode;
 }
 

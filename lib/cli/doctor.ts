@@ -11,7 +11,7 @@
 import { gitAvailable } from "../sources/sync.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, cliConfig } from "./catalog.ts";
-import { escapeTerminal } from "./escape.ts";
+import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { displayPath, isRenamed, parseWarnings } from "./list.ts";
 import { formatTable } from "./table.ts";
@@ -57,7 +57,7 @@ export async function runDoctor(
     complete: report.complete,
   };
   if (values.json) {
-    io.out(JSON.stringify(doc, null, 2) + "\n");
+    io.out(jsonText(doc));
     return 0;
   }
   const lines = [

@@ -18,6 +18,10 @@ const UNSAFE =
   // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|[\ud800-\udfff]/gu;
 
+// The same set without C0 controls: JSON.stringify already escapes those inside strings, and the
+// line breaks of pretty-printed JSON are structure, not data.
+const JSON_UNSAFE = new RegExp(UNSAFE.source.replace("\\u0000-\\u001f", ""), "gu");
+
 const SHORT: Record<string, string> = {
   "\b": "\\b",
   "\t": "\\t",
@@ -56,4 +60,25 @@ export function escapeTerminal(text: string): string {
  */
 export function quote(text: string): string {
   return `"${escapeTerminal(text.replace(/["\\]/g, "\\$&"))}"`;
+}
+
+/**
+ * Pretty JSON for stdout, with every character that {@linkcode escapeTerminal}
+ * treats as unsafe written as a `\uXXXX` escape (still valid JSON, and the
+ * same value after parsing), so `--json` output cannot drive a terminal either.
+ *
+ * @example
+ * ```ts
+ * jsonText({ name: "a\u009bb" }); // '{\n  "name": "a\\u009bb"\n}\n'
+ * ```
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (ch) =>
+      Array.from(
+        { length: ch.length },
+        (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`,
+      ).join(""),
+  ) + "\n";
 }

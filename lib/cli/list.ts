@@ -14,6 +14,7 @@ import { originLabel } from "../catalog/origin.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, cliConfig } from "./catalog.ts";
+import { jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
 
@@ -79,7 +80,7 @@ export async function runList(
     }
     doc.invalid = report.invalid.map((i) => ({ path: i.path, reason: i.reason }));
     doc.complete = report.complete;
-    io.out(JSON.stringify(doc, null, 2) + "\n");
+    io.out(jsonText(doc));
     return 0;
   }
   const show = (path: string) => displayPath(path, config.home, sources);

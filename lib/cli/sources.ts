@@ -30,7 +30,7 @@ import {
 import { gitAvailable, syncAll, type SyncResult } from "../sources/sync.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog } from "./catalog.ts";
-import { escapeTerminal } from "./escape.ts";
+import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
 
@@ -55,7 +55,7 @@ export async function runSources(
       ...s,
       lock: Object.hasOwn(lock, s.key) ? lock[s.key] : null,
     }));
-    io.out(JSON.stringify(doc, null, 2) + "\n");
+    io.out(jsonText(doc));
     return 0;
   }
   if (sources.length === 0) {
@@ -109,7 +109,7 @@ export async function runSync(
       sha: r.sha,
       error: r.error,
     }));
-    io.out(JSON.stringify(doc, null, 2) + "\n");
+    io.out(jsonText(doc));
   } else if (results.length === 0) {
     io.out("No git sources configured.\n");
   } else {

@@ -1,0 +1,803 @@
+// End-to-end tests of the catalog commands — list, agents, sources, add,
+// remove|rm, sync, doctor — over real child processes (REF §5, §11 #10 #22
+// #25, §12 #55 #65 #66). Every run gets a temp HOME and DSH_HOME, an isolated
+// git configuration and a temp project with its own `.git`, so nothing reads
+// or writes the real home. Upstream repositories are made with the system git.
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { type CliResult, listTree, runCli, withTempDir, writeTree } from "./helpers.ts";
+
+const SHA40 = /^[0-9a-f]{40}$/;
+/** Any control character but the newline (C0, DEL, C1). */
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+const EMPTY_MESSAGE =
+  "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
+const DOCTOR_HINT = " — run `dsh-skills-anywhere doctor` for details";
+
+/** Deno's own cache, kept when HOME moves so the child processes do not refetch anything. */
+const DENO_DIR = Deno.env.get("DENO_DIR") ?? await denoDir();
+
+async function denoDir(): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout)).denoDir;
+}
+
+/** The expected table: columns padded to the widest cell, two spaces between, trailing spaces trimmed. */
+function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, cell.length));
+  }
+  return rows.map((row) =>
+    row.map((cell, i) => i === row.length - 1 ? cell : cell.padEnd(widths[i])).join("  ").trimEnd()
+  ).join("\n");
+}
+
+function skill(name: string, description: string, body = "Body."): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+interface Sandbox {
+  root: string;
+  home: string;
+  dshHome: string;
+  /** The temp project (has a `.git` directory); the cwd of every run. */
+  project: string;
+  userFile: string;
+  projectFile: string;
+  cacheDir: string;
+  /** Runs the CLI in the project with the sandbox environment. */
+  cli(...args: string[]): Promise<CliResult>;
+  /** Runs the test's own git in `cwd`; returns trimmed stdout. */
+  git(cwd: string, ...args: string[]): Promise<string>;
+  /** Makes a git repository under the sandbox with `files` committed; returns its path. */
+  repo(name: string, files: Record<string, string>): Promise<string>;
+  /** Writes `files` in `repo`, commits them and returns the new HEAD. */
+  commit(repo: string, files: Record<string, string>): Promise<string>;
+  /** Every path below the home and the project (where agent skill directories live). */
+  agentTrees(): Promise<string[]>;
+}
+
+async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
+  await withTempDir(async (root) => {
+    const home = join(root, "home");
+    const project = join(root, "project");
+    const dshHome = join(root, "dsh");
+    await Deno.mkdir(home);
+    await Deno.mkdir(join(project, ".git"), { recursive: true });
+    const env: Record<string, string> = {
+      HOME: home,
+      DSH_HOME: dshHome,
+      XDG_CONFIG_HOME: join(root, "xdg"),
+      GIT_CONFIG_GLOBAL: join(root, "gitconfig"),
+      GIT_CONFIG_NOSYSTEM: "1",
+      // Only local repositories: a mistake can never reach the network.
+      GIT_ALLOW_PROTOCOL: "file",
+      GIT_TERMINAL_PROMPT: "0",
+      DENO_DIR,
+      DENO_NO_UPDATE_CHECK: "1",
+    };
+    const git = async (cwd: string, ...args: string[]) => {
+      const output = await new Deno.Command("git", {
+        args: [
+          "-c",
+          "user.name=t",
+          "-c",
+          "user.email=t@t",
+          "-c",
+          "init.defaultBranch=main",
+          ...args,
+        ],
+        cwd,
+        env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decoder = new TextDecoder();
+      if (output.code !== 0) {
+        throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
+      }
+      return decoder.decode(output.stdout).trim();
+    };
+    const commit = async (repo: string, files: Record<string, string>) => {
+      await writeTree(repo, files);
+      await git(repo, "add", "-A");
+      await git(repo, "commit", "-q", "-m", "update");
+      return await git(repo, "rev-parse", "HEAD");
+    };
+    const box: Sandbox = {
+      root,
+      home,
+      dshHome,
+      project,
+      userFile: join(dshHome, "skills-anywhere", "sources.json"),
+      projectFile: join(project, ".dsh", "skills-anywhere.json"),
+      cacheDir: join(dshHome, "skills-anywhere", "cache"),
+      cli: (...args) => runCli(args, { cwd: project, env }),
+      git,
+      async repo(name, files) {
+        const dir = join(root, name);
+        await Deno.mkdir(dir);
+        await git(dir, "init", "-q");
+        await commit(dir, files);
+        return dir;
+      },
+      commit,
+      agentTrees: async () => [
+        ...(await listTree(home)).map((p) => `home/${p}`),
+        ...(await listTree(project)).map((p) => `project/${p}`),
+      ],
+    };
+    await fn(box);
+  });
+}
+
+/** Two skills under `skills/` of an upstream repository. */
+const UPSTREAM = {
+  "skills/alpha/SKILL.md": skill("alpha", "First upstream skill."),
+  "skills/beta/SKILL.md": skill("beta", "Second upstream skill.", "Beta body."),
+  "README.md": "# upstream\n",
+};
+
+/**
+ * A catalog with every footer count: a shared project skill, a collision
+ * (renamed), a hidden duplicate, a repaired file, a skipped file and a plugin.
+ */
+async function writeCatalog(box: Sandbox): Promise<void> {
+  await writeTree(box.project, {
+    ".agents/skills/shared-one/SKILL.md": skill("shared-one", "Shared project skill."),
+    ".claude/skills/build/SKILL.md": skill("build", "Build with Claude.", "Claude body."),
+    ".cursor/skills/build/SKILL.md": skill("build", "Build with Cursor.", "Cursor body."),
+  });
+  await writeTree(box.home, {
+    ".claude/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".cursor/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".claude/skills/nofront/SKILL.md": "Use this when things happen.\n",
+    ".codex/skills/review/SKILL.md": skill("review", "Review code.", "Review body."),
+    ".codex/skills/broken/SKILL.md": new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]),
+    ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md": skill(
+      "hook",
+      "A plugin skill.",
+      "Hook body.",
+    ),
+  });
+}
+
+function catalogPaths(box: Sandbox) {
+  return {
+    shared: join(box.project, ".agents/skills/shared-one/SKILL.md"),
+    build: join(box.project, ".claude/skills/build/SKILL.md"),
+    cursorBuild: join(box.project, ".cursor/skills/build/SKILL.md"),
+    dup: join(box.home, ".claude/skills/dup/SKILL.md"),
+    dupHidden: join(box.home, ".cursor/skills/dup/SKILL.md"),
+    nofront: join(box.home, ".claude/skills/nofront/SKILL.md"),
+    review: join(box.home, ".codex/skills/review/SKILL.md"),
+    broken: join(box.home, ".codex/skills/broken/SKILL.md"),
+    hook: join(
+      box.home,
+      ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
+    ),
+  };
+}
+
+Deno.test("list: empty catalog message, default command, empty JSON, no sources", async () => {
+  await withSandbox(async (box) => {
+    const bare = await box.cli();
+    equal(bare.code, 0, bare.stderr);
+    equal(bare.stdout, `${EMPTY_MESSAGE}\n\n0 skills\n`);
+    equal(bare.stderr, "");
+    const list = await box.cli("list");
+    equal(list.code, 0);
+    equal(list.stdout, bare.stdout);
+
+    const json = await box.cli("list", "--json");
+    equal(json.code, 0);
+    const doc = JSON.parse(json.stdout);
+    deepEqual(Object.keys(doc), ["skills", "invalid", "complete"]);
+    deepEqual(doc, { skills: [], invalid: [], complete: true });
+
+    const sources = await box.cli("sources");
+    equal(sources.code, 0);
+    equal(
+      sources.stdout,
+      "No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n",
+    );
+    const sourcesJson = await box.cli("sources", "--json");
+    equal(sourcesJson.code, 0);
+    deepEqual(JSON.parse(sourcesJson.stdout), []);
+    const sync = await box.cli("sync");
+    equal(sync.code, 0);
+    equal(sync.stdout, "No git sources configured.\n");
+    ok(!(await exists(box.dshHome)), "nothing is written under DSH_HOME");
+  });
+});
+
+Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped", async () => {
+  await withSandbox(async (box) => {
+    await writeCatalog(box);
+    const p = catalogPaths(box);
+    const before = await box.agentTrees();
+    const result = await box.cli("list");
+    equal(result.code, 0, result.stderr);
+    equal(result.stderr, "", "no progress or warnings when stderr is not a terminal");
+    const rows = [
+      ["NAME", "FROM", "PATH"],
+      ["shared-one", "agents (project)", p.shared],
+      ["build", "claude-code (project)", p.build],
+      ["cursor-build", "cursor (project)", p.cursorBuild],
+      ["dup", "claude-code (user)", "~/.claude/skills/dup/SKILL.md"],
+      ["nofront", "claude-code (user)", "~/.claude/skills/nofront/SKILL.md"],
+      ["review", "codex (user)", "~/.codex/skills/review/SKILL.md"],
+      [
+        "hook",
+        "claude plugin hookify @ official",
+        "~/.claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
+      ],
+    ];
+    const footer = `7 skills, 1 duplicates hidden, 1 skipped, 1 renamed, 1 repaired${DOCTOR_HINT}`;
+    equal(result.stdout, `${table(rows)}\n\n${footer}\n`);
+    match(result.stdout, /^NAME {2,}FROM {2,}PATH\n/);
+
+    const all = await box.cli("list", "--all");
+    equal(all.code, 0, all.stderr);
+    const dropped = table([[
+      "dup",
+      "same-content",
+      "~/.cursor/skills/dup/SKILL.md",
+      "-> ~/.claude/skills/dup/SKILL.md",
+    ]]);
+    equal(all.stdout, `${table(rows)}\n\nDropped duplicates (1):\n${dropped}\n\n${footer}\n`);
+    deepEqual(await box.agentTrees(), before, "list never writes into agent directories");
+  });
+});
+
+Deno.test("list --json and list --all --json: exact shapes", async () => {
+  await withSandbox(async (box) => {
+    await writeCatalog(box);
+    const p = catalogPaths(box);
+    const plain = await box.cli("list", "--json");
+    equal(plain.code, 0, plain.stderr);
+    const doc = JSON.parse(plain.stdout);
+    deepEqual(Object.keys(doc), ["skills", "invalid", "complete"]);
+    equal(doc.complete, true);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(
+      doc.skills.map((s: { name: string }) => s.name),
+      ["shared-one", "build", "cursor-build", "dup", "nofront", "review", "hook"],
+    );
+    for (const s of doc.skills) {
+      deepEqual(Object.keys(s), [
+        "name",
+        "description",
+        "source",
+        "rank",
+        "path",
+        "origin",
+        "warnings",
+      ]);
+    }
+    deepEqual(doc.skills[0], {
+      name: "shared-one",
+      description: "Shared project skill.",
+      source: "anywhere-project",
+      rank: 200,
+      path: p.shared,
+      origin: { kind: "agent", agent: "agents", scope: "project" },
+      warnings: [],
+    });
+    deepEqual(doc.skills[1].origin, { kind: "agent", agent: "claude-code", scope: "project" });
+    equal(doc.skills[1].rank, 250);
+    equal(doc.skills[2].path, p.cursorBuild);
+    equal(doc.skills[2].warnings.length, 1);
+    match(doc.skills[2].warnings[0], /collides with another skill; published as "cursor-build"/);
+    deepEqual(doc.skills[4].warnings, ["missing YAML frontmatter; derived name and description"]);
+    deepEqual(doc.skills[5], {
+      name: "review",
+      description: "Review code.",
+      source: "anywhere-user",
+      rank: 550,
+      path: p.review,
+      origin: { kind: "agent", agent: "codex", scope: "user" },
+      warnings: [],
+    });
+    deepEqual(doc.skills[6].origin, {
+      kind: "claude-plugins",
+      marketplace: "official",
+      plugin: "hookify",
+    });
+    equal(doc.skills[6].source, "anywhere-claude-plugins");
+    equal(doc.skills[6].rank, 580);
+
+    const all = await box.cli("list", "--all", "--json");
+    equal(all.code, 0, all.stderr);
+    const full = JSON.parse(all.stdout);
+    deepEqual(Object.keys(full), ["skills", "dropped", "invalid", "complete"]);
+    deepEqual(full.skills, doc.skills);
+    deepEqual(full.dropped, [
+      { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
+    ]);
+    deepEqual(full.invalid, doc.invalid);
+  });
+});
+
+Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths (REF §11 #22, #25)", async () => {
+  await withSandbox(async (box) => {
+    // A cached checkout is read as it is: discovery never runs git.
+    await writeTree(box.dshHome, {
+      "skills-anywhere/sources.json": JSON.stringify({ sources: ["acme/tools"] }),
+      "skills-anywhere/cache/github.com/acme/tools/skills/lint/SKILL.md": skill(
+        "lint",
+        "Lint things.",
+      ),
+    });
+    const checkout = join(box.cacheDir, "github.com", "acme", "tools");
+    const result = await box.cli("list");
+    equal(result.code, 0, result.stderr);
+    equal(
+      result.stdout,
+      `${table([["NAME", "FROM", "PATH"], ["lint", "git acme/tools", "skills/lint/SKILL.md"]])}` +
+        "\n\n1 skills\n",
+    );
+    const json = JSON.parse((await box.cli("list", "--json")).stdout);
+    deepEqual(json.skills, [{
+      name: "lint",
+      description: "Lint things.",
+      source: "anywhere-source",
+      rank: 700,
+      path: join(checkout, "skills/lint/SKILL.md"),
+      origin: { kind: "source", repo: "acme/tools" },
+      warnings: [],
+    }]);
+    const sources = await box.cli("sources");
+    equal(sources.code, 0);
+    equal(
+      sources.stdout,
+      `${
+        table([
+          ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
+          ["acme/tools", "(default)", "(never)", checkout],
+        ])
+      }\n\nuser file:    ${box.userFile}\nproject file: ${box.projectFile}\n`,
+    );
+  });
+});
+
+Deno.test("agents: --json rows, present for created dirs, human table and summary", async () => {
+  await withSandbox(async (box) => {
+    await Deno.mkdir(join(box.home, ".codex/skills"), { recursive: true });
+    await Deno.mkdir(join(box.project, ".cursor/skills"), { recursive: true });
+    const before = await box.agentTrees();
+    const json = await box.cli("agents", "--json");
+    equal(json.code, 0, json.stderr);
+    const rows = JSON.parse(json.stdout);
+    ok(Array.isArray(rows) && rows.length >= 68, "every agent row is listed");
+    for (const row of rows) {
+      deepEqual(Object.keys(row), [
+        "id",
+        "label",
+        "project",
+        "projectDirs",
+        "user",
+        "shared",
+        "docs",
+        "present",
+      ]);
+      ok(row.user === null || row.user.startsWith("~/"), row.user);
+    }
+    const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
+    deepEqual(byId.get("codex"), {
+      id: "codex",
+      label: "OpenAI Codex",
+      project: null,
+      projectDirs: [],
+      user: "~/.codex/skills",
+      shared: false,
+      docs: "https://developers.openai.com/codex/skills",
+      present: true,
+    });
+    const cursor = byId.get("cursor") as Record<string, unknown>;
+    equal(cursor.project, ".cursor/skills");
+    equal(cursor.user, "~/.cursor/skills");
+    equal(cursor.present, true);
+    const claude = byId.get("claude-code") as Record<string, unknown>;
+    equal(claude.label, "Claude Code");
+    equal(claude.present, false);
+    const shared = byId.get("agents") as Record<string, unknown>;
+    equal(shared.shared, true);
+    equal(shared.project, ".agents/skills");
+    equal(shared.user, "~/.agents/skills");
+    equal(shared.present, false);
+    equal(rows.filter((r: { shared: boolean }) => r.shared).length, 1);
+    equal(rows.filter((r: { present: boolean }) => r.present).length, 2);
+
+    const human = await box.cli("agents");
+    equal(human.code, 0, human.stderr);
+    const lines = human.stdout.split("\n");
+    match(lines[0], /^AGENT {2,}ID {2,}PROJECT DIR {2,}USER DIR {2,}FOUND HERE$/);
+    ok(lines.some((l) => /^OpenAI Codex {2,}codex {2,}- {2,}~\/\.codex\/skills {2,}yes$/.test(l)));
+    ok(
+      lines.some((l) =>
+        /^Claude Code {2,}claude-code {2,}\.claude\/skills {2,}~\/\.claude\/skills$/.test(l)
+      ),
+    );
+    ok(
+      lines.includes(
+        `${rows.length} agents supported; 2 have a skills directory on this machine.`,
+      ),
+      human.stdout,
+    );
+    deepEqual(await box.agentTrees(), before, "agents never creates directories");
+  });
+});
+
+Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list shows git rows", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const first = await box.git(upstream, "rev-parse", "HEAD");
+    await writeTree(box.dshHome, {
+      "skills-anywhere/sources.json": JSON.stringify({
+        sources: [{ repo: upstream, path: "skills" }],
+      }),
+    });
+    const display = `${upstream}/skills`;
+
+    const unsynced = await box.cli("sources", "--json");
+    equal(unsynced.code, 0, unsynced.stderr);
+    const [entry] = JSON.parse(unsynced.stdout);
+    deepEqual(Object.keys(entry).sort(), [
+      "dir",
+      "display",
+      "id",
+      "key",
+      "lock",
+      "path",
+      "repo",
+      "scanDir",
+      "url",
+    ]);
+    match(entry.id, /^local\/[0-9a-f]{12}$/);
+    equal(entry.key, entry.id);
+    equal(entry.repo, upstream);
+    equal(entry.path, "skills");
+    equal(entry.url, upstream);
+    equal(entry.display, display);
+    equal(entry.dir, join(box.cacheDir, ...entry.id.split("/")));
+    equal(entry.scanDir, join(entry.dir, "skills"));
+    equal(entry.lock, null);
+    const never = await box.cli("sources");
+    match(never.stdout, new RegExp(`^SOURCE {2,}REF {2,}SYNCED COMMIT {2,}CACHE\n`));
+    ok(never.stdout.includes("(default)") && never.stdout.includes("(never)"), never.stdout);
+
+    const before = await box.agentTrees();
+    const cloned = await box.cli("sync");
+    equal(cloned.code, 0, cloned.stderr);
+    equal(
+      cloned.stdout,
+      `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", first.slice(0, 12)]])}\n`,
+    );
+    const synced = JSON.parse((await box.cli("sources", "--json")).stdout);
+    deepEqual(Object.keys(synced[0].lock), ["url", "sha", "syncedAt"]);
+    equal(synced[0].lock.url, upstream);
+    equal(synced[0].lock.sha, first);
+    match(synced[0].lock.sha, SHA40);
+    ok(!Number.isNaN(Date.parse(synced[0].lock.syncedAt)), synced[0].lock.syncedAt);
+    const human = await box.cli("sources");
+    ok(human.stdout.includes(first.slice(0, 12)), human.stdout);
+
+    const second = await box.commit(upstream, {
+      "skills/gamma/SKILL.md": skill("gamma", "Third upstream skill.", "Gamma body."),
+    });
+    const updated = await box.cli("sync");
+    equal(updated.code, 0, updated.stderr);
+    equal(
+      updated.stdout,
+      `${table([["SOURCE", "STATUS", "COMMIT"], [display, "updated", second.slice(0, 12)]])}\n`,
+    );
+    const unchanged = await box.cli("sync", "--json");
+    equal(unchanged.code, 0, unchanged.stderr);
+    deepEqual(JSON.parse(unchanged.stdout), [
+      { source: display, status: "unchanged", sha: second, error: null },
+    ]);
+    deepEqual(Object.keys(JSON.parse(unchanged.stdout)[0]), ["source", "status", "sha", "error"]);
+
+    const list = await box.cli("list");
+    equal(list.code, 0, list.stderr);
+    equal(
+      list.stdout,
+      `${
+        table([
+          ["NAME", "FROM", "PATH"],
+          ["alpha", `git ${display}`, "skills/alpha/SKILL.md"],
+          ["beta", `git ${display}`, "skills/beta/SKILL.md"],
+          ["gamma", `git ${display}`, "skills/gamma/SKILL.md"],
+        ])
+      }\n\n3 skills\n`,
+    );
+    const doctor = await box.cli("doctor");
+    equal(doctor.code, 0, doctor.stderr);
+    deepEqual(await box.agentTrees(), before, "sync/list/doctor never write into agent dirs");
+  });
+});
+
+Deno.test("add/remove: add a local repo with --path, duplicate is already in, rm alias, unlisted → 1", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const sha = await box.git(upstream, "rev-parse", "HEAD");
+    const display = `${upstream}/skills`;
+    const before = await box.agentTrees();
+
+    const added = await box.cli("add", upstream, "--path", "skills");
+    equal(added.code, 0, added.stderr);
+    equal(
+      added.stdout,
+      `added ${display} to ${box.userFile}\n` +
+        `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", sha.slice(0, 12)]])}\n` +
+        `2 skills available from ${display}\n`,
+    );
+    const written = await Deno.readTextFile(box.userFile);
+    deepEqual(JSON.parse(written), { sources: [{ repo: upstream, path: "skills" }] });
+
+    const again = await box.cli("add", upstream, "--path", "skills");
+    equal(again.code, 0, again.stderr);
+    equal(again.stdout, `${display} is already in ${box.userFile}\n`);
+    equal(await Deno.readTextFile(box.userFile), written, "no duplicate entry is appended");
+
+    const removed = await box.cli("rm", upstream);
+    equal(removed.code, 0, removed.stderr);
+    equal(
+      removed.stdout,
+      `removed ${upstream} from ${box.userFile} (cached checkout kept under ${box.cacheDir})\n`,
+    );
+    deepEqual(JSON.parse(await Deno.readTextFile(box.userFile)), { sources: [] });
+
+    const missing = await box.cli("remove", upstream);
+    equal(missing.code, 1);
+    equal(missing.stdout, "");
+    ok(missing.stderr.includes(`${upstream} is not listed in ${box.userFile}`), missing.stderr);
+    deepEqual(await box.agentTrees(), before, "add/remove never write into agent dirs");
+  });
+});
+
+Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source (REF §11 #10)", async () => {
+  await withSandbox(async (box) => {
+    const cases: [unknown, string[]][] = [
+      [{ repo: "o/r", path: "skills" }, ["add", "o/r/skills"]],
+      ["o/r/skills", ["add", "o/r", "--path", "skills"]],
+    ];
+    for (const [entry, args] of cases) {
+      const text = JSON.stringify({ sources: [entry] }, null, 2) + "\n";
+      await writeTree(box.dshHome, { "skills-anywhere/sources.json": text });
+      const result = await box.cli(...args);
+      equal(result.code, 0, result.stderr);
+      equal(result.stdout, `o/r/skills is already in ${box.userFile}\n`);
+      equal(await Deno.readTextFile(box.userFile), text);
+      ok(!(await exists(box.cacheDir)), "nothing was synced");
+    }
+  });
+});
+
+Deno.test("add --project writes <project>/.dsh/skills-anywhere.json", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const result = await box.cli("add", upstream, "--project");
+    equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trimEnd().split("\n");
+    equal(lines[0], `added ${upstream} to ${box.projectFile}`);
+    match(lines[2], new RegExp(`^${escapeRe(upstream)} {2,}cloned {2,}[0-9a-f]{12}$`));
+    equal(lines[3], `2 skills available from ${upstream}`);
+    deepEqual(JSON.parse(await Deno.readTextFile(box.projectFile)), {
+      sources: [{ repo: upstream }],
+    });
+    ok(!(await exists(box.userFile)), "the user file is untouched");
+    const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
+    equal(sources.length, 1);
+    equal(sources[0].display, upstream);
+    match(sources[0].lock.sha, SHA40);
+  });
+});
+
+Deno.test("add: a hostile source is refused with exit 2 and nothing is written", async () => {
+  await withSandbox(async (box) => {
+    for (const args of [["add", "github:../.."], ["add", "github:../..", "--project"]]) {
+      const result = await box.cli(...args);
+      equal(result.code, 2, result.stderr);
+      equal(result.stdout, "");
+      ok(
+        result.stderr.includes('cannot parse source "github:../.." (invalid path segment'),
+        result.stderr,
+      );
+    }
+    ok(!(await exists(box.dshHome)), "no user file, cache or lock");
+    ok(!(await exists(join(box.project, ".dsh"))), "no project file");
+  });
+});
+
+Deno.test("sync: a broken source fails with exit 1 (table and JSON), no half clone", async () => {
+  await withSandbox(async (box) => {
+    const missing = join(box.root, "no-such-repo");
+    await writeTree(box.dshHome, {
+      "skills-anywhere/sources.json": JSON.stringify({ sources: [missing] }),
+    });
+    const human = await box.cli("sync");
+    equal(human.code, 1);
+    const lines = human.stdout.trimEnd().split("\n");
+    match(lines[0], /^SOURCE {2,}STATUS {2,}COMMIT$/);
+    match(lines[1], new RegExp(`^${escapeRe(missing)} {2,}failed {2,}\\S`));
+    ok(human.stderr.length > 0, "the failure is reported on stderr");
+
+    const json = await box.cli("sync", "--json");
+    equal(json.code, 1);
+    const doc = JSON.parse(json.stdout);
+    equal(doc.length, 1);
+    deepEqual(Object.keys(doc[0]), ["source", "status", "sha", "error"]);
+    equal(doc[0].source, missing);
+    equal(doc[0].status, "failed");
+    equal(doc[0].sha, null);
+    ok(typeof doc[0].error === "string" && doc[0].error.length > 0);
+    const cached = await exists(box.cacheDir) ? await listTree(box.cacheDir) : [];
+    ok(!cached.some((p) => p.includes(".tmp-")), `half clone left: ${cached}`);
+    const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
+    equal(sources[0].lock, null);
+  });
+});
+
+Deno.test("doctor: --json keys and human sections", async () => {
+  await withSandbox(async (box) => {
+    await writeCatalog(box);
+    const p = catalogPaths(box);
+    const before = await box.agentTrees();
+    const json = await box.cli("doctor", "--json");
+    equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout);
+    deepEqual(Object.keys(doc), [
+      "git",
+      "roots",
+      "renamed",
+      "repaired",
+      "invalid",
+      "dropped",
+      "complete",
+    ]);
+    equal(doc.git, true);
+    equal(doc.complete, true);
+    for (const root of doc.roots) {
+      deepEqual(Object.keys(root), ["label", "path", "exists", "count"]);
+    }
+    const byLabel = new Map(doc.roots.map((r: { label: string }) => [r.label, r]));
+    deepEqual(byLabel.get("claude-code (user)"), {
+      label: "claude-code (user)",
+      path: join(box.home, ".claude/skills"),
+      exists: true,
+      count: 2,
+    });
+    deepEqual(byLabel.get("claude-code marketplaces"), {
+      label: "claude-code marketplaces",
+      path: join(box.home, ".claude/plugins/marketplaces"),
+      exists: true,
+      count: 1,
+    });
+    equal((byLabel.get("claude-code plugin cache") as { exists: boolean }).exists, false);
+    const present = doc.roots.filter((r: { exists: boolean }) => r.exists);
+    equal(present.length, 7);
+    deepEqual(doc.renamed, [{ name: "cursor-build", from: "build", path: p.cursorBuild }]);
+    deepEqual(doc.repaired, [{
+      name: "nofront",
+      path: p.nofront,
+      warnings: ["missing YAML frontmatter; derived name and description"],
+    }]);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(doc.dropped, [
+      { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
+    ]);
+
+    const human = await box.cli("doctor");
+    equal(human.code, 0, human.stderr);
+    const lines = human.stdout.split("\n");
+    equal(lines[0], "git: available");
+    equal(lines[1], `state: ${join(box.dshHome, "skills-anywhere")}`);
+    const at = (heading: string) => {
+      const index = lines.indexOf(heading);
+      ok(index > 0, `missing "${heading}" in:\n${human.stdout}`);
+      equal(lines[index - 1], "", `blank line before ${heading}`);
+      return index;
+    };
+    const roots = at(`Roots present (7 of ${doc.roots.length}):`);
+    const rootLines = lines.slice(roots + 1, roots + 8);
+    ok(rootLines.some((l) => /^ {2}claude-code \(user\) {2,}2 {2}~\/\.claude\/skills$/.test(l)));
+    ok(rootLines.some((l) => /^ {2}agents \(project\) {2,}1 {2}\//.test(l)), rootLines.join("\n"));
+    const renamed = at("Renamed to avoid collisions (1):");
+    match(
+      lines[renamed + 1],
+      new RegExp(`^ {2}build {2}-> cursor-build {2}${escapeRe(p.cursorBuild)}$`),
+    );
+    const repaired = at("Repaired frontmatter (1):");
+    equal(lines[repaired + 1], "  nofront  ~/.claude/skills/nofront/SKILL.md");
+    equal(lines[repaired + 2], "    - missing YAML frontmatter; derived name and description");
+    const skipped = at("Skipped (1):");
+    equal(lines[skipped + 1], "  ~/.codex/skills/broken/SKILL.md");
+    equal(lines[skipped + 2], "    - not UTF-8 text");
+    const hidden = at("Hidden duplicates (1):");
+    match(
+      lines[hidden + 1],
+      /^ {2}dup {2}same-content {2}~\/\.cursor\/skills\/dup\/SKILL\.md {2}-> ~\/\.claude\/skills\/dup\/SKILL\.md$/,
+    );
+    ok(!human.stdout.includes("WARNING"), human.stdout);
+    ok(roots < renamed && renamed < repaired && repaired < skipped && skipped < hidden);
+    deepEqual(await box.agentTrees(), before, "doctor never writes into agent dirs");
+  });
+});
+
+Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async () => {
+  await withSandbox(async (box) => {
+    const cases: [string[], string][] = [
+      [["agents", "--lenient"], "--lenient is only available for check."],
+      [["list", "--against", "x"], "--against is only available for bundle."],
+      [["list", "extra-arg"], "list takes no arguments."],
+      [["add"], "usage: dsh-skills-anywhere add <source>"],
+      [["add", "x", "--rank", "abc"], "--rank must be a number"],
+      [["sources", "--all"], "usage: dsh-skills-anywhere sources"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await box.cli(...args);
+      equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      equal(result.stdout, "", args.join(" "));
+      ok(result.stderr.includes(message), `${args.join(" ")}: ${result.stderr}`);
+      ok(result.stderr.includes("usage: dsh-skills-anywhere"), result.stderr);
+    }
+    ok(!(await exists(box.dshHome)), "nothing was written");
+  });
+});
+
+Deno.test("list/doctor never print a raw control character from names, descriptions or paths", async () => {
+  await withSandbox(async (box) => {
+    const esc = "\u001b";
+    const csi = "\u009b";
+    await writeTree(box.home, {
+      // Escapes in double-quoted YAML: ESC, BEL and the C1 CSI.
+      ".claude/skills/quoted/SKILL.md":
+        '---\nname: "evil\\e[2J\\x9b"\ndescription: "desc \\e]0;title\\a \\x9b31m"\n---\nBody one.\n',
+      // Raw control characters in the YAML itself.
+      ".claude/skills/raw/SKILL.md":
+        `---\nname: raw${esc}[31m${csi}x\ndescription: d${esc}[1m\n---\nBody two.\n`,
+      // Control characters in directory names: fallback name, path, skipped file.
+      [`.codex/skills/dir${esc}[31m${csi}x/SKILL.md`]: "No frontmatter here.\n",
+      [`.codex/skills/bad${esc}]8;;x\u0007/SKILL.md`]: new Uint8Array([0xff, 0xfe, 0x0a]),
+      // A flat file whose name carries the escape, colliding with another skill.
+      [`.cursor/skills/flat${esc}[0m.md`]: skill("review", "One."),
+      ".codex/skills/review/SKILL.md": skill("review", "Two.", "Other body."),
+    });
+    const before = await box.agentTrees();
+    for (const args of [["list"], ["list", "--all"], ["doctor"], []]) {
+      const result = await box.cli(...args);
+      equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
+      ok(
+        !RAW_CONTROL.test(result.stdout),
+        `raw control character on stdout of ${args.join(" ")}: ${JSON.stringify(result.stdout)}`,
+      );
+      ok(
+        !RAW_CONTROL.test(result.stderr),
+        `raw control character on stderr of ${args.join(" ")}: ${JSON.stringify(result.stderr)}`,
+      );
+      ok(result.stdout.includes("\\u001b"), `the escape is shown escaped: ${result.stdout}`);
+    }
+    const doctor = await box.cli("doctor");
+    ok(doctor.stdout.includes("\\u009b"), doctor.stdout);
+    deepEqual(await box.agentTrees(), before);
+  });
+});

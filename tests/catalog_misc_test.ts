@@ -1,0 +1,674 @@
+// The agent registry, configuration, project root, roots, origins, catalog budget and
+// keyword search (REF §2, §3.1, §3.4, §9.4; §12 #33–#35, #37, #38, #44).
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { join } from "node:path";
+import { agentById, AGENTS } from "../lib/catalog/agents.ts";
+import { applyCatalogBudget, type BudgetSkill } from "../lib/catalog/budget.ts";
+import {
+  ConfigError,
+  DEFAULT_RANKS,
+  expandHome,
+  findProjectRoot,
+  resolveConfig,
+  SHARED_RANKS,
+} from "../lib/catalog/config.ts";
+import { loadCatalog } from "../lib/catalog/mod.ts";
+import { originLabel, pluginOrigin } from "../lib/catalog/origin.ts";
+import { buildRoots, type Root, rootBasename } from "../lib/catalog/roots.ts";
+import { queryTerms, searchSkills } from "../lib/catalog/search.ts";
+import { listTree, withTempDir, writeTree } from "./helpers.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Agent registry (REF §2.2, §2.3)
+
+/** REF §2.2 in table order, with the 0.14 project dirs of cline and droid (REF §2.3). */
+const REF_TABLE: [id: string, label: string, project: string[] | undefined, user: string][] = [
+  ["claude-code", "Claude Code", [".claude/skills"], ".claude/skills"],
+  ["codex", "OpenAI Codex", undefined, ".codex/skills"],
+  ["cursor", "Cursor", [".cursor/skills"], ".cursor/skills"],
+  ["gemini-cli", "Gemini CLI", [".gemini/skills"], ".gemini/skills"],
+  ["github-copilot", "GitHub Copilot", [".github/skills"], ".copilot/skills"],
+  ["antigravity", "Antigravity", undefined, ".gemini/antigravity/skills"],
+  ["antigravity-cli", "Antigravity CLI", undefined, ".gemini/antigravity-cli/skills"],
+  ["opencode", "OpenCode", [".opencode/skills"], ".config/opencode/skills"],
+  ["universal", "Amp / Replit / Universal", undefined, ".config/agents/skills"],
+  ["windsurf", "Windsurf", [".windsurf/skills"], ".codeium/windsurf/skills"],
+  ["kiro-cli", "Kiro CLI", [".kiro/skills"], ".kiro/skills"],
+  ["goose", "Goose", [".goose/skills"], ".config/goose/skills"],
+  ["grok", "Grok Build", [".grok/skills"], ".grok/skills"],
+  ["hermes-agent", "Hermes Agent", [".hermes/skills"], ".hermes/skills"],
+  ["roo", "Roo Code", [".roo/skills"], ".roo/skills"],
+  ["cline", "Cline", [".cline/skills", ".clinerules/skills"], ".cline/skills"],
+  ["continue", "Continue", [".continue/skills"], ".continue/skills"],
+  ["junie", "Junie", [".junie/skills"], ".junie/skills"],
+  ["qwen-code", "Qwen Code", [".qwen/skills"], ".qwen/skills"],
+  ["trae", "Trae", [".trae/skills"], ".trae/skills"],
+  ["trae-cn", "Trae CN", undefined, ".trae-cn/skills"],
+  ["augment", "Augment", [".augment/skills"], ".augment/skills"],
+  ["droid", "Droid (Factory)", [".factory/skills"], ".factory/skills"],
+  ["kilo", "Kilo Code", undefined, ".kilo/skills"],
+  ["deepagents", "Deep Agents", undefined, ".deepagents/agent/skills"],
+  ["devin", "Devin for Terminal", [".devin/skills"], ".config/devin/skills"],
+  ["crush", "Crush", [".crush/skills"], ".config/crush/skills"],
+  ["firebender", "Firebender", undefined, ".firebender/skills"],
+  ["forgecode", "ForgeCode", [".forge/skills"], ".forge/skills"],
+  ["fx", "fx", [".fx/skills"], ".fx/skills"],
+  ["iflow-cli", "iFlow CLI", [".iflow/skills"], ".iflow/skills"],
+  ["inference-sh", "inference.sh", [".inferencesh/skills"], ".inferencesh/skills"],
+  ["jazz", "Jazz", [".jazz/skills"], ".jazz/skills"],
+  ["kimchi", "Kimchi", [".kimchi/skills"], ".config/kimchi/harness/skills"],
+  ["kode", "Kode", [".kode/skills"], ".kode/skills"],
+  ["lingma", "Lingma", [".lingma/skills"], ".lingma/skills"],
+  ["mcpjam", "MCPJam", [".mcpjam/skills"], ".mcpjam/skills"],
+  ["minimax-code", "MiniMax Code", [".minimax/skills"], ".minimax/skills"],
+  ["mistral-vibe", "Mistral Vibe", [".vibe/skills"], ".vibe/skills"],
+  ["moxby", "Moxby", [".moxby/skills"], ".moxby/skills"],
+  ["mux", "Mux", [".mux/skills"], ".mux/skills"],
+  ["neovate", "Neovate", [".neovate/skills"], ".neovate/skills"],
+  ["ona", "Ona", [".ona/skills"], ".ona/skills"],
+  ["openclaw", "OpenClaw", undefined, ".openclaw/skills"],
+  ["openhands", "OpenHands", [".openhands/skills"], ".openhands/skills"],
+  ["pi", "Pi", [".pi/skills"], ".pi/agent/skills"],
+  ["pochi", "Pochi", [".pochi/skills"], ".pochi/skills"],
+  ["posit-assistant", "Posit Assistant", [".posit/assistant/skills"], ".posit/assistant/skills"],
+  ["qoder", "Qoder", [".qoder/skills"], ".qoder/skills"],
+  ["qoder-cn", "Qoder CN", undefined, ".qoder-cn/skills"],
+  ["reasonix", "Reasonix", [".reasonix/skills"], ".reasonix/skills"],
+  ["rovodev", "Rovo Dev", [".rovodev/skills"], ".rovodev/skills"],
+  ["tabnine-cli", "Tabnine CLI", [".tabnine/agent/skills"], ".tabnine/agent/skills"],
+  ["terramind", "Terramind", [".terramind/skills"], ".terramind/skills"],
+  ["tinycloud", "Tinycloud", [".tinycloud/skills"], ".tinycloud/skills"],
+  ["zcode", "ZCode", [".zcode/skills"], ".zcode/skills"],
+  ["zencoder", "Zencoder / Zenflow", [".zencoder/skills"], ".zencoder/skills"],
+  ["adal", "AdaL", [".adal/skills"], ".adal/skills"],
+  ["aider-desk", "AiderDesk", [".aider-desk/skills"], ".aider-desk/skills"],
+  ["astrbot", "AstrBot", undefined, ".astrbot/data/skills"],
+  ["autohand-code", "Autohand Code CLI", [".autohand/skills"], ".autohand/skills"],
+  ["bob", "IBM Bob", [".bob/skills"], ".bob/skills"],
+  ["codearts-agent", "CodeArts Agent", [".codeartsdoer/skills"], ".codeartsdoer/skills"],
+  ["codebuddy", "CodeBuddy", [".codebuddy/skills"], ".codebuddy/skills"],
+  ["codemaker", "Codemaker", [".codemaker/skills"], ".codemaker/skills"],
+  ["codestudio", "Code Studio", [".codestudio/skills"], ".codestudio/skills"],
+  ["command-code", "Command Code", [".commandcode/skills"], ".commandcode/skills"],
+  ["cortex", "Cortex Code", [".cortex/skills"], ".snowflake/cortex/skills"],
+];
+
+Deno.test("agents: every row of REF §2.2 in table order with its label and paths", () => {
+  equal(REF_TABLE.length, 68);
+  deepEqual(
+    AGENTS.slice(0, 68).map((row) => [row.id, row.label, row.project, row.user]),
+    REF_TABLE,
+  );
+});
+
+Deno.test("agents: ids are unique, kimi-cli and letta-code follow, the shared row is last", () => {
+  equal(AGENTS.length, 71);
+  equal(new Set(AGENTS.map((row) => row.id)).size, AGENTS.length);
+  deepEqual(AGENTS.slice(68).map((row) => row.id), ["kimi-cli", "letta-code", "agents"]);
+  const kimi = agentById("kimi-cli")!;
+  deepEqual([kimi.label, kimi.project, kimi.user], ["Kimi CLI", [".kimi/skills"], ".kimi/skills"]);
+  const letta = agentById("letta-code")!;
+  deepEqual([letta.label, letta.project, letta.user], ["Letta Code", undefined, ".letta/skills"]);
+  const shared = AGENTS.at(-1)!;
+  equal(shared.id, "agents");
+  equal(shared.shared, true);
+  deepEqual(shared.project, [".agents/skills"]);
+  equal(shared.user, ".agents/skills");
+  deepEqual(AGENTS.filter((row) => row.shared).map((row) => row.id), ["agents"]);
+});
+
+Deno.test("agents: sample lookups by id", () => {
+  equal(agentById("codex")?.user, ".codex/skills");
+  equal(agentById("codex")?.project, undefined);
+  equal(agentById("cortex")?.user, ".snowflake/cortex/skills");
+  deepEqual(agentById("cortex")?.project, [".cortex/skills"]);
+  deepEqual(agentById("posit-assistant")?.project, [".posit/assistant/skills"]);
+  equal(agentById("posit-assistant")?.user, ".posit/assistant/skills");
+  deepEqual(agentById("cline")?.project, [".cline/skills", ".clinerules/skills"]);
+  deepEqual(agentById("droid")?.project, [".factory/skills"]);
+  equal(agentById("claude-code")?.label, "Claude Code");
+  equal(agentById("nope"), undefined);
+  equal(agentById("AGENTS"), undefined);
+});
+
+Deno.test("agents: paths are relative and end in skills; docs links are https", () => {
+  for (const row of AGENTS) {
+    ok(/^[a-z0-9][a-z0-9-]*$/.test(row.id), row.id);
+    ok(row.label.length > 0, row.id);
+    ok(row.user !== undefined || row.project !== undefined, row.id);
+    for (const path of [...(row.project ?? []), ...(row.user === undefined ? [] : [row.user])]) {
+      ok(!path.startsWith("/") && !path.startsWith("~") && !path.includes(".."), path);
+      ok(path.endsWith("/skills"), path);
+    }
+    if (row.docs !== undefined) ok(new URL(row.docs).protocol === "https:", row.docs);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+
+Deno.test("config: defaults with HOME from the given environment", () => {
+  const config = resolveConfig({}, { HOME: "/tmp/fake-home" });
+  equal(config.home, "/tmp/fake-home");
+  equal(config.dshHome, "/tmp/fake-home/.dsh");
+  equal(config.stateDir, "/tmp/fake-home/.dsh/skills-anywhere");
+  equal(config.cacheDir, "/tmp/fake-home/.dsh/skills-anywhere/cache");
+  equal(config.lockFile, "/tmp/fake-home/.dsh/skills-anywhere/lock.json");
+  deepEqual(config.ranks, { project: 250, user: 550, claudePlugins: 580, sources: 700 });
+  deepEqual(DEFAULT_RANKS, config.ranks);
+  deepEqual(SHARED_RANKS, { project: 200, user: 500 });
+  equal(config.agents, true);
+  equal(config.sharedDirs, false);
+  equal(config.claudePlugins, true);
+  equal(config.dedupe, true);
+  equal(config.lenient, true);
+  equal(config.maxDepth, 5);
+  equal(config.providerName, "skills-anywhere");
+  deepEqual(config.excludeAgents, []);
+  deepEqual(config.excludeSkills, []);
+  deepEqual(config.sources, []);
+  deepEqual(config.catalog, { limit: 50, pin: [], hide: [] });
+});
+
+Deno.test("config: explicit home, DSH_HOME, ~ expansion, extra dirs, ranks and limit", () => {
+  const env = { HOME: "/h", DSH_HOME: "/elsewhere/dsh" };
+  equal(resolveConfig({}, env).dshHome, "/elsewhere/dsh");
+  equal(resolveConfig({ dshHome: "~/d" }, env).dshHome, "/h/d");
+  equal(resolveConfig({ home: "/other" }, env).home, "/other");
+  equal(resolveConfig({ cacheDir: "~/c" }, env).cacheDir, "/h/c");
+  const config = resolveConfig({
+    extraProjectDirs: ["./team/skills", "/abs/skills", "plain"],
+    extraUserDirs: ["~/mine", "/opt/skills", "rel/skills"],
+    ranks: { sources: 10 },
+    catalog: { limit: 2.9, pin: ["a"], hide: ["b"] },
+  }, env);
+  deepEqual(config.extraProjectDirs, ["team/skills", "abs/skills", "plain"]);
+  deepEqual(config.extraUserDirs, ["/h/mine", "/opt/skills", "/h/rel/skills"]);
+  deepEqual(config.ranks, { project: 250, user: 550, claudePlugins: 580, sources: 10 });
+  deepEqual(config.catalog, { limit: 2, pin: ["a"], hide: ["b"] });
+  equal(resolveConfig({ catalog: { limit: -4 } }, env).catalog.limit, 0);
+  equal(expandHome("~", "/h"), "/h");
+  equal(expandHome("~/x", "/h"), "/h/x");
+  equal(expandHome("~x", "/h"), "~x");
+});
+
+Deno.test("config: values of the wrong type are a ConfigError naming the field", () => {
+  const env = { HOME: "/h" };
+  const cases: [Record<string, unknown>, string][] = [
+    [{ agents: "yes" }, 'config field "agents" must be a boolean'],
+    [{ excludeAgents: "claude-code" }, 'config field "excludeAgents" must be a list of strings'],
+    [{ maxDepth: "5" }, 'config field "maxDepth" must be a number'],
+    [{ ranks: { user: "1" } }, 'config field "ranks.user" must be a number'],
+    [{ catalog: { limit: Infinity } }, 'config field "catalog.limit" must be a number'],
+    [{ sources: [42] }, 'config field "sources" must be a list'],
+  ];
+  for (const [raw, message] of cases) {
+    throws(() => resolveConfig(raw, env), (error: unknown) => {
+      ok(error instanceof ConfigError, message);
+      ok((error as Error).message.includes(message), (error as Error).message);
+      return true;
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Project root (#33)
+
+Deno.test("#33 findProjectRoot: nearest ancestor with .git (dir or file), else the cwd", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "outer/.git/HEAD": "ref: refs/heads/main\n",
+      "outer/inner/.git": "gitdir: ../.git/worktrees/inner\n",
+      "outer/inner/a/b/keep": "",
+      "outer/sub/c/keep": "",
+      "plain/x/keep": "",
+    });
+    equal(await findProjectRoot(join(dir, "outer")), join(dir, "outer"));
+    equal(await findProjectRoot(join(dir, "outer", "sub", "c")), join(dir, "outer"));
+    equal(
+      await findProjectRoot(join(dir, "outer", "inner", "a", "b")),
+      join(dir, "outer", "inner"),
+    );
+    equal(await findProjectRoot(join(dir, "outer", "inner")), join(dir, "outer", "inner"));
+    equal(await findProjectRoot(join(dir, "plain", "x")), join(dir, "plain", "x"));
+    equal(await findProjectRoot(join(dir, "plain", "x", "..", "x")), join(dir, "plain", "x"));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Roots (#37, #38, #44)
+
+const PROJECT = "/work/proj";
+const HOME = "/home/tester";
+
+function roots(raw: Parameters<typeof resolveConfig>[0] = {}, sources = [] as {
+  scanDir: string;
+  display: string;
+  rank?: number;
+}[], projectRoot: string | null = PROJECT): Root[] {
+  return buildRoots(resolveConfig(raw, { HOME }), {
+    projectRoot: projectRoot ?? undefined,
+    sources,
+  });
+}
+
+const projectDirCount = AGENTS.filter((a) => !a.shared).reduce(
+  (n, a) => n + (a.project?.length ?? 0),
+  0,
+);
+const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length;
+
+Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
+  const list = roots({}, [
+    { scanDir: "/cache/github.com/o/r", display: "o/r" },
+    { scanDir: "/cache/github.com/o/pinned", display: "o/pinned", rank: 10 },
+  ]);
+  equal(list.length, projectDirCount + userDirCount + 2 + 2);
+  const project = list.slice(0, projectDirCount);
+  const user = list.slice(projectDirCount, projectDirCount + userDirCount);
+  const [market, cache, source, pinned] = list.slice(projectDirCount + userDirCount);
+
+  for (const root of project) {
+    equal(root.rank, 250);
+    equal(root.mode, "flat");
+    equal(root.source, "anywhere-project");
+    equal(root.project, PROJECT);
+    equal(root.origin.kind, "agent");
+    ok(root.path.startsWith(`${PROJECT}/`), root.path);
+  }
+  deepEqual(project[0], {
+    path: join(PROJECT, ".claude/skills"),
+    mode: "flat",
+    source: "anywhere-project",
+    rank: 250,
+    origin: { kind: "agent", agent: "claude-code", scope: "project" },
+    label: "claude-code (project)",
+    maxDepth: 1,
+    project: PROJECT,
+  });
+  deepEqual(
+    project.filter((r) => r.label === "cline (project)").map((r) => r.path),
+    [join(PROJECT, ".cline/skills"), join(PROJECT, ".clinerules/skills")],
+  );
+  ok(project.some((r) => r.path === join(PROJECT, ".factory/skills")));
+
+  for (const root of user) {
+    equal(root.rank, 550);
+    equal(root.source, "anywhere-user");
+    equal(root.project, undefined);
+    ok(root.path.startsWith(`${HOME}/`), root.path);
+  }
+  deepEqual(user.find((r) => r.label === "codex (user)"), {
+    path: join(HOME, ".codex/skills"),
+    mode: "flat",
+    source: "anywhere-user",
+    rank: 550,
+    origin: { kind: "agent", agent: "codex", scope: "user" },
+    label: "codex (user)",
+    maxDepth: 1,
+  });
+  ok(user.some((r) => r.path === join(HOME, ".snowflake/cortex/skills")));
+
+  deepEqual(market, {
+    path: join(HOME, ".claude/plugins/marketplaces"),
+    mode: "nested",
+    source: "anywhere-claude-plugins",
+    rank: 580,
+    origin: { kind: "claude-plugins" },
+    label: "claude-code marketplaces",
+    maxDepth: 6,
+  });
+  deepEqual(
+    [cache.path, cache.label, cache.rank, cache.maxDepth, cache.mode],
+    [join(HOME, ".claude/plugins/cache"), "claude-code plugin cache", 580, 7, "nested"],
+  );
+  deepEqual(source, {
+    path: "/cache/github.com/o/r",
+    mode: "nested",
+    source: "anywhere-source",
+    rank: 700,
+    origin: { kind: "source", repo: "o/r" },
+    label: "source o/r",
+    maxDepth: 5,
+  });
+  equal(pinned.rank, 10);
+  equal(pinned.label, "source o/pinned");
+});
+
+Deno.test("#37 configured ranks and maxDepth apply; the shared row keeps 200/500", () => {
+  const list = roots({
+    sharedDirs: true,
+    maxDepth: 9,
+    ranks: { project: 1, user: 2, claudePlugins: 3, sources: 4 },
+  }, [{ scanDir: "/s", display: "o/r" }]);
+  const by = (label: string) => list.find((r) => r.label === label)!;
+  equal(by("claude-code (project)").rank, 1);
+  equal(by("claude-code (user)").rank, 2);
+  equal(by("agents (project)").rank, 200);
+  equal(by("agents (user)").rank, 500);
+  equal(by("claude-code marketplaces").rank, 3);
+  equal(by("claude-code marketplaces").maxDepth, 9);
+  equal(by("claude-code plugin cache").maxDepth, 9);
+  equal(by("source o/r").rank, 4);
+  equal(by("source o/r").maxDepth, 9);
+});
+
+Deno.test("#38 excludeAgents ['claude-code'] and claudePlugins:false remove those roots", () => {
+  const list = roots({ excludeAgents: ["claude-code"], claudePlugins: false });
+  ok(!list.some((r) => r.label.startsWith("claude-code")));
+  ok(!list.some((r) => r.origin.kind === "claude-plugins"));
+  ok(!list.some((r) => r.path.includes(".claude")));
+  equal(list.length, projectDirCount + userDirCount - 2);
+  ok(list.some((r) => r.label === "cursor (project)"));
+  const noAgents = roots({ agents: false, extraProjectDirs: ["team"], claudePlugins: false });
+  deepEqual(noAgents.map((r) => r.label), ["team (project)"]);
+});
+
+Deno.test("roots: extra dirs keep their place; no project root means no project roots", () => {
+  const list = roots({ extraProjectDirs: ["./team/skills"], extraUserDirs: ["~/mine"] });
+  const extraProject = list.findIndex((r) => r.label === "team/skills (project)");
+  equal(extraProject, projectDirCount);
+  deepEqual(list[extraProject], {
+    path: join(PROJECT, "team/skills"),
+    mode: "flat",
+    source: "anywhere-project",
+    rank: 250,
+    origin: { kind: "custom", scope: "project" },
+    label: "team/skills (project)",
+    maxDepth: 1,
+    project: PROJECT,
+  });
+  const extraUser = list.findIndex((r) => r.path === join(HOME, "mine"));
+  equal(extraUser, projectDirCount + 1 + userDirCount);
+  deepEqual(list[extraUser], {
+    path: join(HOME, "mine"),
+    mode: "flat",
+    source: "anywhere-user",
+    rank: 550,
+    origin: { kind: "custom", scope: "user" },
+    label: `${join(HOME, "mine")} (user)`,
+    maxDepth: 1,
+  });
+  equal(rootBasename(list[extraUser]), "mine");
+
+  const cwdless = roots({ extraProjectDirs: ["team"] }, [], null);
+  ok(!cwdless.some((r) => r.source === "anywhere-project"));
+  equal(cwdless.length, userDirCount + 2);
+});
+
+Deno.test("roots: a path already added is not added again (project root = home)", () => {
+  const list = roots({}, [], HOME);
+  const paths = list.map((r) => r.path);
+  equal(new Set(paths).size, paths.length);
+  const claude = list.filter((r) => r.path === join(HOME, ".claude/skills"));
+  deepEqual(claude.map((r) => r.label), ["claude-code (project)"]);
+  const projectPaths = new Set(
+    AGENTS.filter((a) => !a.shared).flatMap((a) => (a.project ?? []).map((p) => join(HOME, p))),
+  );
+  const userOnly = AGENTS.filter((a) =>
+    !a.shared && a.user !== undefined && !projectPaths.has(join(HOME, a.user))
+  );
+  equal(list.length, projectDirCount + userOnly.length + 2);
+});
+
+Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
+  const list = roots({ sharedDirs: true });
+  const project = list.find((r) => r.label === "agents (project)")!;
+  deepEqual(project, {
+    path: join(PROJECT, ".agents/skills"),
+    mode: "flat",
+    source: "anywhere-project",
+    rank: 200,
+    origin: { kind: "agent", agent: "agents", scope: "project" },
+    label: "agents (project)",
+    maxDepth: 1,
+    project: PROJECT,
+  });
+  equal(list.indexOf(project), projectDirCount, "last of the agent project roots");
+  const user = list.find((r) => r.label === "agents (user)")!;
+  deepEqual(
+    [user.path, user.rank, user.source, user.origin],
+    [join(HOME, ".agents/skills"), 500, "anywhere-user", {
+      kind: "agent",
+      agent: "agents",
+      scope: "user",
+    }],
+  );
+  for (const raw of [{ sharedDirs: true, excludeAgents: ["agents"] }, {}]) {
+    const without = roots(raw);
+    ok(!without.some((r) => r.path.endsWith("/.agents/skills")), JSON.stringify(raw));
+  }
+});
+
+Deno.test("#44 scanning: shared dirs found only when on, and they win over agent dirs", async () => {
+  await withTempDir(async (home) => {
+    const project = join(home, "repo");
+    await writeTree(home, {
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/.agents/skills/dup/SKILL.md": "---\nname: dup\ndescription: shared\n---\nShared.\n",
+      "repo/.claude/skills/dup/SKILL.md": "---\nname: dup\ndescription: claude\n---\nClaude.\n",
+      ".agents/skills/home-shared/SKILL.md":
+        "---\nname: home-shared\ndescription: h\n---\nHome shared.\n",
+    });
+    const before = await listTree(home);
+    const cwd = join(project, "sub");
+    await Deno.mkdir(cwd);
+    const off = await loadCatalog(resolveConfig({}, { HOME: home }), { cwd });
+    equal(off.projectRoot, project);
+    deepEqual(off.report.skills.map((s) => [s.name, s.rank]), [["dup", 250]]);
+    const on = await loadCatalog(resolveConfig({ sharedDirs: true }, { HOME: home }), { cwd });
+    deepEqual(on.report.skills.map((s) => [s.name, s.rank, s.source]), [
+      ["dup", 200, "anywhere-project"],
+      ["claude-code-dup", 250, "anywhere-project"],
+      ["home-shared", 500, "anywhere-user"],
+    ]);
+    const excluded = await loadCatalog(
+      resolveConfig({ sharedDirs: true, excludeAgents: ["agents"] }, { HOME: home }),
+      { cwd },
+    );
+    deepEqual(excluded.report.skills.map((s) => s.name), ["dup"]);
+    await Deno.remove(cwd);
+    deepEqual(await listTree(home), before);
+  });
+});
+
+Deno.test("loadCatalog resolves roots from config, the user sources file and the project", async () => {
+  await withTempDir(async (home) => {
+    await writeTree(home, {
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      ".dsh/skills-anywhere/sources.json": JSON.stringify({ sources: ["o/from-file"] }),
+      ".dsh/skills-anywhere/cache/github.com/o/from-file/a/SKILL.md":
+        "---\nname: from-file\ndescription: f\n---\nF.\n",
+    });
+    const config = resolveConfig({ sources: [{ repo: "o/pinned", rank: 10 }] }, { HOME: home });
+    const catalog = await loadCatalog(config, { cwd: join(home, "repo") });
+    equal(catalog.projectRoot, join(home, "repo"));
+    deepEqual(
+      catalog.roots.filter((r) => r.source === "anywhere-source").map((r) => [r.label, r.rank]),
+      [["source o/pinned", 10], ["source o/from-file", 700]],
+    );
+    deepEqual(catalog.report.skills.map((s) => [s.name, s.rank]), [["from-file", 700]]);
+    equal(catalog.roots.length, catalog.report.roots.length);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Origins (REF §2.4)
+
+Deno.test("#22 pluginOrigin: marketplace checkout and versioned cache layouts", () => {
+  deepEqual(pluginOrigin("official/plugins/hookify/skills/x"), {
+    kind: "claude-plugins",
+    marketplace: "official",
+    plugin: "hookify",
+  });
+  deepEqual(pluginOrigin("cache-market/my-plugin/1.2.3/skills/x"), {
+    kind: "claude-plugins",
+    marketplace: "cache-market",
+    plugin: "my-plugin",
+  });
+  deepEqual(pluginOrigin("m/external_plugins/p/skills/skills/x"), {
+    kind: "claude-plugins",
+    marketplace: "m",
+    plugin: "skills",
+  }, "the LAST skills segment counts");
+  deepEqual(pluginOrigin("m/p/10.0/skills/x"), {
+    kind: "claude-plugins",
+    marketplace: "m",
+    plugin: "p",
+  });
+  deepEqual(pluginOrigin("m/p/v1.2/skills/x"), {
+    kind: "claude-plugins",
+    marketplace: "m",
+    plugin: "v1.2",
+  }, "v1.2 does not look like a version");
+  deepEqual(pluginOrigin("m/some/dir/x"), { kind: "claude-plugins", marketplace: "m" });
+  deepEqual(pluginOrigin(""), { kind: "claude-plugins" });
+});
+
+Deno.test("originLabel for every origin kind", () => {
+  equal(originLabel({ kind: "agent", agent: "codex", scope: "user" }), "codex (user)");
+  equal(
+    originLabel({ kind: "agent", agent: "claude-code", scope: "project" }),
+    "claude-code (project)",
+  );
+  equal(originLabel({ kind: "custom", scope: "project" }), "custom (project)");
+  equal(
+    originLabel({ kind: "claude-plugins", marketplace: "official", plugin: "hookify" }),
+    "claude plugin hookify @ official",
+  );
+  equal(originLabel({ kind: "claude-plugins" }), "claude plugin ?");
+  equal(originLabel({ kind: "source", repo: "anthropics/skills" }), "git anthropics/skills");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Catalog budget (#34, #35)
+
+function budgetSkills(...specs: string[]): BudgetSkill[] {
+  return specs.map((spec) => ({
+    name: spec.replace(/!$/, ""),
+    invocation: { modelInvocable: !spec.endsWith("!") },
+  }));
+}
+
+function states(
+  skills: BudgetSkill[],
+  limit: number,
+  pin: string[] = [],
+  hide: string[] = [],
+): [string, string][] {
+  const result = applyCatalogBudget(skills, { limit, pin: new Set(pin), hide: new Set(hide) });
+  return skills.map((s) => [s.name, result.get(s.name)!]);
+}
+
+Deno.test("#34 budget limit 2 over a, b, c → visible, visible, hidden", () => {
+  deepEqual(states(budgetSkills("a", "b", "c"), 2), [
+    ["a", "visible"],
+    ["b", "visible"],
+    ["c", "hidden"],
+  ]);
+});
+
+Deno.test("#35 pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all", () => {
+  const abc = budgetSkills("a", "b", "c");
+  deepEqual(states(abc, 2, ["c"]), [["a", "visible"], ["b", "hidden"], ["c", "visible"]]);
+  deepEqual(states(abc, 1, ["c", "b"]), [["a", "hidden"], ["b", "visible"], ["c", "hidden"]]);
+  deepEqual(states(abc, 5, [], ["a"]), [["a", "hidden"], ["b", "visible"], ["c", "visible"]]);
+  deepEqual(states(abc, 0, [], ["b"]), [["a", "visible"], ["b", "hidden"], ["c", "visible"]]);
+  deepEqual(states(abc, 2, ["a"], ["a"]), [["a", "hidden"], ["b", "visible"], ["c", "visible"]]);
+  const withDisabled = budgetSkills("off!", "a", "b", "c");
+  deepEqual(states(withDisabled, 2), [
+    ["off", "disabled"],
+    ["a", "visible"],
+    ["b", "visible"],
+    ["c", "hidden"],
+  ]);
+  deepEqual(states(withDisabled, 2, ["off"]), [
+    ["off", "disabled"],
+    ["a", "visible"],
+    ["b", "visible"],
+    ["c", "hidden"],
+  ]);
+  deepEqual(states(withDisabled, 0), [
+    ["off", "disabled"],
+    ["a", "visible"],
+    ["b", "visible"],
+    ["c", "visible"],
+  ]);
+  equal(applyCatalogBudget([], { limit: 3, pin: new Set(), hide: new Set() }).size, 0);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Keyword ranker (REF §9.4)
+
+Deno.test("queryTerms: lowercase, split on non-letters/digits, ≤1-char terms dropped, deduped", () => {
+  deepEqual(queryTerms("PDF forms, pdf!"), ["pdf", "forms"]);
+  deepEqual(queryTerms("a"), []);
+  deepEqual(queryTerms(""), []);
+  deepEqual(queryTerms("  ,;!  "), []);
+  deepEqual(queryTerms("x y zz"), ["zz"]);
+  deepEqual(queryTerms("Café-Résumé v2"), ["café", "résumé", "v2"]);
+  deepEqual(queryTerms("日本語 テスト"), ["日本語", "テスト"]);
+  deepEqual(queryTerms("react_testing"), ["react", "testing"]);
+});
+
+const catalog = [
+  { name: "docx", description: "Edit Word documents; can also export to PDF." },
+  { name: "pdf-processing", description: "Extract text and tables from files." },
+  { name: "react", description: "Build React components." },
+  { name: "react-testing", description: "Test React components." },
+  { name: "jest", description: "JavaScript testing with Jest." },
+  { name: "unrelated", description: "Nothing to see." },
+];
+
+Deno.test("searchSkills: 'pdf' ranks pdf-processing above docx", () => {
+  const result = searchSkills(catalog, "pdf", 10);
+  deepEqual(result.map((m) => [m.skill.name, m.score]), [["pdf-processing", 70], [
+    "docx",
+    38,
+  ]]);
+  equal(result[0].skill, catalog[1], "matches carry the skill object itself");
+});
+
+Deno.test("searchSkills: 'react testing' limit 2 → react-testing, react", () => {
+  deepEqual(searchSkills(catalog, "react testing", 2).map((m) => m.skill.name), [
+    "react-testing",
+    "react",
+  ]);
+  deepEqual(searchSkills(catalog, "react testing", 10).map((m) => [m.skill.name, m.score]), [
+    ["react-testing", 148],
+    ["react", 98],
+    ["jest", 38],
+  ]);
+});
+
+Deno.test("searchSkills: each scoring rule and the +30 per matched term", () => {
+  const one = (skill: Parameters<typeof searchSkills>[0][number], query: string) =>
+    searchSkills([skill], query, 5)[0]?.score;
+  equal(one({ name: "pdf", description: "-" }, "pdf"), 90); // equal 60 + 30
+  equal(one({ name: "pdf-tools", description: "-" }, "pdf"), 70); // word 40 + 30
+  equal(one({ name: "pdftools", description: "-" }, "pdf"), 50); // contains 20 + 30
+  equal(one({ name: "x1", description: "About PDF." }, "pdf"), 38); // description 8 + 30
+  equal(one({ name: "x1", description: "-", whenToUse: "With PDF" }, "pdf"), 36); // 6 + 30
+  equal(one({ name: "x1", description: "-", source: "anywhere-user" }, "anywhere"), 32);
+  equal(one({ name: "x1", description: "-", provider: "skills-anywhere" }, "skills"), 32);
+  equal(
+    one({ name: "pdf", description: "pdf", whenToUse: "pdf", source: "pdf" }, "pdf"),
+    60 + 8 + 6 + 2 + 30,
+  );
+  equal(one({ name: "x1", description: "-" }, "pdf"), undefined, "no matched term: dropped");
+});
+
+Deno.test("searchSkills: empty query, limit 0, and name order on equal scores", () => {
+  deepEqual(searchSkills(catalog, "a", 10), []);
+  deepEqual(searchSkills(catalog, "react", 0), []);
+  const ties = [
+    { name: "zeta-doc", description: "-" },
+    { name: "alpha-doc", description: "-" },
+    { name: "mid-doc", description: "-" },
+  ];
+  deepEqual(searchSkills(ties, "doc", 10).map((m) => m.skill.name), [
+    "alpha-doc",
+    "mid-doc",
+    "zeta-doc",
+  ]);
+});
