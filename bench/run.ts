@@ -80,7 +80,7 @@ async function benchBundle(): Promise<void> {
   const mib = (manifest.total_bytes / 1024 / 1024).toFixed(1);
   console.log(`bundle: ${manifest.files.length} files, ${mib} MiB`);
   const reader = await timeIt(15, () => readBundle(dir));
-  const floor = await timeIt(15, () => floorBundle(dir));
+  const floor = await timeIt(15, () => Promise.resolve(floorBundle(dir)));
   console.log(
     `  in-process  readBundle ${reader.toFixed(1)} ms  floor ${floor.toFixed(1)} ms  ratio ${
       (reader / floor).toFixed(2)

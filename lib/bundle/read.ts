@@ -14,10 +14,9 @@
  */
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import { lstat, readdir, realpath } from "node:fs/promises";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { mapConcurrent } from "../concurrency.ts";
-import { decodeUtf8, ReadError, sameIdentity, streamRegularFile } from "../fs/mod.ts";
+import { decodeUtf8, ReadError, sameIdentity, streamRegularFileSync } from "../fs/mod.ts";
 import {
   buildManifest,
   BUNDLE_LIMITS,
@@ -48,8 +47,6 @@ export const READ_MESSAGES = {
   skillNotUtf8: "SKILL.md must be valid UTF-8 text.",
 } as const;
 
-const CONCURRENCY = 8;
-
 interface Visited {
   rel: string;
   abs: string;
@@ -63,17 +60,17 @@ interface Walk {
   total: number;
 }
 
-async function listNames(abs: string): Promise<string[]> {
-  return (await readdir(abs)).sort(comparePaths);
+function listNames(abs: string): string[] {
+  return readdirSync(abs).sort(comparePaths);
 }
 
 function limitFor(rel: string): number {
   return rel === "SKILL.md" ? BUNDLE_LIMITS.maxSkillBytes : BUNDLE_LIMITS.maxFileBytes;
 }
 
-async function walk(walkState: Walk, abs: string, rel: string, levels: number): Promise<void> {
-  const names = await listNames(abs);
-  walkState.dirs.push({ rel, abs, stat: await lstat(abs, { bigint: true }), names });
+function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
+  const names = listNames(abs);
+  walkState.dirs.push({ rel, abs, stat: lstatSync(abs, { bigint: true }), names });
   for (const name of names) {
     walkState.entries++;
     if (walkState.entries > BUNDLE_LIMITS.maxEntries || levels + 1 > BUNDLE_LIMITS.maxDepth) {
@@ -82,12 +79,12 @@ async function walk(walkState: Walk, abs: string, rel: string, levels: number): 
     const childRel = rel === "" ? name : `${rel}/${name}`;
     if (!isBundlePath(childRel)) throw new BundleError(READ_MESSAGES.unsupportedPath);
     const childAbs = join(abs, name);
-    const stat = await lstat(childAbs, { bigint: true });
+    const stat = lstatSync(childAbs, { bigint: true });
     if (stat.isSymbolicLink()) {
       throw new BundleError(`Bundle links are not supported: ${JSON.stringify(childRel)}`);
     }
     if (stat.isDirectory()) {
-      await walk(walkState, childAbs, childRel, levels + 1);
+      walk(walkState, childAbs, childRel, levels + 1);
     } else if (stat.isFile()) {
       walkState.files.push({ rel: childRel, abs: childAbs, stat });
       if (walkState.files.length > BUNDLE_LIMITS.maxFiles) {
@@ -103,16 +100,15 @@ async function walk(walkState: Walk, abs: string, rel: string, levels: number): 
   }
 }
 
-async function hashFile(
-  file: Visited,
-): Promise<{ row: BundleFile; bytes?: Uint8Array<ArrayBuffer> }> {
+function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuffer> } {
   const hash = createHash("sha256");
   try {
-    const result = await streamRegularFile(file.abs, {
+    const result = streamRegularFileSync(file.abs, {
       maxBytes: limitFor(file.rel),
       expected: file.stat,
       onChunk: (chunk) => hash.update(chunk),
       keep: file.rel === "SKILL.md",
+      verifyAfter: false, // assertUnchanged re-checks every file once all are read
     });
     return {
       row: { path: file.rel, bytes: result.size, sha256: hash.digest("hex") },
@@ -135,13 +131,13 @@ async function hashFile(
 }
 
 /** Re-lstats and re-lists everything visited; any difference means the tree moved. */
-async function assertUnchanged(state: Walk): Promise<void> {
+function assertUnchanged(state: Walk): void {
   for (const dir of state.dirs) {
     let names: string[];
     let stat: BigIntStats;
     try {
-      names = await listNames(dir.abs);
-      stat = await lstat(dir.abs, { bigint: true });
+      names = listNames(dir.abs);
+      stat = lstatSync(dir.abs, { bigint: true });
     } catch {
       throw new BundleError(READ_MESSAGES.changed);
     }
@@ -150,7 +146,15 @@ async function assertUnchanged(state: Walk): Promise<void> {
     }
   }
   for (const file of state.files) {
-    const stat = await lstat(file.abs, { bigint: true }).catch(() => undefined);
+    let stat: BigIntStats | undefined;
+    try {
+      stat = lstatSync(file.abs, { bigint: true });
+    } catch {
+      stat = undefined;
+    }
+    if (stat !== undefined && stat.size > BigInt(limitFor(file.rel))) {
+      throw new BundleError(READ_MESSAGES.grew);
+    }
     if (stat === undefined || !sameIdentity(file.stat, stat)) {
       throw new BundleError(READ_MESSAGES.changed);
     }
@@ -158,21 +162,23 @@ async function assertUnchanged(state: Walk): Promise<void> {
 }
 
 /**
- * Reads a skill directory into a manifest. A symlinked root is followed once
+ * Reads a skill directory into a manifest (synchronous system calls inside:
+ * far cheaper than promise round trips for hundreds of small files). A
+ * symlinked root is followed once
  * (its real path is taken); anything beneath it that is a link or not a
  * regular file or directory is refused. Throws {@linkcode BundleError}.
  */
 export async function readBundle(directory: string): Promise<BundleRead> {
   let root: string;
   try {
-    root = await realpath(directory);
-    if (!(await lstat(root)).isDirectory()) throw new Error("not a directory");
+    root = realpathSync(directory);
+    if (!lstatSync(root).isDirectory()) throw new Error("not a directory");
   } catch {
     throw new BundleError(READ_MESSAGES.chooseDirectory);
   }
   const state: Walk = { dirs: [], files: [], entries: 0, total: 0 };
   try {
-    await walk(state, root, "", 0);
+    walk(state, root, "", 0);
   } catch (error) {
     if (error instanceof BundleError) throw error;
     const code = (error as { code?: string })?.code;
@@ -180,13 +186,13 @@ export async function readBundle(directory: string): Promise<BundleRead> {
     throw new BundleError(`Bundle directory could not be read (${code ?? String(error)}).`);
   }
   if (!state.files.some((f) => f.rel === "SKILL.md")) throw new BundleError(MESSAGES.noSkill);
-  const hashed = await mapConcurrent(state.files, CONCURRENCY, hashFile);
+  const hashed = state.files.map(hashFile);
   const skillBytes = hashed.find((h) => h.row.path === "SKILL.md")!.bytes!;
   try {
     decodeUtf8(skillBytes);
   } catch {
     throw new BundleError(READ_MESSAGES.skillNotUtf8);
   }
-  await assertUnchanged(state);
+  assertUnchanged(state);
   return { manifest: await buildManifest(hashed.map((h) => h.row)), skillBytes };
 }

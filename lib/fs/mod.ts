@@ -12,7 +12,7 @@
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { lstat, open } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import type { BigIntStats } from "node:fs";
 
 /** Why a bounded read failed. */
@@ -203,10 +203,16 @@ export interface StreamOptions {
   maxBytes: number;
   /** The identity the caller saw (from `lstat`); the open handle must match it. */
   expected?: BigIntStats;
-  /** Receives every chunk in order (for example a hash's `update`). */
+  /** Receives every chunk in order (for example a hash's `update`); the chunk is reused after. */
   onChunk(chunk: Uint8Array): void;
   /** Also return the bytes read. */
   keep?: boolean;
+  /**
+   * Check the handle's identity again after the last byte (default `true`).
+   * A caller that re-checks every file itself afterwards (the bundle reader
+   * re-walks the whole tree) may skip it.
+   */
+  verifyAfter?: boolean;
 }
 
 /** The result of {@linkcode streamRegularFile}. */
@@ -230,19 +236,32 @@ export interface StreamResult {
  * await streamRegularFile(path, { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
  * ```
  */
-export async function streamRegularFile(
+export function streamRegularFile(
   path: string,
   options: StreamOptions,
 ): Promise<StreamResult> {
-  const { maxBytes, expected, onChunk, keep = false } = options;
-  let handle;
   try {
-    handle = await open(path, openFlags(false));
+    return Promise.resolve(streamRegularFileSync(path, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+// One chunk buffer for every synchronous stream: chunks are handed to `onChunk` (which must not
+// keep them) and copied when `keep` is set.
+const chunkBuffer = new Uint8Array(CHUNK);
+
+/** {@linkcode streamRegularFile} with synchronous system calls (what it runs on). */
+export function streamRegularFileSync(path: string, options: StreamOptions): StreamResult {
+  const { maxBytes, expected, onChunk, keep = false, verifyAfter = true } = options;
+  let fd: number;
+  try {
+    fd = openSync(path, openFlags(false));
   } catch (error) {
     throw toReadError(error);
   }
   try {
-    const before = await handle.stat({ bigint: true });
+    const before = fstatSync(fd, { bigint: true });
     if (!before.isFile()) throw new ReadError("not-regular", "not a regular file");
     if (expected !== undefined && !sameIdentity(expected, before)) {
       throw new ReadError("changed", "changed before it could be read");
@@ -254,21 +273,24 @@ export async function streamRegularFile(
     // after the last chunk (size and times), so no extra read is spent probing for EOF.
     const expectedSize = Number(before.size);
     const kept: Uint8Array[] = [];
-    const buffer = new Uint8Array(Math.min(CHUNK, Math.max(expectedSize, 1)));
+    const buffer = chunkBuffer;
     let size = 0;
     while (size < expectedSize) {
-      const want = Math.min(buffer.length, expectedSize - size);
-      const { bytesRead } = await handle.read(buffer, 0, want, null);
+      const want = Math.min(CHUNK, expectedSize - size);
+      const bytesRead = readSync(fd, buffer, 0, want, null);
       if (bytesRead === 0) break;
       size += bytesRead;
       const chunk = buffer.subarray(0, bytesRead);
       onChunk(chunk);
       if (keep) kept.push(chunk.slice());
     }
-    const after = await handle.stat({ bigint: true });
-    if (after.size > BigInt(maxBytes)) throw new ReadError("grew", `grew past ${maxBytes} bytes`);
-    if (!sameIdentity(before, after) || BigInt(size) !== after.size) {
-      throw new ReadError("changed", "changed while being read");
+    if (size !== expectedSize) throw new ReadError("changed", "changed while being read");
+    if (verifyAfter) {
+      const after = fstatSync(fd, { bigint: true });
+      if (after.size > BigInt(maxBytes)) {
+        throw new ReadError("grew", `grew past ${maxBytes} bytes`);
+      }
+      if (!sameIdentity(before, after)) throw new ReadError("changed", "changed while being read");
     }
     const result: StreamResult = { size };
     if (keep) {
@@ -284,6 +306,6 @@ export async function streamRegularFile(
   } catch (error) {
     throw toReadError(error);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
