@@ -546,7 +546,8 @@ Deno.test("readBundle: a relative path over 1,024 UTF-8 bytes is refused; exactl
 
 /**
  * Runs the shell loop body `body` (with $1 = `arg`) over and over in a child process alongside
- * readBundle(dir), up to `attempts` times, until readBundle rejects. Every rejection must be
+ * repeated readBundle(dir) calls (up to 50 per attempt, up to `attempts` attempts), until
+ * readBundle rejects. Every rejection must be
  * one of `messages`; every success is passed to `consistent` (which checks the manifest against
  * a state the reader could legitimately have seen). The writer is stopped, and has exited with
  * all its children, before the outcome is checked. Returns the number of rejections observed.
@@ -562,7 +563,7 @@ async function raceReadBundle(
 ): Promise<number> {
   let rejections = 0;
   for (let attempt = 0; attempt < attempts && rejections === 0; attempt++) {
-    const outcome = await withTempDir(async (control) => {
+    const outcomes = await withTempDir(async (control) => {
       const stop = `${control}/stop`;
       const child = new Deno.Command("sh", {
         args: ["-c", `while [ ! -e "$2" ]; do ${body}; done`, "sh", arg, stop],
@@ -576,10 +577,18 @@ async function raceReadBundle(
           if (Date.now() > deadline) throw new Error("the writer did not start");
           await new Promise((resolve) => setTimeout(resolve, 1));
         }
-        return await readBundle(dir).then(
-          ({ manifest }) => ({ manifest, error: undefined }),
-          (error: unknown) => ({ manifest: undefined, error }),
-        );
+        // The reader is fast, so one read may fall between two writes: read repeatedly while the
+        // writer runs, and stop at the first rejection. Every success is checked below.
+        const outcomes: Array<{ manifest?: BundleManifest; error?: unknown }> = [];
+        for (let read = 0; read < 50; read++) {
+          const outcome = await readBundle(dir).then(
+            ({ manifest }) => ({ manifest, error: undefined }),
+            (error: unknown) => ({ manifest: undefined, error }),
+          );
+          outcomes.push(outcome);
+          if (outcome.error !== undefined) break;
+        }
+        return outcomes;
       } finally {
         // Ask the loop to finish its current iteration (so no cp/mv is left running).
         await Deno.writeTextFile(stop, "");
@@ -588,13 +597,15 @@ async function raceReadBundle(
         clearTimeout(timer);
       }
     });
-    if (outcome.error !== undefined) {
-      const error = outcome.error;
-      ok(error instanceof BundleError, `unexpected error ${error}`);
-      ok(messages.includes(error.message), `unexpected message: ${error.message}`);
-      rejections++;
-    } else {
-      await consistent(outcome.manifest!);
+    for (const outcome of outcomes) {
+      if (outcome.error !== undefined) {
+        const error = outcome.error;
+        ok(error instanceof BundleError, `unexpected error ${error}`);
+        ok(messages.includes(error.message), `unexpected message: ${error.message}`);
+        rejections++;
+      } else {
+        await consistent(outcome.manifest!);
+      }
     }
   }
   return rejections;
