@@ -197,7 +197,98 @@ async function benchList(): Promise<void> {
   );
 }
 
-const BENCHES: Record<string, () => Promise<void>> = { bundle: benchBundle, list: benchList };
+/** Time from process start to the `initialize` result, over a raw pipe. */
+async function timeInitialize(home: string, project: string): Promise<number> {
+  const start = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "main.ts"), "mcp", "--cwd", project],
+    env: { HOME: home, DSH_HOME: join(home, ".dsh"), DENO_DIR: await currentDenoDir() },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "bench", version: "1" },
+      },
+    }) + "\n",
+  ));
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const elapsed = performance.now() - start;
+  if (!text.includes('"serverInfo"')) throw new Error(`no initialize result: ${text}`);
+  await writer.close();
+  reader.releaseLock();
+  await child.stdout.cancel();
+  await child.status;
+  return elapsed;
+}
+
+async function benchMcp(): Promise<void> {
+  const dir = join(WORK, "mcp");
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  const skill = join(home, ".claude", "skills", "big-skill");
+  await mkdir(join(project, ".git"), { recursive: true });
+  await mkdir(join(skill, "assets"), { recursive: true });
+  await writeFile(
+    join(skill, "SKILL.md"),
+    "---\nname: big-skill\ndescription: A 1 MiB skill for the open_skill benchmark.\n---\nUse the assets.\n",
+  );
+  for (let i = 0; i < 16; i++) {
+    await writeFile(join(skill, "assets", `part-${i}.bin`), pseudoRandom(64 * 1024, i + 100));
+  }
+  const times: number[] = [];
+  await timeInitialize(home, project); // warm-up
+  for (let i = 0; i < 9; i++) times.push(await timeInitialize(home, project));
+  console.log("mcp: process start to initialize result (deno run, median of 9)");
+  console.log(`  ${median(times).toFixed(0)} ms (target <= 150)`);
+
+  const { Client } = await import("@modelcontextprotocol/client");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  const { manifest } = await readBundle(skill);
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", join(ROOT, "main.ts"), "mcp", "--cwd", project],
+      env: { HOME: home, DSH_HOME: join(home, ".dsh"), DENO_DIR: await currentDenoDir() },
+      stderr: "ignore",
+    }),
+  );
+  const calls: number[] = [];
+  for (let i = 0; i < 41; i++) {
+    const start = performance.now();
+    const result = await client.callTool({
+      name: "open_skill",
+      arguments: { name: "big-skill", expected_bundle_sha256: manifest.sha256 },
+    });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    if (i > 0) calls.push(performance.now() - start);
+  }
+  await client.close();
+  const mib = (manifest.total_bytes / 1024 / 1024).toFixed(2);
+  console.log(`mcp: warm open_skill with expected_bundle_sha256, ${mib} MiB skill (p50 of 40)`);
+  console.log(`  ${median(calls).toFixed(1)} ms (target <= 20)`);
+}
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  bundle: benchBundle,
+  list: benchList,
+  mcp: benchMcp,
+};
 const selected = process.argv.slice(2);
 for (const [name, bench] of Object.entries(BENCHES)) {
   if (selected.length === 0 || selected.includes(name)) await bench();

@@ -30,20 +30,44 @@ export async function currentDenoDir(): Promise<string> {
   return denoDir;
 }
 
-/** Runs `deno run -A main.ts ...args` and collects its output (fails after 60 s). */
+/**
+ * The command the CLI tests run: `deno run -A main.ts` by default, or the JSON array in the
+ * environment variable DSA_CLI (for example the npm package under Node, or a compiled binary), so
+ * the same end-to-end suite proves every way the tool is shipped.
+ */
+export function cliCommand(): string[] | undefined {
+  const override = Deno.env.get("DSA_CLI");
+  return override === undefined ? undefined : JSON.parse(override) as string[];
+}
+
+/** Runs the CLI with `args` and collects its output (fails after 60 s). */
 export async function runCli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd: options.cwd ?? ROOT,
-    env: { NO_COLOR: "1", DENO_DIR: await currentDenoDir(), ...options.env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
+  const override = cliCommand();
+  // A shipped build runs with a clean environment: only PATH (for git) and what the test sets.
+  const command = override === undefined
+    ? new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, ...args],
+      cwd: options.cwd ?? ROOT,
+      env: { NO_COLOR: "1", DENO_DIR: await currentDenoDir(), ...options.env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    })
+    : new Deno.Command(override[0], {
+      args: [...override.slice(1), ...args],
+      cwd: options.cwd ?? ROOT,
+      clearEnv: true,
+      env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", ...options.env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    });
+  const output = await command.output();
   const decoder = new TextDecoder();
   return {
     code: output.code,

@@ -77,6 +77,13 @@ const COMMANDS: Record<string, Command> = {
     noArguments: true,
     run: async (...args) => (await import("./sources.ts")).runSync(...args),
   },
+  mcp: {
+    summary: "serve the catalog to MCP clients over stdio",
+    usage: "usage: dsh-skills-anywhere mcp [--cwd <dir>]",
+    options: [],
+    noArguments: true,
+    run: async (...args) => (await import("./mcp.ts")).runMcp(...args),
+  },
   doctor: {
     summary: "explain renames, repairs, skipped files and hidden duplicates",
     usage: "usage: dsh-skills-anywhere doctor [--json] [--cwd <dir>]",

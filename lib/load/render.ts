@@ -1,0 +1,65 @@
+/**
+ * The text an agent receives when it loads a skill.
+ *
+ * @example
+ * ```ts
+ * import { renderSkill } from "./render.ts";
+ * renderSkill({ name: "demo", directory: "/skills/demo", content: "Do it.", declaredTools: [] });
+ * ```
+ * @module
+ */
+
+/** What {@linkcode renderSkill} shows. */
+export interface RenderInput {
+  name: string;
+  /** Absolute skill directory: relative paths in the instructions resolve against it. */
+  directory: string;
+  /** The instructions (body without frontmatter), verbatim. */
+  content: string;
+  /** The author's `allowed-tools`; an empty list adds no block. */
+  declaredTools: readonly string[];
+}
+
+/** Escapes text for an XML-ish attribute value (`& " < >`). */
+export function escapeAttribute(text: string): string {
+  return text.replace(
+    /[&"<>]/g,
+    (ch) => ch === "&" ? "&amp;" : ch === '"' ? "&quot;" : ch === "<" ? "&lt;" : "&gt;",
+  );
+}
+
+/** Escapes text for XML-ish element content (`& < >`). */
+export function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (ch) => ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;");
+}
+
+/**
+ * Renders a skill as `<skill_content name="…">` with its base directory, the
+ * author's declared tools (if any) and the instructions verbatim.
+ */
+export function renderSkill(input: RenderInput): string {
+  const lines = [
+    `<skill_content name="${escapeAttribute(input.name)}">`,
+    "<skill_resources>",
+    `Base directory for this skill: ${escapeText(input.directory)}`,
+    "Resolve every relative path in these instructions against that directory, and open scripts, references and assets only when a step needs them.",
+    "</skill_resources>",
+  ];
+  if (input.declaredTools.length > 0) {
+    lines.push(
+      "",
+      "<skill_author_declared_tools>",
+      `The author declared this skill needs only: ${escapeText(input.declaredTools.join(", "))}.`,
+      "This server cannot restrict your tools. Treat anything beyond that list as outside what the author asked for.",
+      "</skill_author_declared_tools>",
+    );
+  }
+  lines.push(
+    "",
+    "<skill_instructions>",
+    input.content,
+    "</skill_instructions>",
+    "</skill_content>",
+  );
+  return lines.join("\n");
+}

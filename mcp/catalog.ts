@@ -1,0 +1,78 @@
+/**
+ * The catalog as the MCP server sees it: discovered on demand, cached for a
+ * few seconds, shared by concurrent requests, rescanned once on a miss so a
+ * skill installed a moment ago is found.
+ *
+ * @example
+ * ```ts
+ * import { ServedCatalog } from "./catalog.ts";
+ * const catalog = new ServedCatalog(config, { cwd: "/repo" });
+ * const skills = await catalog.modelSkills();
+ * ```
+ * @module
+ */
+import type { ResolvedConfig } from "../lib/catalog/config.ts";
+import type { DiscoveredSkill, DiscoveryReport, Log } from "../lib/catalog/discover.ts";
+import { loadCatalog } from "../lib/catalog/mod.ts";
+
+/** Options of {@linkcode ServedCatalog}. */
+export interface ServedCatalogOptions {
+  cwd?: string;
+  log?: Log;
+  /** How long a discovery stays fresh, in milliseconds (default 3000). */
+  cacheMs?: number;
+}
+
+/** A cached, shared view of the catalog. */
+export class ServedCatalog {
+  readonly config: ResolvedConfig;
+  readonly #cwd?: string;
+  readonly #log: Log;
+  readonly #cacheMs: number;
+  #report?: DiscoveryReport;
+  #at = 0;
+  #inflight?: Promise<DiscoveryReport>;
+
+  /** Builds a catalog view over `config` for `options.cwd`. */
+  constructor(config: ResolvedConfig, options: ServedCatalogOptions = {}) {
+    this.config = config;
+    this.#cwd = options.cwd;
+    this.#log = options.log ?? (() => {});
+    this.#cacheMs = options.cacheMs ?? 3000;
+  }
+
+  /** The latest report; rescans when stale or when `force` is set. Concurrent calls share a scan. */
+  refresh(force = false): Promise<DiscoveryReport> {
+    if (!force && this.#report && Date.now() - this.#at < this.#cacheMs) {
+      return Promise.resolve(this.#report);
+    }
+    if (this.#inflight && !force) return this.#inflight;
+    const scan = loadCatalog(this.config, { cwd: this.#cwd, log: this.#log }).then(
+      ({ report }) => {
+        this.#report = report;
+        this.#at = Date.now();
+        return report;
+      },
+    ).finally(() => {
+      if (this.#inflight === scan) this.#inflight = undefined;
+    });
+    this.#inflight = scan;
+    return scan;
+  }
+
+  /** Forgets the cached report (after a Git source changed). */
+  invalidate(): void {
+    this.#at = 0;
+  }
+
+  /** Published skills whose author allows model invocation, in precedence order. */
+  async modelSkills(force = false): Promise<DiscoveredSkill[]> {
+    return (await this.refresh(force)).skills.filter((s) => s.invocation.modelInvocable);
+  }
+
+  /** A published skill by exact name (any invocation), rescanning once on a miss. */
+  async lookup(name: string): Promise<DiscoveredSkill | undefined> {
+    const find = (report: DiscoveryReport) => report.skills.find((s) => s.name === name);
+    return find(await this.refresh()) ?? find(await this.refresh(true));
+  }
+}

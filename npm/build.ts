@@ -1,0 +1,73 @@
+// `deno task build:npm`: the npm package in npm/dist, bundled by esbuild (dnt is unreachable here).
+// Everything is bundled, so the package has no runtime dependencies; the MCP SDK sits in a chunk
+// that only the `mcp` command loads. The version comes from lib/version.ts.
+import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TOOL_NAME, VERSION } from "../lib/version.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const OUT = join(ROOT, "npm", "dist");
+const ESBUILD = "esbuild@0.28.2";
+
+/** The MCP registry name, also in server.json. */
+export const MCP_NAME = "io.github.dsh-skills-anywhere/dsh-skills-anywhere";
+
+async function run(command: string, args: string[]): Promise<void> {
+  const { code } = await new Deno.Command(command, {
+    args,
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  })
+    .output();
+  if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}`);
+}
+
+await rm(OUT, { recursive: true, force: true });
+await mkdir(join(OUT, "dist"), { recursive: true });
+await run("npx", [
+  "-y",
+  ESBUILD,
+  "cli=npm/cli.ts",
+  "index=mod.ts",
+  "mcp=mcp/mod.ts",
+  "--bundle",
+  "--splitting",
+  "--format=esm",
+  "--platform=node",
+  "--target=node20",
+  "--minify",
+  "--legal-comments=none",
+  "--chunk-names=chunks/[name]-[hash]",
+  `--outdir=${join(OUT, "dist")}`,
+  "--banner:js=import { createRequire as __dsaRequire } from 'node:module'; const require = __dsaRequire(import.meta.url);",
+  "--log-level=warning",
+]);
+
+const pkg = {
+  name: TOOL_NAME,
+  version: VERSION,
+  description:
+    "One catalog of Agent Skills for every coding agent: CLI, stdio MCP server, and review tools (check, bundle).",
+  license: "MIT",
+  type: "module",
+  bin: { [TOOL_NAME]: "dist/cli.js" },
+  exports: {
+    ".": "./dist/index.js",
+    "./mcp": "./dist/mcp.js",
+    "./package.json": "./package.json",
+  },
+  files: ["dist", "README.md", "LICENSE"],
+  engines: { node: ">=20" },
+  keywords: ["agent-skills", "skills", "mcp", "claude-code", "codex", "cursor", "gemini-cli"],
+  mcpName: MCP_NAME,
+};
+await writeFile(join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+await copyFile(join(ROOT, "README.md"), join(OUT, "README.md"));
+await copyFile(join(ROOT, "LICENSE"), join(OUT, "LICENSE"));
+
+let bytes = 0;
+for (const entry of await readdir(OUT, { recursive: true, withFileTypes: true })) {
+  if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+}
+console.log(`npm/dist: ${pkg.name}@${pkg.version}, ${(bytes / 1024).toFixed(0)} KiB unpacked`);
