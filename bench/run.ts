@@ -198,10 +198,14 @@ async function benchList(): Promise<void> {
 }
 
 /** Time from process start to the `initialize` result, over a raw pipe. */
-async function timeInitialize(home: string, project: string): Promise<number> {
+async function timeInitialize(
+  home: string,
+  project: string,
+  command: string[] = [Deno.execPath(), "run", "-A", join(ROOT, "main.ts")],
+): Promise<number> {
   const start = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(ROOT, "main.ts"), "mcp", "--cwd", project],
+  const child = new Deno.Command(command[0], {
+    args: [...command.slice(1), "mcp", "--cwd", project],
     env: { HOME: home, DSH_HOME: join(home, ".dsh"), DENO_DIR: await currentDenoDir() },
     stdin: "piped",
     stdout: "piped",
@@ -255,6 +259,18 @@ async function benchMcp(): Promise<void> {
   for (let i = 0; i < 9; i++) times.push(await timeInitialize(home, project));
   console.log("mcp: process start to initialize result (deno run, median of 9)");
   console.log(`  ${median(times).toFixed(0)} ms (target <= 150)`);
+  const binary = join(ROOT, "dist", "bin", "dsh-skills-anywhere-linux-x64");
+  if (await stat(binary).then(() => true, () => false)) {
+    const binTimes: number[] = [];
+    await timeInitialize(home, project, [binary]);
+    for (let i = 0; i < 9; i++) binTimes.push(await timeInitialize(home, project, [binary]));
+    console.log("mcp: process start to initialize result (linux-x64 binary, median of 9)");
+    console.log(`  ${median(binTimes).toFixed(0)} ms (target <= 80)`);
+  } else {
+    console.log(
+      "mcp: binary not built (deno task build:bin linux-x64); its start-up is not measured",
+    );
+  }
 
   const { Client } = await import("@modelcontextprotocol/client");
   const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");

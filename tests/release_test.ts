@@ -1,0 +1,34 @@
+// Release metadata: one version everywhere, a publishable JSR package, an MCP registry entry.
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { TOOL_NAME, VERSION } from "../lib/version.ts";
+import { ROOT } from "./helpers.ts";
+
+Deno.test("the version is 0.9.0 in lib/version.ts, deno.json and server.json", async () => {
+  equal(VERSION, "0.9.0");
+  const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  equal(deno.version, VERSION);
+  const server = JSON.parse(await Deno.readTextFile(`${ROOT}server.json`));
+  equal(server.version, VERSION);
+  equal(server.packages[0].version, VERSION);
+  equal(server.packages[0].identifier, TOOL_NAME);
+  ok(server.description.length <= 100, "the MCP registry allows 100 characters");
+  deepEqual(server.packages[0].transport, { type: "stdio" });
+  equal(server.packages[0].packageArguments[0].value, "mcp");
+});
+
+Deno.test("JSR: deno publish --dry-run succeeds and runs the CLI as the default export", async () => {
+  const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  equal(deno.exports["."], "./main.ts");
+  equal(deno.exports["./mcp"], "./mcp/mod.ts");
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["publish", "--dry-run", "--allow-dirty"],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  equal(output.code, 0, text);
+  ok(text.includes(`${deno.name}@${VERSION}`), text);
+  ok(text.includes("Dry run complete"), text);
+});
