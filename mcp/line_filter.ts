@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { Transform } from "node:stream";
+import { Transform, Writable } from "node:stream";
 import type { Readable } from "node:stream";
 
 /** The reply for a line that cannot be served, or `undefined` for a good line. */
@@ -45,37 +45,120 @@ export function rejectLine(line: string): string | undefined {
 }
 
 /**
- * Wraps `input` so that unusable lines are answered through `reply` and
- * removed; everything else flows on byte for byte.
+ * Requests that have been read but not yet answered. When the client closes
+ * stdin right after its last request (`printf … | dsh-skills-anywhere mcp`),
+ * the input is held open until those answers are written, so no response is
+ * lost at the end of a pipe.
  */
-export function guardedStdin(input: Readable, reply: (line: string) => void): Readable {
-  let pending = "";
+export class PendingRequests {
+  readonly #ids = new Set<string>();
+  #waiters: Array<() => void> = [];
+
+  /** Notes an incoming line; a request (method and id) becomes pending. */
+  received(line: string): void {
+    const message = parseObject(line);
+    if (message && typeof message.method === "string" && message.id !== undefined) {
+      this.#ids.add(JSON.stringify(message.id));
+    }
+  }
+
+  /** Notes an outgoing line; a response settles its request. */
+  answered(line: string): void {
+    const message = parseObject(line);
+    if (message && message.id !== undefined && ("result" in message || "error" in message)) {
+      this.#ids.delete(JSON.stringify(message.id));
+      if (this.#ids.size === 0) {
+        for (const wake of this.#waiters.splice(0)) wake();
+      }
+    }
+  }
+
+  /** Resolves once nothing is pending, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.#ids.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(line);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long the end of input waits for answers to requests already read. */
+const DRAIN_MS = 30_000;
+
+/**
+ * Wraps `input` so that unusable lines are answered through `reply` and
+ * removed; everything else flows on byte for byte. When `pending` is given,
+ * the end of input waits until every request read so far is answered.
+ */
+export function guardedStdin(
+  input: Readable,
+  reply: (line: string) => void,
+  pending?: PendingRequests,
+): Readable {
+  let buffered = "";
+  const accept = (line: string): boolean => {
+    const rejection = rejectLine(line.replace(/\r?\n$/, ""));
+    if (rejection !== undefined) {
+      reply(rejection);
+      return false;
+    }
+    pending?.received(line);
+    return true;
+  };
   const filter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      pending += chunk.toString("utf8");
+      buffered += chunk.toString("utf8");
       let out = "";
-      let newline = pending.indexOf("\n");
+      let newline = buffered.indexOf("\n");
       while (newline >= 0) {
-        const line = pending.slice(0, newline + 1);
-        pending = pending.slice(newline + 1);
-        const rejection = rejectLine(line.replace(/\r?\n$/, ""));
-        if (rejection === undefined) out += line;
-        else reply(rejection);
-        newline = pending.indexOf("\n");
+        const line = buffered.slice(0, newline + 1);
+        buffered = buffered.slice(newline + 1);
+        if (accept(line)) out += line;
+        newline = buffered.indexOf("\n");
       }
       callback(null, out === "" ? undefined : Buffer.from(out, "utf8"));
     },
     flush(callback) {
-      const rest = pending;
-      pending = "";
-      const rejection = rejectLine(rest);
-      if (rejection !== undefined) reply(rejection);
-      callback(
-        null,
-        rejection === undefined && rest !== "" ? Buffer.from(rest, "utf8") : undefined,
-      );
+      const rest = buffered;
+      buffered = "";
+      // A last line without a line break still counts as a message.
+      if (rest.trim() !== "" && accept(rest)) this.push(Buffer.from(rest + "\n", "utf8"));
+      const finish = () => callback();
+      if (pending === undefined) finish();
+      else pending.drained(DRAIN_MS).then(finish);
     },
   });
   input.on("error", (error) => filter.destroy(error));
   return input.pipe(filter);
+}
+
+/** A pass-through for stdout that tells `pending` which requests were answered. */
+export function trackedStdout(output: Writable, pending: PendingRequests): Writable {
+  let partial = "";
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      partial += text;
+      let newline = partial.indexOf("\n");
+      while (newline >= 0) {
+        pending.answered(partial.slice(0, newline));
+        partial = partial.slice(newline + 1);
+        newline = partial.indexOf("\n");
+      }
+      output.write(chunk, (error) => callback(error ?? null));
+    },
+  });
 }

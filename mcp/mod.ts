@@ -19,7 +19,7 @@ import type { Log } from "../lib/catalog/discover.ts";
 import { collectSources } from "../lib/sources/collect.ts";
 import { syncAll } from "../lib/sources/sync.ts";
 import { ServedCatalog } from "./catalog.ts";
-import { guardedStdin } from "./line_filter.ts";
+import { guardedStdin, PendingRequests, trackedStdout } from "./line_filter.ts";
 import {
   createSkillsAnywhereServer,
   mcpConfig,
@@ -75,11 +75,12 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
     timer = setInterval(runSync, config.syncIntervalMs);
     (timer as { unref?: () => void }).unref?.();
   }
-  const input = guardedStdin(process.stdin, (line) => void process.stdout.write(line));
+  const pending = new PendingRequests();
+  const input = guardedStdin(process.stdin, (line) => void process.stdout.write(line), pending);
   const handle = serveStdio(
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
     {
-      transport: new StdioServerTransport(input, process.stdout),
+      transport: new StdioServerTransport(input, trackedStdout(process.stdout, pending)),
       onerror: (error) => log("warn", `skills-anywhere: MCP: ${error.message}`),
     },
   );
