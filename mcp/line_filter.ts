@@ -95,6 +95,20 @@ function parseObject(line: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The longest message accepted, in UTF-16 code units (4 Mi): far above any real request. */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+
+function tooLarge(): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: -32600,
+      message: `Invalid Request: a message longer than ${MAX_LINE_CHARS} characters`,
+    },
+  }) + "\n";
+}
+
 /** How long the end of input waits for answers to requests already read. */
 const DRAIN_MS = 30_000;
 
@@ -109,6 +123,7 @@ export function guardedStdin(
   pending?: PendingRequests,
 ): Readable {
   let buffered = "";
+  let discarding = false;
   const accept = (line: string): boolean => {
     const rejection = rejectLine(line.replace(/\r?\n$/, ""));
     if (rejection !== undefined) {
@@ -126,13 +141,21 @@ export function guardedStdin(
       while (newline >= 0) {
         const line = buffered.slice(0, newline + 1);
         buffered = buffered.slice(newline + 1);
-        if (accept(line)) out += line;
+        if (discarding) discarding = false; // the tail of an oversized message
+        else if (accept(line)) out += line;
         newline = buffered.indexOf("\n");
+      }
+      if (buffered.length > MAX_LINE_CHARS) {
+        // Too large to be a request this server could serve: answer once, drop it up to its end,
+        // and keep serving (the SDK would otherwise close the connection at its buffer limit).
+        buffered = "";
+        if (!discarding) reply(tooLarge());
+        discarding = true;
       }
       callback(null, out === "" ? undefined : Buffer.from(out, "utf8"));
     },
     flush(callback) {
-      const rest = buffered;
+      const rest = discarding ? "" : buffered;
       buffered = "";
       // A last line without a line break still counts as a message.
       if (rest.trim() !== "" && accept(rest)) this.push(Buffer.from(rest + "\n", "utf8"));

@@ -560,3 +560,29 @@ Deno.test("onProgress ends at (total, total) and the report keeps root order", a
     );
   });
 });
+
+Deno.test("a Git source never leaves its checkout through a symlink; links inside are followed", async () => {
+  await withTempDir(async (dir) => {
+    const checkout = join(dir, "cache", "github.com", "o", "r");
+    await writeTree(dir, {
+      "cache/github.com/o/r/skills/inside/SKILL.md": md("inside"),
+      "outside/secret/SKILL.md": md("secret"),
+      "outside/loose.md": md("loose"),
+    });
+    await Deno.mkdir(join(checkout, "skills", "via-file"));
+    await Deno.symlink(join(dir, "outside", "secret"), join(checkout, "skills", "escape"));
+    await Deno.symlink(
+      join(dir, "outside", "loose.md"),
+      join(checkout, "skills", "via-file", "SKILL.md"),
+    );
+    await Deno.symlink(join(checkout, "skills", "inside"), join(checkout, "skills", "alias"));
+    const source = await discover([nestedRoot(join(checkout, "skills"))]);
+    // The alias and its target are one directory (admitted once by real path).
+    deepEqual(names(source.skills), ["inside"]);
+    // A Claude Code plugin root is not confined (installed plugins may be linked from elsewhere).
+    const plugin = await discover([
+      nestedRoot(join(checkout, "skills"), 5, { kind: "claude-plugins" }, 580),
+    ]);
+    deepEqual(names(plugin.skills).sort(), ["inside", "loose", "secret"]);
+  });
+});

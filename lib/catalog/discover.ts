@@ -123,7 +123,8 @@ function scanRoot(
   }
   if (!info.isDirectory()) return { exists: false, files: [], complete: true };
   try {
-    return { exists: true, files: walkRoot(root), complete: true };
+    const confine = root.source === "anywhere-source";
+    return { exists: true, files: walkRoot({ ...root, confine }), complete: true };
   } catch (error) {
     log("warn", `skills-anywhere: discovery under ${root.path} failed: ${errorText(error)}`);
     return { exists: true, files: [], complete: false };

@@ -75,6 +75,11 @@ export interface WalkRoot {
   path: string;
   mode: "flat" | "nested";
   maxDepth: number;
+  /**
+   * Never leave the root through a symlink (Git sources: a repository must not
+   * reach into the rest of the disk). Links that stay inside are followed.
+   */
+  confine?: boolean;
 }
 
 /**
@@ -84,7 +89,9 @@ export interface WalkRoot {
  * round trips.
  */
 export function walkRoot(root: WalkRoot): FoundFile[] {
-  return root.mode === "flat" ? walkFlat(root.path) : walkNested(root.path, root.maxDepth);
+  return root.mode === "flat"
+    ? walkFlat(root.path)
+    : walkNested(root.path, root.maxDepth, root.confine ?? false);
 }
 
 function walkFlat(rootPath: string): FoundFile[] {
@@ -118,13 +125,25 @@ function walkFlat(rootPath: string): FoundFile[] {
   return found;
 }
 
-function walkNested(rootPath: string, maxDepth: number): FoundFile[] {
+function walkNested(rootPath: string, maxDepth: number, confine: boolean): FoundFile[] {
   const found: FoundFile[] = [];
-  const admitted = new Set<string>([realpathSync(rootPath)]);
+  const realRoot = realpathSync(rootPath);
+  const admitted = new Set<string>([realRoot]);
+  const inside = (path: string): boolean => {
+    if (!confine) return true;
+    try {
+      const real = realpathSync(path);
+      return real === realRoot ||
+        real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+    } catch {
+      return false;
+    }
+  };
   const visit = (dir: string, name: string, depth: number, entries: Dirent[]) => {
     const marker = entries.find((e) => e.name === "SKILL.md");
     const skill = join(dir, "SKILL.md");
-    if (marker && (marker.isFile() || (marker.isSymbolicLink() && statKind(skill) === "file"))) {
+    const linkOk = (path: string) => statKind(path) === "file" && inside(path);
+    if (marker && (marker.isFile() || (marker.isSymbolicLink() && linkOk(skill)))) {
       found.push({ file: skill, directory: dir, fallbackName: name });
       if (depth > 0) return;
     }
@@ -139,7 +158,7 @@ function walkNested(rootPath: string, maxDepth: number): FoundFile[] {
       let children: Dirent[];
       try {
         real = realpathSync(path);
-        if (admitted.has(real)) continue;
+        if (admitted.has(real) || (entry.isSymbolicLink() && !inside(path))) continue;
         admitted.add(real);
         children = readdirSync(path, { withFileTypes: true });
       } catch {
