@@ -23,14 +23,20 @@ async function run(command: string, args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}`);
 }
 
+// esbuild resolves npm imports from node_modules, which Deno creates on first use: make sure
+// it exists on a fresh clone.
+await run(Deno.execPath(), ["install", "--quiet"]);
 await rm(OUT, { recursive: true, force: true });
 await mkdir(join(OUT, "dist"), { recursive: true });
 await run("npx", [
   "-y",
   ESBUILD,
   "cli=npm/cli.ts",
-  "index=mod.ts",
+  "index=dsh/mod.ts",
+  "tools=dsh/tools.ts",
   "mcp=mcp/mod.ts",
+  // dsh's own packages come from the dsh install that loads the plugin (optional peers).
+  "--external:@deepseek-ai/*",
   "--bundle",
   "--splitting",
   "--format=esm",
@@ -54,10 +60,20 @@ const pkg = {
   bin: { [TOOL_NAME]: "dist/cli.js" },
   exports: {
     ".": "./dist/index.js",
+    "./tools": "./dist/tools.js",
     "./mcp": "./dist/mcp.js",
     "./package.json": "./package.json",
   },
-  files: ["dist", "README.md", "LICENSE"],
+  files: ["dist", "cordis.patch.yml", "README.md", "LICENSE"],
+  peerDependencies: {
+    "@deepseek-ai/dsh-skill": ">=0.1.0-rc.8",
+    "@deepseek-ai/dsh-tools": ">=0.1.0-rc.8",
+  },
+  peerDependenciesMeta: {
+    "@deepseek-ai/dsh-skill": { optional: true },
+    "@deepseek-ai/dsh-tools": { optional: true },
+  },
+  dsh: { bundle: { patch: "./cordis.patch.yml" } },
   engines: { node: ">=20" },
   keywords: ["agent-skills", "skills", "mcp", "claude-code", "codex", "cursor", "gemini-cli"],
   mcpName: MCP_NAME,
@@ -65,6 +81,7 @@ const pkg = {
 await writeFile(join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 await copyFile(join(ROOT, "README.md"), join(OUT, "README.md"));
 await copyFile(join(ROOT, "LICENSE"), join(OUT, "LICENSE"));
+await copyFile(join(ROOT, "dsh", "cordis.patch.yml"), join(OUT, "cordis.patch.yml"));
 
 let bytes = 0;
 for (const entry of await readdir(OUT, { recursive: true, withFileTypes: true })) {

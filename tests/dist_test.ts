@@ -144,7 +144,8 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   equal(pkg.version, "0.9.0");
   equal(pkg.type, "module");
   deepEqual(pkg.bin, { "dsh-skills-anywhere": "dist/cli.js" });
-  deepEqual(Object.keys(pkg.exports), [".", "./mcp", "./package.json"]);
+  deepEqual(Object.keys(pkg.exports), [".", "./tools", "./mcp", "./package.json"]);
+  deepEqual(pkg.dsh, { bundle: { patch: "./cordis.patch.yml" } });
   equal(pkg.dependencies, undefined);
   equal(pkg.engines.node, ">=20");
   await withTempDir(async (dir) => {

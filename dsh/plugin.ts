@@ -1,0 +1,62 @@
+/**
+ * The Cordis plugin `skills-anywhere`: registers the provider on dsh's
+ * `ctx.skills`. This module is the npm package's main export, so a dsh profile
+ * row `name: dsh-skills-anywhere` loads it.
+ *
+ * @example
+ * ```ts
+ * import * as skillsAnywhere from "./plugin.ts";
+ * await ctx.plugin(skillsAnywhere, { catalog: { limit: 20 } });
+ * ```
+ * @module
+ */
+import process from "node:process";
+import { resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
+import type { Log } from "../lib/catalog/discover.ts";
+import { ProviderConfig, type ProviderConfigValue } from "./config.ts";
+import { type ProviderControl, SkillsAnywhereProvider } from "./provider.ts";
+
+/** The Cordis plugin name. */
+export const name = "skills-anywhere";
+/** The services the plugin needs. */
+export const inject = ["skills"];
+/** The configuration schema (Standard Schema; Cordis fills the defaults). */
+export const Config = ProviderConfig;
+
+/** The minimal shape of the dsh context this plugin uses. */
+interface DshContext {
+  skills: {
+    registerProvider(create: (control: ProviderControl) => SkillsAnywhereProvider): () => void;
+  };
+  logger: {
+    info(message: string): void;
+    warn(message: string): void;
+    debug(message: string): void;
+  };
+  effect(execute: () => () => unknown, label?: string): unknown;
+}
+
+/** Turns the validated row configuration into the catalog configuration. */
+export function catalogConfig(config: ProviderConfigValue): ResolvedConfig {
+  return resolveConfig({ ...config, ranks: { ...config.ranks } }, process.env);
+}
+
+/** Registers the provider; disposes it with the plugin. Synchronous, as Cordis expects. */
+export function apply(ctx: DshContext, config: ProviderConfigValue): void {
+  const resolved = catalogConfig(config);
+  const log: Log = (level, message) => {
+    if (level === "warn") ctx.logger.warn(message);
+    else ctx.logger.info(message);
+  };
+  let provider: SkillsAnywhereProvider | undefined;
+  ctx.skills.registerProvider((control) => {
+    provider = new SkillsAnywhereProvider(resolved, log, control);
+    return provider;
+  });
+  ctx.effect(() => () => provider?.dispose(), "skills-anywhere provider");
+  const sources = `${resolved.sources.length}${resolved.sourcesFiles ? "+files" : ""}`;
+  log(
+    "info",
+    `skills-anywhere: provider "${resolved.providerName}" registered (agents=${resolved.agents}, claudePlugins=${resolved.claudePlugins}, sources=${sources})`,
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * Reading one skill file again, now: what a consumer does before it hands
+ * instructions to a model, so that an edited file or a fresh author opt-out
+ * wins over anything cached.
+ *
+ * @example
+ * ```ts
+ * import { readSkillNow } from "./fresh.ts";
+ * const now = readSkillNow("/skills/demo/SKILL.md", { fallbackName: "demo", lenient: true });
+ * if (now.status === "ok") console.log(now.skill.invocation);
+ * ```
+ * @module
+ */
+import { MAX_SKILL_FILE_BYTES } from "../catalog/discover.ts";
+import { decodeUtf8, readBoundedSync, ReadError } from "../fs/mod.ts";
+import { type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
+
+/** The file as it is now. */
+export type FreshRead =
+  | { status: "ok"; skill: ParsedSkill; bytes: Uint8Array }
+  | { status: "missing" }
+  | { status: "invalid"; reason: string };
+
+/** Options of {@linkcode readSkillNow}. */
+export interface FreshOptions {
+  /** The published name, used when the frontmatter has none. */
+  fallbackName: string;
+  lenient: boolean;
+}
+
+/**
+ * Reads and parses `path` with the bounded reader (regular file, at most
+ * 128 KiB, strict UTF-8, never blocking). A file that is gone is `missing`;
+ * one that is no longer a usable skill is `invalid` with the reason. Other
+ * system errors (permissions, I/O) are thrown as {@linkcode ReadError}.
+ */
+export function readSkillNow(path: string, options: FreshOptions): FreshRead {
+  let bytes: Uint8Array;
+  try {
+    bytes = readBoundedSync(path, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }).bytes;
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    if (error.kind === "missing") return { status: "missing" };
+    if (error.kind === "unreadable") throw error;
+    return { status: "invalid", reason: error.message };
+  }
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch {
+    return { status: "invalid", reason: "not UTF-8 text" };
+  }
+  const parsed = parseSkillMarkdown(text, options);
+  if (!parsed.ok) return { status: "invalid", reason: parsed.reason };
+  return { status: "ok", skill: parsed.skill, bytes };
+}
