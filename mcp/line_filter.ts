@@ -73,6 +73,12 @@ export class PendingRequests {
     }
   }
 
+  /** Stops waiting for answers that can no longer be delivered (client gone, or a signal). */
+  abandon(): void {
+    this.#ids.clear();
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
   /** Resolves once nothing is pending, or after `timeoutMs`. */
   drained(timeoutMs: number): Promise<void> {
     if (this.#ids.size === 0) return Promise.resolve();
@@ -168,9 +174,14 @@ export function guardedStdin(
   return input.pipe(filter);
 }
 
-/** A pass-through for stdout that tells `pending` which requests were answered. */
+/**
+ * A pass-through for stdout that tells `pending` which requests were answered. Once a write
+ * fails (the client closed its end: EPIPE), later output is dropped instead of raising an
+ * error nobody could handle; the caller learns of the failure from `output`'s "error" event.
+ */
 export function trackedStdout(output: Writable, pending: PendingRequests): Writable {
   let partial = "";
+  let gone = false;
   return new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
       const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
@@ -181,7 +192,11 @@ export function trackedStdout(output: Writable, pending: PendingRequests): Writa
         partial = partial.slice(newline + 1);
         newline = partial.indexOf("\n");
       }
-      output.write(chunk, (error) => callback(error ?? null));
+      if (gone) return callback();
+      output.write(chunk, (error) => {
+        if (error) gone = true;
+        callback();
+      });
     },
   });
 }

@@ -75,6 +75,11 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
     timer = setInterval(runSync, config.syncIntervalMs);
     (timer as { unref?: () => void }).unref?.();
   }
+  // A client that closes its end of stdout (or stderr) makes writes fail with EPIPE: that is a
+  // disconnect, not a crash. Diagnostics are best-effort; a broken stdout ends the session.
+  let clientGone: () => void = () => {};
+  process.stdout.on("error", () => clientGone());
+  process.stderr.on("error", () => {});
   const pending = new PendingRequests();
   const input = guardedStdin(process.stdin, (line) => void process.stdout.write(line), pending);
   const handle = serveStdio(
@@ -86,12 +91,15 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   );
   await new Promise<void>((resolve) => {
     const done = () => resolve();
+    clientGone = done;
     if (process.stdin.readableEnded) return done();
     input.once("end", done);
     input.once("close", done);
     process.once("SIGINT", done);
     process.once("SIGTERM", done);
   });
+  // Whatever is still pending will not be answered now; the end of input need not wait for it.
+  pending.abandon();
   if (timer !== undefined) clearInterval(timer);
   stop.abort();
   await handle.close().catch(() => {});

@@ -747,7 +747,11 @@ export async function sourcesFromEverywhere(env) {
       const listed = names(await m.ctx.skills.list({ cwd: t.project }));
       return ["from-config", "from-project", "from-user"].every((n) => listed.includes(n));
     }, "all three sources to be cloned and listed");
-    const lock = JSON.parse(await env.fs.read(`${t.dshHome}/skills-anywhere/lock.json`));
+    // The checkout appears before the run that cloned it writes the lock file: wait for both.
+    const readLock = async () =>
+      JSON.parse(await env.fs.read(`${t.dshHome}/skills-anywhere/lock.json`).catch(() => "{}"));
+    await until(async () => Object.keys(await readLock()).length === 3, "three lock entries");
+    const lock = await readLock();
     assert.equal(Object.keys(lock).length, 3);
     for (const entry of Object.values(lock)) assert.match(entry.sha, /^[0-9a-f]{40}$/);
     // A cwd-less view does not include the project's source, but its checkout is there.

@@ -9,7 +9,7 @@
  * @module
  */
 import { realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   BUNDLE_ERROR_SCHEMA,
   BUNDLE_LIMITS,
@@ -19,7 +19,7 @@ import {
   validateManifest,
 } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
-import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
+import { decodeUtf8, isWithin, readBounded, ReadError } from "../fs/mod.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
@@ -36,11 +36,6 @@ const MANIFEST_MESSAGES = {
   inside: "Keep the review manifest outside the skill directory.",
 } as const;
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
-
 async function readReviewedManifest(path: string, directory: string): Promise<BundleManifest> {
   let realDirectory: string;
   try {
@@ -50,7 +45,9 @@ async function readReviewedManifest(path: string, directory: string): Promise<Bu
   }
   const realManifest = await realpath(path).catch(() => undefined);
   if (realManifest === undefined) throw new BundleError(MANIFEST_MESSAGES.choose);
-  if (isInside(realManifest, realDirectory)) throw new BundleError(MANIFEST_MESSAGES.inside);
+  if (isWithin(realManifest, realDirectory, { allowSame: true })) {
+    throw new BundleError(MANIFEST_MESSAGES.inside);
+  }
   let text: string;
   try {
     const { bytes } = await readBounded(realManifest, {

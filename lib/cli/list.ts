@@ -8,7 +8,8 @@
  * ```
  * @module
  */
-import { relative, sep } from "node:path";
+import { relative } from "node:path";
+import { isWithin } from "../fs/mod.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { originLabel } from "../catalog/origin.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
@@ -37,13 +38,9 @@ export function displayPath(
 ): string {
   let best: string | undefined;
   for (const source of sources) {
+    if (!isWithin(path, source.dir)) continue;
     const rel = relative(source.dir, path);
-    if (
-      rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep) &&
-      (best === undefined || rel.length < best.length)
-    ) {
-      best = rel;
-    }
+    if (best === undefined || rel.length < best.length) best = rel;
   }
   return best ?? tildePath(path, home);
 }

@@ -13,6 +13,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { lstat } from "node:fs/promises";
+import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
 
 /** Why a bounded read failed. */
@@ -308,4 +309,21 @@ export function streamRegularFileSync(path: string, options: StreamOptions): Str
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether `child` lies inside `parent` (separator-aware: `..notes` inside
+ * `parent` is inside, `../x` is not). `parent` itself counts only with
+ * `allowSame`. Both paths should be absolute and, where links matter, real.
+ *
+ * @example
+ * ```ts
+ * isWithin("/a/b/..c", "/a/b"); // true
+ * isWithin("/a/bc", "/a/b"); // false
+ * ```
+ */
+export function isWithin(child: string, parent: string, options: { allowSame?: boolean } = {}) {
+  const rel = relative(parent, child);
+  if (rel === "") return options.allowSame ?? false;
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

@@ -13,7 +13,8 @@
  */
 import { execFile } from "node:child_process";
 import { lstat, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { isWithin } from "../fs/mod.ts";
 import process from "node:process";
 
 /** The commit, or why it cannot be proven. */
@@ -21,16 +22,6 @@ export type SourceCommit = { ok: true; commit: string } | { ok: false; reason: s
 
 const TIMEOUT_MS = 5000;
 const MAX_OUTPUT = 64 * 1024;
-
-function strictlyInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
-function insideOrEqual(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
 
 function gitEnv(ceiling: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -93,14 +84,14 @@ export async function sourceCommit(
   } catch {
     return { ok: false, reason: "the top-level directory cannot be resolved" };
   }
-  if (!strictlyInside(topReal, cache)) {
+  if (!isWithin(topReal, cache)) {
     return { ok: false, reason: "the repository is not a checkout inside the source cache" };
   }
   const dotGit = await lstat(join(topReal, ".git")).catch(() => undefined);
   if (dotGit === undefined || !dotGit.isDirectory()) {
     return { ok: false, reason: "the checkout has no .git directory of its own" };
   }
-  if (!insideOrEqual(skill, topReal)) {
+  if (!isWithin(skill, topReal, { allowSame: true })) {
     return { ok: false, reason: "the skill is outside its checkout" };
   }
   if (!/^[0-9a-f]{40}$/.test(commit)) return { ok: false, reason: "HEAD is not a full commit" };

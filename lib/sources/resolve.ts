@@ -21,8 +21,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isWithin } from "../fs/mod.ts";
 
 /** One source as written in configuration or a sources file. */
 export interface SourceSpec {
@@ -265,13 +266,6 @@ function identify(spec: SourceSpec): Identity {
   };
 }
 
-/** Whether `child` is `parent` itself (`allowSame`) or strictly inside it, separator-aware. */
-function isInside(parent: string, child: string, allowSame: boolean): boolean {
-  const rel = relative(parent, child);
-  if (rel === "") return allowSame;
-  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
-
 /**
  * Replaces every run of characters outside `[A-Za-z0-9_.-]` with `_`, so a ref
  * can be part of a directory name.
@@ -310,14 +304,14 @@ export function resolveSource(spec: string | SourceSpec, cacheDir: string): Reso
     segments[segments.length - 1] = `${segments[segments.length - 1]}@${sanitizeRef(ref)}`;
   }
   const dir = join(cache, ...segments);
-  if (!isInside(cache, dir, false)) {
+  if (!isWithin(dir, cache, { allowSame: false })) {
     throw new SourceError(
       `skills-anywhere: source "${input.repo}" resolves outside the cache directory`,
     );
   }
 
   const scanDir = path !== undefined ? join(dir, ...path.split("/")) : dir;
-  if (!isInside(dir, scanDir, true)) {
+  if (!isWithin(scanDir, dir, { allowSame: true })) {
     throw new SourceError(`skills-anywhere: source path escapes the repository: ${path}`);
   }
 
