@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
+import { run } from "./run.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "dist", "bin");
@@ -25,16 +26,6 @@ export const TARGETS: Record<string, { bun: string; file: string; bytecode?: tru
   "darwin-arm64": { bun: "bun-darwin-arm64", file: "dsh-skills-anywhere-darwin-arm64" },
   "windows-x64": { bun: "bun-windows-x64", file: "dsh-skills-anywhere-windows-x64.exe" },
 };
-
-async function run(command: string, args: string[]): Promise<void> {
-  const { code } = await new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}`);
-}
 
 const entry = join(ROOT, "npm", "dist", "dist", "cli.js");
 if (!(await stat(entry).then(() => true, () => false))) {

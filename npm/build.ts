@@ -4,6 +4,7 @@
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
+import { run } from "./run.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "npm", "dist");
@@ -11,17 +12,6 @@ const ESBUILD = "esbuild@0.28.2";
 
 /** The MCP registry name, also in server.json. */
 export const MCP_NAME = "io.github.dsh-skills-anywhere/dsh-skills-anywhere";
-
-async function run(command: string, args: string[]): Promise<void> {
-  const { code } = await new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdout: "inherit",
-    stderr: "inherit",
-  })
-    .output();
-  if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}`);
-}
 
 // esbuild resolves npm imports from node_modules, which Deno creates on first use: make sure
 // it exists on a fresh clone.

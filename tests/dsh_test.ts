@@ -131,7 +131,9 @@ Deno.test("packed npm package", async () => {
     for (const path of ["lib", "dsh", "mcp", "mod.ts", "README.md", "LICENSE", "npm/cli.ts"]) {
       await cp(join(ROOT, path), join(src, path), { recursive: true });
     }
-    await cp(join(ROOT, "npm", "build.ts"), join(src, "npm", "build.ts"));
+    for (const file of ["build.ts", "run.ts"]) {
+      await cp(join(ROOT, "npm", file), join(src, "npm", file));
+    }
     await symlink(join(ROOT, "node_modules"), join(src, "node_modules"), "dir");
     await mustRun(Deno.execPath(), ["run", "-A", "npm/build.ts"], src, 120_000);
     const dist = join(src, "npm", "dist");

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { type BundleManifest, compareManifests } from "../lib/bundle/manifest.ts";
 import { readBundle } from "../lib/bundle/read.ts";
 import { VERSION } from "../lib/version.ts";
+import { run } from "../npm/run.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SRC = join(ROOT, "web", "src");
@@ -102,16 +103,6 @@ async function examplePair(): Promise<{ reviewed: BundleManifest; current: Bundl
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
-}
-
-async function run(command: string, args: string[]): Promise<void> {
-  const { code } = await new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}`);
 }
 
 function fill(template: string, marker: string, value: string): string {

@@ -16,6 +16,7 @@ import process from "node:process";
 import { VERSION } from "../version.ts";
 import {
   assertOptions,
+  CHECK_ONLY,
   type OptionName,
   type OptionValues,
   parseCommandLine,
@@ -97,16 +98,7 @@ const COMMANDS: Record<string, Command> = {
       "usage: dsh-skills-anywhere check [--profile strict|lenient|spec] [--lenient] [--fail-on-repair]\n" +
       "         [--require-pinned-sources] [--fail-on-hidden-characters] [--resources]\n" +
       "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <files...>",
-    options: [
-      "json",
-      "profile",
-      "lenient",
-      "fail-on-repair",
-      "require-pinned-sources",
-      "fail-on-hidden-characters",
-      "resources",
-      "fail-on-resource-issues",
-    ],
+    options: ["json", ...CHECK_ONLY],
     run: async (...args) => (await import("./check.ts")).runCheck(...args),
   },
   bundle: {

@@ -125,6 +125,28 @@ async function targetFile(values: OptionValues, cwd: string): Promise<string> {
     : userSourcesFile(config.dshHome);
 }
 
+/** Resolves a source string, or prints why it cannot be parsed and returns `undefined` (exit 2). */
+function resolveOrReport(
+  spec: string | SourceSpec,
+  cacheDir: string,
+  io: Io,
+): ResolvedSource | undefined {
+  try {
+    return resolveSource(spec, cacheDir);
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    io.err(`${escapeTerminal(error.message)}\n`);
+    return undefined;
+  }
+}
+
+/** The entries of the sources file that `add`/`remove` edit; a broken file is a usage error. */
+async function readTarget(file: string): Promise<SourceSpec[]> {
+  return await readSourcesFile(file).catch((error) => {
+    throw error instanceof SourceError ? new UsageError(error.message) : error;
+  });
+}
+
 function specFrom(input: string, values: OptionValues): string | SourceSpec {
   if (values.ref === undefined && values.path === undefined && values.rank === undefined) {
     return input;
@@ -152,19 +174,11 @@ export async function runAdd(
   if (positionals.length !== 1) throw new UsageError("add takes exactly one source.");
   const config = cliConfig();
   const spec = specFrom(positionals[0], values);
-  let source: ResolvedSource;
-  try {
-    source = resolveSource(spec, config.cacheDir);
-  } catch (error) {
-    if (!(error instanceof SourceError)) throw error;
-    io.err(`${escapeTerminal(error.message)}\n`);
-    return 2;
-  }
+  const source = resolveOrReport(spec, config.cacheDir, io);
+  if (source === undefined) return 2;
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
-  const existing = await readSourcesFile(file).catch((error) => {
-    throw error instanceof SourceError ? new UsageError(error.message) : error;
-  });
+  const existing = await readTarget(file);
   if (existing.some((entry) => safeSameSource(entry, spec))) {
     io.out(`${escapeTerminal(source.display)} is already in ${shown}\n`);
     return 0;
@@ -207,18 +221,10 @@ export async function runRemove(
   if (positionals.length !== 1) throw new UsageError("remove takes exactly one source.");
   const input = positionals[0];
   const config = cliConfig();
-  try {
-    resolveSource(input, config.cacheDir);
-  } catch (error) {
-    if (!(error instanceof SourceError)) throw error;
-    io.err(`${escapeTerminal(error.message)}\n`);
-    return 2;
-  }
+  if (resolveOrReport(input, config.cacheDir, io) === undefined) return 2;
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
-  const existing = await readSourcesFile(file).catch((error) => {
-    throw error instanceof SourceError ? new UsageError(error.message) : error;
-  });
+  const existing = await readTarget(file);
   const kept = existing.filter((entry) => !sameRepository(entry, input));
   if (kept.length === existing.length) {
     io.err(`${escapeTerminal(input)} is not listed in ${shown}\n`);
