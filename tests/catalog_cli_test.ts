@@ -5,7 +5,7 @@
 // or writes the real home. Upstream repositories are made with the system git.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, listTree, runCli, withTempDir, writeTree } from "./helpers.ts";
+import { type CliResult, listTree, runCli, runGit, withTempDir, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
 /** Any control character but the newline (C0, DEL, C1). */
@@ -92,29 +92,7 @@ async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
       DENO_DIR,
       DENO_NO_UPDATE_CHECK: "1",
     };
-    const git = async (cwd: string, ...args: string[]) => {
-      const output = await new Deno.Command("git", {
-        args: [
-          "-c",
-          "user.name=t",
-          "-c",
-          "user.email=t@t",
-          "-c",
-          "init.defaultBranch=main",
-          ...args,
-        ],
-        cwd,
-        env,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const decoder = new TextDecoder();
-      if (output.code !== 0) {
-        throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
-      }
-      return decoder.decode(output.stdout).trim();
-    };
+    const git = (cwd: string, ...args: string[]) => runGit(cwd, args, { env });
     const commit = async (repo: string, files: Record<string, string>) => {
       await writeTree(repo, files);
       await git(repo, "add", "-A");

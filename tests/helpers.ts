@@ -118,3 +118,29 @@ export async function listTree(dir: string): Promise<string[]> {
   await walk(dir, "");
   return out.sort();
 }
+
+/**
+ * Runs the real `git` for a test (identity and default branch set on the command line, no
+ * prompts), with exactly `env` when `clearEnv` is set; returns trimmed stdout or throws with
+ * git's stderr.
+ */
+export async function runGit(
+  cwd: string,
+  args: string[],
+  options: { env?: Record<string, string>; clearEnv?: boolean } = {},
+): Promise<string> {
+  const output = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args],
+    cwd,
+    env: options.env,
+    clearEnv: options.clearEnv ?? false,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  if (output.code !== 0) {
+    throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
+  }
+  return decoder.decode(output.stdout).trim();
+}

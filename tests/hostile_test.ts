@@ -8,7 +8,14 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type CliResult, currentDenoDir, runCli, withTempDir, writeTree } from "./helpers.ts";
+import {
+  type CliResult,
+  currentDenoDir,
+  runCli,
+  runGit,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 import {
   type RpcMessage,
   type Sandbox,
@@ -56,30 +63,7 @@ async function withWorld(fn: (world: World) => Promise<void>): Promise<void> {
       DENO_NO_UPDATE_CHECK: "1",
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     };
-    const git = async (cwd: string, ...args: string[]) => {
-      const output = await new Deno.Command("git", {
-        args: [
-          "-c",
-          "user.name=t",
-          "-c",
-          "user.email=t@t",
-          "-c",
-          "init.defaultBranch=main",
-          ...args,
-        ],
-        cwd,
-        env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const decoder = new TextDecoder();
-      if (output.code !== 0) {
-        throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
-      }
-      return decoder.decode(output.stdout).trim();
-    };
+    const git = (cwd: string, ...args: string[]) => runGit(cwd, args, { env, clearEnv: true });
     const world: World = {
       root,
       home,

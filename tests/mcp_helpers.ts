@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { currentDenoDir, MAIN, withTempDir, writeTree } from "./helpers.ts";
+import { currentDenoDir, MAIN, runGit, withTempDir, writeTree } from "./helpers.ts";
 
 /** A temp world for one server: nothing outside `root` is read or written. */
 export interface Sandbox {
@@ -485,10 +485,8 @@ export async function withRawServer<T>(
 // Git
 
 /** The test's own git: isolated home and config, fixed identity. */
-export async function git(box: Sandbox, cwd: string, ...args: string[]): Promise<string> {
-  const output = await new Deno.Command("git", {
-    args,
-    cwd,
+export function git(box: Sandbox, cwd: string, ...args: string[]): Promise<string> {
+  return runGit(cwd, args, {
     env: {
       HOME: box.home,
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -500,15 +498,7 @@ export async function git(box: Sandbox, cwd: string, ...args: string[]): Promise
       GIT_COMMITTER_EMAIL: "author@example.invalid",
     },
     clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  if (output.code !== 0) {
-    throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
-  }
-  return decoder.decode(output.stdout).trim();
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   type SyncOptions,
   syncSource,
 } from "../lib/sources/sync.ts";
-import { listTree, withTempDir, writeTree } from "./helpers.ts";
+import { listTree, runGit, withTempDir, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
 
@@ -51,22 +51,8 @@ async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
       GIT_COMMITTER_NAME: "Test Author",
       GIT_COMMITTER_EMAIL: "author@example.invalid",
     };
-    const git = async (cwd: string, ...args: string[]) => {
-      const output = await new Deno.Command("git", {
-        args,
-        cwd,
-        env: gitEnv,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const decoder = new TextDecoder();
-      if (output.code !== 0) {
-        throw new Error(`git ${args.join(" ")} failed: ${decoder.decode(output.stderr)}`);
-      }
-      return decoder.decode(output.stdout).trim();
-    };
+    const git = (cwd: string, ...args: string[]) =>
+      runGit(cwd, args, { env: gitEnv, clearEnv: true });
     const upstream = join(root, "upstream");
     await Deno.mkdir(upstream);
     await git(upstream, "-c", "init.defaultBranch=main", "init", "-q");
