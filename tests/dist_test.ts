@@ -168,6 +168,28 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
     const cli = `${project}/node_modules/dsh-skills-anywhere/dist/cli.js`;
     const version = await run(node, [cli, "--version"], { clearEnv: true, env: { PATH: "" } });
     equal(version.stdout, "0.9.0\n");
+    // check, bundle and list with no PATH at all: no git, no deno, nothing but Node itself.
+    const bare = { clearEnv: true, env: { PATH: "", HOME: `${dir}/home` } };
+    await writeTree(dir, {
+      "home/.claude/skills/bare/SKILL.md": SKILL.replace("pdf-forms", "bare"),
+    });
+    const check = await run(
+      node,
+      [cli, "check", `${ROOT}testdata/check/clean-skill/SKILL.md`],
+      bare,
+    );
+    equal(check.code, 0, check.stderr);
+    match(check.stdout, /^PASSED /);
+    const bundle = await run(
+      node,
+      [cli, "bundle", "--json", `${dir}/home/.claude/skills/bare`],
+      bare,
+    );
+    equal(bundle.code, 0, bundle.stderr);
+    equal(JSON.parse(bundle.stdout).schema, "skills-anywhere-bundle-1");
+    const list = await run(node, [cli, "list", "--json", "--cwd", dir], bare);
+    equal(list.code, 0, list.stderr);
+    deepEqual(JSON.parse(list.stdout).skills.map((s: { name: string }) => s.name), ["bare"]);
     const npx = await run(
       "npx",
       ["--yes", "--package", tarball, "dsh-skills-anywhere", "--version"],
