@@ -5,7 +5,17 @@
 // or writes the real home. Upstream repositories are made with the system git.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, listTree, runCli, runGit, withTempDir, writeTree } from "./helpers.ts";
+import {
+  cliCommand,
+  type CliResult,
+  currentDenoDir,
+  listTree,
+  MAIN,
+  runCli,
+  runGit,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
 /** Any control character but the newline (C0, DEL, C1). */
@@ -777,5 +787,30 @@ Deno.test("list/doctor never print a raw control character from names, descripti
     const doctor = await box.cli("doctor");
     ok(doctor.stdout.includes("\\u009b"), doctor.stdout);
     deepEqual(await box.agentTrees(), before);
+  });
+});
+
+Deno.test("progress goes to stderr only when it is a terminal", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "home/.claude/skills/a/SKILL.md": "---\nname: a\ndescription: A.\n---\nA\n",
+      "home/.claude/skills/b/SKILL.md": "---\nname: b\ndescription: B.\n---\nB\n",
+    });
+    const env = { HOME: `${dir}/home`, DSH_HOME: `${dir}/dsh`, NO_COLOR: "1" };
+    const piped = await runCli(["list", "--cwd", dir], { env });
+    equal(piped.stderr, "");
+    // util-linux `script` gives the CLI a real pseudo-terminal.
+    const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
+    const cli = [...command, "list", "--cwd", dir];
+    const quoted = cli.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
+    const tty = await new Deno.Command("script", {
+      args: ["-qec", quoted, "/dev/null"],
+      env: { ...env, DENO_DIR: await currentDenoDir() },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    equal(tty.code, 0);
+    match(new TextDecoder().decode(tty.stdout), /reading skills: 2\/2/);
   });
 });

@@ -22,10 +22,13 @@ export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedCon
   return resolveConfig({ sharedDirs: true, watch: false, sync: false, ...overrides }, process.env);
 }
 
-/** A log that writes warnings, escaped, to stderr. */
+/**
+ * A log that writes warnings, escaped, to stderr; progress lines (a source cloned or updated)
+ * too when stderr is a terminal, never in logs.
+ */
 export function stderrLog(io: Io): Log {
   return (level, message) => {
-    if (level === "warn") io.err(`${escapeTerminal(message)}\n`);
+    if (level === "warn" || io.errIsTty) io.err(`${escapeTerminal(message)}\n`);
   };
 }
 
