@@ -242,6 +242,11 @@ export class SkillsAnywhereProvider {
   async sources(cwd?: string): Promise<ResolvedSource[]> {
     const projects = new Set(this.#projects);
     if (cwd !== undefined) projects.add(await findProjectRoot(cwd));
+    return await this.#collect(projects);
+  }
+
+  /** Configuration and user-file sources plus the project files of `projects`, merged. */
+  async #collect(projects: Iterable<string>): Promise<ResolvedSource[]> {
     const lists = [await collectSources(this.#config, undefined, this.#log)];
     for (const project of projects) {
       lists.push(await collectSources(this.#config, project, this.#log));
@@ -295,11 +300,7 @@ export class SkillsAnywhereProvider {
   #start(force: boolean): Promise<SyncResult[]> {
     const covered = new Set(this.#projects);
     const promise = (async () => {
-      const lists = [await collectSources(this.#config, undefined, this.#log)];
-      for (const project of covered) {
-        lists.push(await collectSources(this.#config, project, this.#log));
-      }
-      const sources = mergeSources(...lists);
+      const sources = await this.#collect(covered);
       if (sources.length === 0) return [];
       const results = await syncAll(sources, {
         lockFile: this.#config.lockFile,

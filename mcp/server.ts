@@ -73,6 +73,21 @@ const row = (skill: DiscoveredSkill) => ({
 const line = (s: { name: string; description: string; source: string }) =>
   `- ${s.name} — ${s.description} [${s.source}]`;
 
+/**
+ * The published skill `name` if a model may open it: a valid name, known (a miss rescans
+ * once), and not disabled by its author in the catalog. Shared by `open_skill` and resources.
+ */
+async function findOpenable(
+  catalog: ServedCatalog,
+  name: string,
+): Promise<{ skill: DiscoveredSkill } | { error: string }> {
+  if (!isSkillName(name)) return { error: `invalid skill name "${name}"` };
+  const skill = await catalog.lookup(name);
+  if (skill === undefined) return { error: `skill "${name}" is unknown; search with find_skills` };
+  if (!skill.invocation.modelInvocable) return { error: disabledMessage(name) };
+  return { skill };
+}
+
 function toolError(message: string) {
   return { content: [{ type: "text" as const, text: message }], isError: true };
 }
@@ -212,14 +227,9 @@ export function createSkillsAnywhereServer(
       receipt: ReceiptShape,
     }),
   }, async (args) => {
-    const { name } = args;
-    if (!isSkillName(name)) return toolError(`invalid skill name "${name}"`);
-    const found = await catalog.lookup(name);
-    if (found === undefined) {
-      return toolError(`skill "${name}" is unknown; search with find_skills`);
-    }
-    if (!found.invocation.modelInvocable) return toolError(disabledMessage(name));
-    const result = await openSkill(found, {
+    const found = await findOpenable(catalog, args.name);
+    if ("error" in found) return toolError(found.error);
+    const result = await openSkill(found.skill, {
       lenient: catalog.config.lenient,
       includeBundle: args.include_bundle,
       expectedSha256: args.expected_sha256,
@@ -250,14 +260,9 @@ export function createSkillsAnywhereServer(
     }),
     { title: "Agent Skill", mimeType: "text/markdown" },
     async (uri, variables) => {
-      const name = String(variables.name);
-      if (!isSkillName(name)) throw new Error(`invalid skill name "${name}"`);
-      const found = await catalog.lookup(name);
-      if (found === undefined) {
-        throw new Error(`skill "${name}" is unknown; search with find_skills`);
-      }
-      if (!found.invocation.modelInvocable) throw new Error(disabledMessage(name));
-      const result = await openSkill(found, { lenient: catalog.config.lenient });
+      const found = await findOpenable(catalog, String(variables.name));
+      if ("error" in found) throw new Error(found.error);
+      const result = await openSkill(found.skill, { lenient: catalog.config.lenient });
       if (!result.ok) throw new Error(result.error);
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
     },

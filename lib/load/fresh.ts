@@ -44,6 +44,17 @@ export function readSkillNow(path: string, options: FreshOptions): FreshRead {
     if (error.kind === "unreadable") throw error;
     return { status: "invalid", reason: error.message };
   }
+  return parseSkillBytes(bytes, options);
+}
+
+/**
+ * Decodes (strict UTF-8) and parses bytes already read, for example the
+ * SKILL.md bytes a bundle read hashed.
+ */
+export function parseSkillBytes(
+  bytes: Uint8Array,
+  options: FreshOptions,
+): Exclude<FreshRead, { status: "missing" }> {
   let text: string;
   try {
     text = decodeUtf8(bytes);

@@ -23,9 +23,8 @@ import { basename } from "node:path";
 import { BundleError, type BundleManifest } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { Origin } from "../catalog/origin.ts";
-import { MAX_SKILL_FILE_BYTES } from "../catalog/discover.ts";
-import { decodeUtf8, readBoundedSync, ReadError } from "../fs/mod.ts";
-import { parseSkillMarkdown } from "../skill/parse.ts";
+import { ReadError } from "../fs/mod.ts";
+import { type FreshRead, parseSkillBytes, readSkillNow } from "./fresh.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import { renderSkill } from "./render.ts";
 import { sourceCommit } from "./source_commit.ts";
@@ -129,8 +128,9 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
   const { name, path, directory } = target;
   const unreadable = () => refuse("unreadable", `skill "${name}" is no longer readable at ${path}`);
   const wantBundle = options.includeBundle === true || options.expectedBundleSha256 !== undefined;
-  let bytes: Uint8Array;
+  let now: FreshRead;
   let bundle: BundleManifest | undefined;
+  const parse = { fallbackName: name, lenient: options.lenient };
   if (wantBundle) {
     if (basename(path) !== "SKILL.md") {
       return refuse(
@@ -140,29 +140,22 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
     }
     try {
       const read = await readBundle(directory);
-      bytes = read.skillBytes;
       bundle = read.manifest;
+      now = parseSkillBytes(read.skillBytes, parse);
     } catch (error) {
       if (error instanceof BundleError) return refuse("bundle-invalid", error.message);
       throw error;
     }
   } else {
     try {
-      bytes = readBoundedSync(path, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }).bytes;
+      now = readSkillNow(path, parse);
     } catch (error) {
       if (error instanceof ReadError) return unreadable();
       throw error;
     }
   }
-  let text: string;
-  try {
-    text = decodeUtf8(bytes);
-  } catch {
-    return unreadable();
-  }
-  const parsed = parseSkillMarkdown(text, { fallbackName: name, lenient: options.lenient });
-  if (!parsed.ok) return unreadable();
-  const skill = parsed.skill;
+  if (now.status !== "ok") return unreadable();
+  const { skill, bytes } = now;
   if (!skill.invocation.modelInvocable) return refuse("disabled", disabledMessage(name));
   const sha256 = sha256Hex(bytes);
   if (options.expectedSha256 !== undefined && options.expectedSha256 !== sha256) {
