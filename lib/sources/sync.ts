@@ -22,12 +22,14 @@
  * ```
  * @module
  */
-import { spawn } from "node:child_process";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { type LockFile, readLock, writeLock } from "./files.ts";
 import type { ResolvedSource } from "./resolve.ts";
+import { DEFAULT_GIT_TIMEOUT_MS, GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
+
+export { GIT_MISSING, gitAvailable };
 
 /** What happened to one source. */
 export type SyncStatus = "cloned" | "updated" | "unchanged" | "failed" | "skipped";
@@ -71,33 +73,9 @@ export interface SyncAllOptions extends SyncOptions {
 }
 
 /** The default timeout of one git command. */
-export const DEFAULT_SYNC_TIMEOUT_MS = 120_000;
-/** The most output (stdout and stderr each) kept from one git command. */
-export const MAX_GIT_OUTPUT = 4 * 1024 * 1024;
-/** The error of a `skipped` result. */
-export const GIT_MISSING = "git is not installed or not on PATH";
+export const DEFAULT_SYNC_TIMEOUT_MS = DEFAULT_GIT_TIMEOUT_MS;
 
 const SHA_LIKE = /^[0-9a-f]{7,40}$/i;
-
-/** Variables that point git at a repository other than its working directory. */
-const LOCAL_GIT_VARIABLES = [
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_COMMON_DIR",
-  "GIT_CONFIG",
-  "GIT_CONFIG_COUNT",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_DIR",
-  "GIT_GRAFT_FILE",
-  "GIT_IMPLICIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_NAMESPACE",
-  "GIT_NO_REPLACE_OBJECTS",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_PREFIX",
-  "GIT_REPLACE_REF_BASE",
-  "GIT_SHALLOW_FILE",
-  "GIT_WORK_TREE",
-];
 
 /**
  * Whether a ref looks like a commit: 7 to 40 hexadecimal digits.
@@ -110,151 +88,6 @@ const LOCAL_GIT_VARIABLES = [
  */
 export function isShaLike(ref: string | undefined): boolean {
   return ref !== undefined && SHA_LIKE.test(ref);
-}
-
-/**
- * A git command that did not succeed: `refused` when git itself exited with an
- * error (the message is the useful line of its stderr), `stopped` when it was
- * timed out, aborted, cut off or could not start.
- */
-class GitError extends Error {
-  readonly kind: "refused" | "stopped";
-  constructor(kind: "refused" | "stopped", message: string) {
-    super(message);
-    this.name = "GitError";
-    this.kind = kind;
-  }
-}
-
-interface RunOptions {
-  cwd?: string;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  env?: Record<string, string>;
-  git: string;
-}
-
-function gitEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, extra);
-  for (const name of LOCAL_GIT_VARIABLES) delete env[name];
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_LFS_SKIP_SMUDGE = "1";
-  return env;
-}
-
-/** The first `fatal:`/`error:` line of git's stderr, else its first non-empty line. */
-function gitMessage(stderr: string): string | undefined {
-  const lines = stderr.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
-  return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0];
-}
-
-/**
- * Runs git with an argument list (never a shell) and resolves with its stdout
- * once the process has exited and its pipes have closed.
- */
-function runGit(args: readonly string[], options: RunOptions): Promise<string> {
-  const command = `git ${args[0] ?? ""}`.trim();
-  return new Promise((resolvePromise, rejectPromise) => {
-    if (options.signal?.aborted) {
-      rejectPromise(new GitError("stopped", `${command} aborted`));
-      return;
-    }
-    const child = spawn(options.git, args, {
-      cwd: options.cwd,
-      env: gitEnvironment(options.env),
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
-    const stdout: Uint8Array[] = [];
-    const stderr: Uint8Array[] = [];
-    let stdoutBytes = 0;
-    let stderrBytes = 0;
-    let failure: string | undefined;
-    let settled = false;
-
-    const stop = (reason: string) => {
-      failure ??= reason;
-      child.kill("SIGTERM");
-    };
-    const timer = setTimeout(
-      () => stop(`${command} timed out after ${options.timeoutMs} ms`),
-      options.timeoutMs,
-    );
-    const onAbort = () => stop(`${command} aborted`);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const finish = (error: Error | undefined, output?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      if (error !== undefined) rejectPromise(error);
-      else resolvePromise(output ?? "");
-    };
-
-    child.stdout.on("data", (chunk: Uint8Array) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_GIT_OUTPUT) stop(`${command} printed more than 4 MiB`);
-      else stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Uint8Array) => {
-      stderrBytes += chunk.length;
-      if (stderrBytes <= MAX_GIT_OUTPUT) stderr.push(chunk);
-    });
-    child.on("error", (error: Error & { code?: string }) => {
-      // A process that never started emits no "close" worth waiting for.
-      if (child.pid === undefined) {
-        const message = error.code === "ENOENT" ? GIT_MISSING : error.message;
-        finish(new GitError("stopped", failure ?? message));
-      }
-    });
-    child.on("close", (code: number | null, signal: string | null) => {
-      const decoder = new TextDecoder();
-      const out = decoder.decode(concat(stdout));
-      if (failure !== undefined) return finish(new GitError("stopped", failure));
-      if (code === 0) return finish(undefined, out.trim());
-      const detail = gitMessage(decoder.decode(concat(stderr)));
-      const fallback = signal !== null
-        ? `${command} was killed by ${signal}`
-        : `${command} exited with code ${code}`;
-      finish(new GitError("refused", detail ?? fallback));
-    });
-  });
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
-const probes = new Map<string, Promise<boolean>>();
-
-/**
- * Whether git can run (`git --version` succeeds). Probed once per executable
- * and remembered.
- *
- * @example
- * ```ts
- * if (!(await gitAvailable())) console.error("git sources are disabled");
- * ```
- */
-export function gitAvailable(git = "git"): Promise<boolean> {
-  let probe = probes.get(git);
-  if (probe === undefined) {
-    probe = runGit(["--version"], { git, timeoutMs: 10_000 }).then(() => true, () => false);
-    probes.set(git, probe);
-  }
-  return probe;
 }
 
 async function isCheckout(dir: string): Promise<boolean> {
@@ -385,6 +218,7 @@ export async function syncSource(
     signal: options.signal,
     env: options.env,
     git: gitCommand,
+    allowFileProtocol: source.url.startsWith("/") || source.url.startsWith("file:"),
   };
   const git: Git = (args, cwd) => runGit(args, { ...runOptions, cwd });
   const { ref } = source;

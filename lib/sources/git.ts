@@ -1,0 +1,235 @@
+/**
+ * The one git runner. Every git command this tool runs goes through
+ * {@linkcode runGit}, under one policy that holds for every source, trusted or
+ * not — a repository is hostile input and git must never run its code:
+ *
+ * - no shell: `spawn` with an argument list; callers put `--` before every
+ *   URL or path argument;
+ * - no configuration but ours: the system and global git configuration are
+ *   ignored (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL` = the null device),
+ *   and every `GIT_*` variable of the caller's environment is dropped, so a
+ *   caller running inside a git hook cannot redirect it;
+ * - no code from a repository: `core.hooksPath` points at the null device (no
+ *   hook can exist there), `core.fsmonitor=false`, `submodule.recurse=false`,
+ *   `protocol.ext.allow=never`, `protocol.file.allow=never` unless the caller
+ *   allows local paths (sources the user gave as a local path),
+ *   `safe.bareRepository=explicit`, no LFS smudge, no prompts;
+ * - bounded: a per-command timeout (SIGTERM, then SIGKILL), a 4 MiB output cap
+ *   and an optional abort signal.
+ *
+ * @example
+ * ```ts
+ * import { runGit } from "./git.ts";
+ * const head = await runGit(["rev-parse", "HEAD"], {
+ *   gitDir: "/cache/r/.git",
+ *   workTree: "/cache/r",
+ * });
+ * ```
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { devNull } from "node:os";
+import process from "node:process";
+
+/** The default timeout of one git command, in milliseconds. */
+export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+/** The most output (stdout and stderr each) kept from one git command. */
+export const MAX_GIT_OUTPUT = 4 * 1024 * 1024;
+/** The message of a git that cannot be started. */
+export const GIT_MISSING = "git is not installed or not on PATH";
+
+/**
+ * A git command that did not succeed: `refused` when git itself exited with an
+ * error (the message is the useful line of its stderr), `stopped` when it was
+ * timed out, aborted, cut off or could not start.
+ */
+export class GitError extends Error {
+  /** Why the command did not succeed. */
+  readonly kind: "refused" | "stopped";
+  /** Builds a git error with a finished message. */
+  constructor(kind: "refused" | "stopped", message: string) {
+    super(message);
+    this.name = "GitError";
+    this.kind = kind;
+  }
+}
+
+/** Options of {@linkcode runGit}. */
+export interface GitOptions {
+  /** The working directory of the process. */
+  cwd?: string;
+  /** Passed as `--git-dir`; every probe of an existing checkout sets it. */
+  gitDir?: string;
+  /** Passed as `--work-tree`. */
+  workTree?: string;
+  /** Allow `file://` and local-path transports (default false). */
+  allowFileProtocol?: boolean;
+  /** Per command, in milliseconds (default {@linkcode DEFAULT_GIT_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Aborts the command; it then fails as `stopped`. */
+  signal?: AbortSignal;
+  /** Extra environment (not `GIT_*`, which is dropped) on top of the process environment. */
+  env?: Record<string, string>;
+  /** The git executable (default `git`, looked up on PATH). */
+  git?: string;
+}
+
+/** The `-c` settings every command runs with. */
+function policyArgs(allowFile: boolean): string[] {
+  const settings = [
+    `core.hooksPath=${devNull}`,
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    "submodule.recurse=false",
+    "protocol.ext.allow=never",
+    `protocol.file.allow=${allowFile ? "always" : "never"}`,
+    "safe.bareRepository=explicit",
+    "credential.helper=",
+    "core.askPass=",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "advice.detachedHead=false",
+  ];
+  return settings.flatMap((setting) => ["-c", setting]);
+}
+
+/** The environment git runs with: the caller's, minus every `GIT_*` variable, plus the policy. */
+export function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...extra })) {
+    if (value !== undefined && !name.toUpperCase().startsWith("GIT_")) env[name] = value;
+  }
+  env.GIT_CONFIG_NOSYSTEM = "1";
+  env.GIT_CONFIG_GLOBAL = devNull;
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_LFS_SKIP_SMUDGE = "1";
+  env.GIT_PROTOCOL_FROM_USER = "0";
+  env.GIT_ASKPASS = "";
+  env.SSH_ASKPASS = "";
+  return env;
+}
+
+/** The first `fatal:`/`error:` line of git's stderr, else its first non-empty line. */
+function gitMessage(stderr: string): string | undefined {
+  const lines = stderr.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0];
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/**
+ * Runs git with an argument list (never a shell) under the policy of this
+ * module, and resolves with its trimmed stdout once the process has exited
+ * and its pipes have closed. Rejects with {@linkcode GitError}.
+ *
+ * @example
+ * ```ts
+ * import { runGit } from "./git.ts";
+ * const version = await runGit(["--version"]);
+ * ```
+ */
+export function runGit(args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const command = `git ${args[0] ?? ""}`.trim();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const location = [
+    ...(options.gitDir !== undefined ? [`--git-dir=${options.gitDir}`] : []),
+    ...(options.workTree !== undefined ? [`--work-tree=${options.workTree}`] : []),
+  ];
+  const argv = [...policyArgs(options.allowFileProtocol === true), ...location, ...args];
+  return new Promise((resolvePromise, rejectPromise) => {
+    if (options.signal?.aborted) {
+      rejectPromise(new GitError("stopped", `${command} aborted`));
+      return;
+    }
+    const child = spawn(options.git ?? "git", argv, {
+      cwd: options.cwd,
+      env: gitEnvironment(options.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const stdout: Uint8Array[] = [];
+    const stderr: Uint8Array[] = [];
+    let stdoutBytes = 0;
+    let stderrBytes = 0;
+    let failure: string | undefined;
+    let settled = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const stop = (reason: string) => {
+      failure ??= reason;
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => child.kill("SIGKILL"), 2000);
+    };
+    const timer = setTimeout(() => stop(`${command} timed out after ${timeoutMs} ms`), timeoutMs);
+    const onAbort = () => stop(`${command} aborted`);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (error: Error | undefined, output?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (error !== undefined) rejectPromise(error);
+      else resolvePromise(output ?? "");
+    };
+
+    child.stdout.on("data", (chunk: Uint8Array) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_GIT_OUTPUT) stop(`${command} printed more than 4 MiB`);
+      else stdout.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Uint8Array) => {
+      stderrBytes += chunk.length;
+      if (stderrBytes <= MAX_GIT_OUTPUT) stderr.push(chunk);
+    });
+    child.on("error", (error: Error & { code?: string }) => {
+      // A process that never started emits no "close" worth waiting for.
+      if (child.pid === undefined) {
+        const message = error.code === "ENOENT" ? GIT_MISSING : error.message;
+        finish(new GitError("stopped", failure ?? message));
+      }
+    });
+    child.on("close", (code: number | null, signal: string | null) => {
+      const decoder = new TextDecoder();
+      const out = decoder.decode(concat(stdout));
+      if (failure !== undefined) return finish(new GitError("stopped", failure));
+      if (code === 0) return finish(undefined, out.trim());
+      const detail = gitMessage(decoder.decode(concat(stderr)));
+      const fallback = signal !== null
+        ? `${command} was killed by ${signal}`
+        : `${command} exited with code ${code}`;
+      finish(new GitError("refused", detail ?? fallback));
+    });
+  });
+}
+
+const probes = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether git can run (`git --version` succeeds). Probed once per executable
+ * and remembered.
+ *
+ * @example
+ * ```ts
+ * import { gitAvailable } from "./git.ts";
+ * if (!(await gitAvailable())) console.error("git sources are disabled");
+ * ```
+ */
+export function gitAvailable(git = "git"): Promise<boolean> {
+  let probe = probes.get(git);
+  if (probe === undefined) {
+    probe = runGit(["--version"], { git, timeoutMs: 10_000 }).then(() => true, () => false);
+    probes.set(git, probe);
+  }
+  return probe;
+}
