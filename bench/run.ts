@@ -12,7 +12,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { readBundle } from "../lib/bundle/read.ts";
 import { VERSION } from "../lib/version.ts";
-import { currentDenoDir } from "../tests/helpers.ts";
+import { currentDenoDir } from "../scripts/deno_dir.ts";
 import { floorBundle } from "./floor_bundle.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

@@ -1,11 +1,12 @@
 // The CLI skeleton: version, help, usage errors and misplaced options, over a real child process.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { VERSION } from "../lib/version.ts";
 import { runCli } from "./helpers.ts";
 
-Deno.test("--version prints 0.9.0", async () => {
+Deno.test("--version prints the version", async () => {
   const result = await runCli(["--version"]);
   equal(result.code, 0);
-  equal(result.stdout, "0.9.0\n");
+  equal(result.stdout, `${VERSION}\n`);
   equal(result.stderr, "");
 });
 

@@ -8,6 +8,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { VERSION } from "../lib/version.ts";
 import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 
 const decoder = new TextDecoder();
@@ -141,7 +142,7 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   equal(build.code, 0, build.stderr);
   const pkg = JSON.parse(await Deno.readTextFile(`${ROOT}npm/dist/package.json`));
   equal(pkg.name, "dsh-skills-anywhere");
-  equal(pkg.version, "0.9.0");
+  equal(pkg.version, VERSION);
   equal(pkg.type, "module");
   deepEqual(pkg.bin, { "dsh-skills-anywhere": "dist/cli.js" });
   deepEqual(Object.keys(pkg.exports), [".", "./tools", "./mcp", "./package.json"]);
@@ -167,7 +168,7 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
     const node = await nodePath();
     const cli = `${project}/node_modules/dsh-skills-anywhere/dist/cli.js`;
     const version = await run(node, [cli, "--version"], { clearEnv: true, env: { PATH: "" } });
-    equal(version.stdout, "0.9.0\n");
+    equal(version.stdout, `${VERSION}\n`);
     // check, bundle and list with no PATH at all: no git, no deno, nothing but Node itself.
     const bare = { clearEnv: true, env: { PATH: "", HOME: `${dir}/home` } };
     await writeTree(dir, {
@@ -195,7 +196,7 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
       ["--yes", "--package", tarball, "dsh-skills-anywhere", "--version"],
       { cwd: dir },
     );
-    equal(npx.stdout.trim(), "0.9.0");
+    equal(npx.stdout.trim(), VERSION);
     await cliSuite([node, cli]);
     await mcpSessions(node, [cli], { PATH: "" });
   });
@@ -236,7 +237,7 @@ Deno.test("binaries: five platforms with SHA256SUMS; linux-x64 passes the CLI su
   }
   const binary = `${dir}/dsh-skills-anywhere-linux-x64`;
   const version = await run(binary, ["--version"], { clearEnv: true, env: {} });
-  equal(version.stdout, "0.9.0\n");
+  equal(version.stdout, `${VERSION}\n`);
   await cliSuite([binary]);
   await mcpSessions(binary, [], {});
 });

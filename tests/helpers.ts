@@ -1,5 +1,6 @@
 // Shared test helpers: run the real CLI as a child process, make temp dirs.
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { currentDenoDir } from "../scripts/deno_dir.ts";
 
 /** The repository root (absolute path). */
 export const ROOT = fromFileUrl(new URL("../", import.meta.url));
@@ -13,22 +14,7 @@ export interface CliResult {
   stderr: string;
 }
 
-let denoDir: string | undefined;
-
-/**
- * Deno's own cache directory. Child processes get it explicitly: tests point HOME at temp dirs,
- * and Deno would otherwise look for (and download into) a cache under that fake home.
- */
-export async function currentDenoDir(): Promise<string> {
-  if (denoDir === undefined) {
-    const { stdout } = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json"],
-      stderr: "null",
-    }).output();
-    denoDir = JSON.parse(new TextDecoder().decode(stdout)).denoDir as string;
-  }
-  return denoDir;
-}
+export { currentDenoDir };
 
 /**
  * The command the CLI tests run: `deno run -A main.ts` by default, or the JSON array in the

@@ -5,6 +5,7 @@
 // sandbox (temp HOME, DSH_HOME and project) and checks the era it negotiated.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { VERSION } from "../lib/version.ts";
 import {
   bundleDigest,
   type ClientKind,
@@ -61,7 +62,7 @@ async function scenario(kind: ClientKind): Promise<void> {
       equal(session.era, EXPECTED[kind].era, `${kind} era`);
       deepEqual(session.client.getServerVersion(), {
         name: "dsh-skills-anywhere",
-        version: "0.9.0",
+        version: VERSION,
       });
       match(session.client.getInstructions() ?? "", /find_skills/);
 
