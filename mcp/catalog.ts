@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const config = resolveConfig({}, { HOME: "/home/me" });
  * const catalog = new ServedCatalog(config, { cwd: "/repo" });
  * const skills = await catalog.modelSkills();
  * ```

@@ -161,7 +161,10 @@ export function bundleDigest(files: readonly BundleFile[]): Promise<string> {
  *
  * @example
  * ```ts
- * const m = await buildManifest(rows);
+ * import { buildManifest } from "./manifest.ts";
+ * const m = await buildManifest([
+ *   { path: "SKILL.md", bytes: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+ * ]);
  * console.log(m.sha256, m.total_bytes);
  * ```
  */
@@ -201,6 +204,8 @@ function isRow(value: unknown): value is BundleFile {
  *
  * @example
  * ```ts
+ * import { validateManifest } from "./manifest.ts";
+ * declare const text: string; // a manifest's JSON, e.g. from `bundle --json`
  * const manifest = await validateManifest(JSON.parse(text));
  * ```
  */
@@ -254,6 +259,8 @@ export function assertNoFileIsDirectory(paths: readonly string[]): void {
  *
  * @example
  * ```ts
+ * import { type BundleManifest, compareManifests } from "./manifest.ts";
+ * declare const reviewed: BundleManifest, current: BundleManifest;
  * compareManifests(reviewed, current).changed; // ["scripts/review.py"]
  * ```
  */

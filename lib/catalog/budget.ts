@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * import { applyCatalogBudget } from "./budget.ts";
+ * import { applyCatalogBudget, type BudgetSkill } from "./budget.ts";
+ * declare const skills: BudgetSkill[]; // in precedence order
  * applyCatalogBudget(skills, { limit: 2, pin: new Set(), hide: new Set() });
  * ```
  * @module

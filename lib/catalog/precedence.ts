@@ -13,7 +13,9 @@
  * @example
  * ```ts
  * import { applyPrecedence } from "./precedence.ts";
- * const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
+ * import type { DiscoveredSkill } from "./discover.ts";
+ * declare const found: DiscoveredSkill[];
+ * const { skills, dropped } = applyPrecedence(found, { dedupe: true, excludeSkills: [] });
  * ```
  * @module
  */

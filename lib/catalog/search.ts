@@ -55,6 +55,8 @@ function compareNames(a: string, b: string): number {
  *
  * @example
  * ```ts
+ * import { type SearchableSkill, searchSkills } from "./search.ts";
+ * declare const skills: SearchableSkill[];
  * searchSkills(skills, "react testing", 2).map((m) => m.skill.name); // ["react-testing", "react"]
  * ```
  */

@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import { cliCatalog } from "./catalog.ts";
+ * import type { Io } from "./io.ts";
+ * declare const io: Io;
  * const { report } = await cliCatalog("/repo", io);
  * ```
  * @module
