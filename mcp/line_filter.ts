@@ -3,7 +3,8 @@
  * gets a JSON-RPC "Parse error" (-32700), and JSON that is not a JSON-RPC
  * message gets "Invalid Request" (-32600), instead of being dropped in
  * silence. Valid lines pass through unchanged, so the SDK sees exactly what
- * the client sent.
+ * the client sent. Input is decoded as one UTF-8 stream, so a character split
+ * across two reads arrives whole.
  *
  * @example
  * ```ts
@@ -128,6 +129,7 @@ export function guardedStdin(
   reply: (line: string) => void,
   pending?: PendingRequests,
 ): Readable {
+  const decoder = new TextDecoder();
   let buffered = "";
   let discarding = false;
   const accept = (line: string): boolean => {
@@ -141,9 +143,11 @@ export function guardedStdin(
   };
   const filter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      buffered += chunk.toString("utf8");
+      // A line break searched for only in what arrived: earlier text had none.
+      const searched = buffered.length;
+      buffered += decoder.decode(chunk, { stream: true });
       let out = "";
-      let newline = buffered.indexOf("\n");
+      let newline = buffered.indexOf("\n", searched);
       while (newline >= 0) {
         const line = buffered.slice(0, newline + 1);
         buffered = buffered.slice(newline + 1);
@@ -161,6 +165,7 @@ export function guardedStdin(
       callback(null, out === "" ? undefined : Buffer.from(out, "utf8"));
     },
     flush(callback) {
+      buffered += decoder.decode();
       const rest = discarding ? "" : buffered;
       buffered = "";
       // A last line without a line break still counts as a message.
@@ -180,11 +185,12 @@ export function guardedStdin(
  * error nobody could handle; the caller learns of the failure from `output`'s "error" event.
  */
 export function trackedStdout(output: Writable, pending: PendingRequests): Writable {
+  const decoder = new TextDecoder();
   let partial = "";
   let gone = false;
   return new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
       partial += text;
       let newline = partial.indexOf("\n");
       while (newline >= 0) {

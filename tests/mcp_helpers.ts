@@ -384,6 +384,11 @@ export class RawServer {
     await this.#writer.write(new TextEncoder().encode(line + "\n"));
   }
 
+  /** Writes raw bytes to stdin in one write (no line break added). */
+  async write(bytes: Uint8Array): Promise<void> {
+    await this.#writer.write(bytes);
+  }
+
   /** Waits for the first stdout message matching `match` (default 15 s). */
   async waitFor(match: (message: RpcMessage) => boolean, ms = 15_000): Promise<RpcMessage> {
     const deadline = Date.now() + ms;
