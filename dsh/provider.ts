@@ -22,13 +22,8 @@ import type { DiscoveredSkill, DiscoveryReport, Log } from "../lib/catalog/disco
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import type { Root } from "../lib/catalog/roots.ts";
 import { readSkillNow } from "../lib/load/fresh.ts";
-import { collectSources } from "../lib/sources/collect.ts";
-import {
-  mergeSources,
-  projectSourcesFile,
-  readSourcesFile,
-  userSourcesFile,
-} from "../lib/sources/files.ts";
+import { collectSources, type UntrustedProject } from "../lib/sources/collect.ts";
+import { mergeSources, projectSourcesFile, userSourcesFile } from "../lib/sources/files.ts";
 import type { ResolvedSource } from "../lib/sources/resolve.ts";
 import { syncAll, type SyncResult } from "../lib/sources/sync.ts";
 
@@ -53,7 +48,7 @@ export interface Candidate {
   provider: string;
   source: string;
   rank: number;
-  locator: { path: string; directory: string };
+  locator: { path: string; directory: string; confineTo?: string };
   path: string;
   resourceBase: { kind: "directory"; path: string };
   metadata: Record<string, unknown>;
@@ -106,6 +101,7 @@ export class SkillsAnywhereProvider {
   readonly #watchers = new Map<string, FSWatcher>();
   readonly #watchedProjects = new Set<string>();
   readonly #polled = new Set<string>();
+  readonly #noticed = new Set<string>();
   #timer?: ReturnType<typeof setInterval>;
   #debounce?: ReturnType<typeof setTimeout>;
   #running?: { promise: Promise<SyncResult[]>; covered: Set<string> };
@@ -152,11 +148,12 @@ export class SkillsAnywhereProvider {
       if (this.#config.sync && this.#config.syncOnStart) void this.syncAll(options.cwd);
       if (this.#config.watch) this.#poll(projectSourcesFile(projectRoot), true);
     }
-    const { report, roots } = await loadCatalog(this.#config, {
+    const { report, roots, untrusted } = await loadCatalog(this.#config, {
       cwd: options.cwd,
       log: this.#log,
       signal: options.signal,
     });
+    if (untrusted !== undefined) this.#noticeUntrusted(untrusted);
     this.#watch(roots, projectRoot);
     const states = this.#budget(report.skills);
     this.#views.set(projectRoot ?? "", { report, states });
@@ -174,6 +171,7 @@ export class SkillsAnywhereProvider {
     const now = readSkillNow(candidate.locator.path, {
       fallbackName: candidate.name,
       lenient: this.#config.lenient,
+      confineTo: candidate.locator.confineTo,
     });
     if (now.status === "missing") return Promise.resolve(undefined);
     if (now.status === "invalid") {
@@ -247,9 +245,12 @@ export class SkillsAnywhereProvider {
 
   /** Configuration and user-file sources plus the project files of `projects`, merged. */
   async #collect(projects: Iterable<string>): Promise<ResolvedSource[]> {
-    const lists = [await collectSources(this.#config, undefined, this.#log)];
+    const lists = [(await collectSources(this.#config, undefined, this.#log)).sources];
     for (const project of projects) {
-      lists.push(await collectSources(this.#config, project, this.#log));
+      // A project file waiting for trust is left out: it is never cloned.
+      const { sources, untrusted } = await collectSources(this.#config, project, this.#log);
+      lists.push(sources);
+      if (untrusted !== undefined) this.#noticeUntrusted(untrusted);
     }
     return mergeSources(...lists);
   }
@@ -289,12 +290,32 @@ export class SkillsAnywhereProvider {
     return await queued.promise;
   }
 
+  /** Whether a trusted project file of `projects` adds a source to the ones every run syncs. */
   async #anySourcesIn(projects: string[]): Promise<boolean> {
+    if (projects.length === 0) return false;
+    const base = (await collectSources(this.#config, undefined, () => {})).sources.length;
     for (const project of projects) {
-      const entries = await readSourcesFile(projectSourcesFile(project)).catch(() => []);
-      if (entries.length > 0) return true;
+      const { sources, untrusted } = await collectSources(this.#config, project, () => {});
+      if (untrusted !== undefined) this.#noticeUntrusted(untrusted);
+      if (sources.length > base) return true;
     }
     return false;
+  }
+
+  /** Says once per project file content that its sources wait for the user's trust. */
+  #noticeUntrusted(untrusted: UntrustedProject): void {
+    const key = `${untrusted.file}\0${untrusted.sha256}`;
+    if (this.#noticed.has(key)) return;
+    this.#noticed.add(key);
+    this.#log(
+      "warn",
+      `skills-anywhere: ${untrusted.sources.length} Git sources in ${untrusted.file} are not ` +
+        `trusted${
+          untrusted.state === "changed" ? " (the file changed since it was trusted)" : ""
+        }` +
+        `: they are not cloned or listed; run \`dsh-skills-anywhere trust\` in ${untrusted.projectRoot} ` +
+        "to review and allow them",
+    );
   }
 
   #start(force: boolean): Promise<SyncResult[]> {
@@ -339,7 +360,11 @@ export class SkillsAnywhereProvider {
       provider: this.name,
       source: skill.source,
       rank: skill.rank,
-      locator: { path: skill.path, directory: skill.directory },
+      locator: {
+        path: skill.path,
+        directory: skill.directory,
+        ...(skill.confineTo === undefined ? {} : { confineTo: skill.confineTo }),
+      },
       path: skill.path,
       resourceBase: { kind: "directory", path: skill.directory },
       metadata: {

@@ -39,7 +39,8 @@ async function backgroundSync(
   signal: AbortSignal,
 ): Promise<void> {
   const config = catalog.config;
-  const sources = await collectSources(config, await findProjectRoot(cwd), log);
+  // Only sources in force: a project file waiting for trust is never synced.
+  const { sources } = await collectSources(config, await findProjectRoot(cwd), log);
   if (sources.length === 0 || signal.aborted) return;
   const results = await syncAll(sources, {
     lockFile: config.lockFile,

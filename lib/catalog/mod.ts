@@ -16,7 +16,7 @@ import { findProjectRoot, type ResolvedConfig } from "./config.ts";
 import { discover, type DiscoveryReport, type Log } from "./discover.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
-import { collectSources } from "../sources/collect.ts";
+import { collectSources, type UntrustedProject } from "../sources/collect.ts";
 
 /** A discovered catalog and what produced it. */
 export interface Catalog {
@@ -24,6 +24,8 @@ export interface Catalog {
   roots: Root[];
   sources: ResolvedSource[];
   projectRoot?: string;
+  /** The project sources file waiting for trust (its sources are not in `sources`). */
+  untrusted?: UntrustedProject;
 }
 
 /** Options of {@linkcode loadCatalog}. */
@@ -42,7 +44,7 @@ export async function loadCatalog(
 ): Promise<Catalog> {
   const log: Log = options.log ?? (() => {});
   const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
-  const sources = await collectSources(config, projectRoot, log);
+  const { sources, untrusted } = await collectSources(config, projectRoot, log);
   const roots = buildRoots(config, { projectRoot, sources });
   const report = await discover(roots, {
     lenient: config.lenient,
@@ -52,5 +54,5 @@ export async function loadCatalog(
     log,
     onProgress: options.onProgress,
   });
-  return { report, roots, sources, projectRoot };
+  return { report, roots, sources, projectRoot, ...(untrusted ? { untrusted } : {}) };
 }

@@ -24,6 +24,8 @@ export const OPTIONS = {
   path: { type: "string" },
   rank: { type: "string" },
   force: { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  revoke: { type: "boolean" },
   profile: { type: "string" },
   lenient: { type: "boolean" },
   "fail-on-repair": { type: "boolean" },

@@ -17,7 +17,9 @@ import { type Catalog, loadCatalog } from "../catalog/mod.ts";
 import { resolveConfig, type ResolvedConfig } from "../catalog/config.ts";
 import type { Log } from "../catalog/discover.ts";
 import { escapeTerminal } from "./escape.ts";
+import type { UntrustedProject } from "../sources/collect.ts";
 import type { Io } from "./io.ts";
+import { tildePath } from "./table.ts";
 
 /** The configuration every CLI command uses (REF: defaults only, env HOME / DSH_HOME). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
@@ -34,7 +36,34 @@ export function stderrLog(io: Io): Log {
   };
 }
 
-/** Discovers the catalog for `cwd`, with progress on stderr only when it is a terminal. */
+/** A one-line warning sink for the core's `warn` callbacks: escaped, on stderr. */
+export function stderrWarn(io: Io): (message: string) => void {
+  return (message) => io.err(`${escapeTerminal(message)}\n`);
+}
+
+/**
+ * The one line every command prints on stderr when the project's sources file
+ * waits for trust.
+ *
+ * @example
+ * ```ts
+ * import type { UntrustedProject } from "../sources/collect.ts";
+ * declare const untrusted: UntrustedProject;
+ * untrustedNotice(untrusted, "/home/me");
+ * ```
+ */
+export function untrustedNotice(untrusted: UntrustedProject, home: string): string {
+  const changed = untrusted.state === "changed" ? " (it changed since it was trusted)" : "";
+  return `dsh-skills-anywhere: ${untrusted.sources.length} Git sources in ${
+    escapeTerminal(tildePath(untrusted.file, home))
+  } wait for trust${changed}; nothing from it is cloned or listed. Review them with: ` +
+    `dsh-skills-anywhere trust --cwd ${escapeTerminal(tildePath(untrusted.projectRoot, home))}\n`;
+}
+
+/**
+ * Discovers the catalog for `cwd`, with progress on stderr only when it is a
+ * terminal, and one line there when the project's sources file waits for trust.
+ */
 export async function cliCatalog(
   cwd: string,
   io: Io,
@@ -51,5 +80,6 @@ export async function cliCatalog(
     : undefined;
   const catalog = await loadCatalog(config, { cwd, log: stderrLog(io), onProgress });
   if (io.errIsTty && last > 0) io.err("\r\u001b[K");
+  if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
   return catalog;
 }

@@ -9,7 +9,9 @@
  * @module
  */
 import type { OptionValues } from "./args.ts";
-import { stderrLog } from "./catalog.ts";
+import { findProjectRoot } from "../catalog/config.ts";
+import { collectSources } from "../sources/collect.ts";
+import { stderrLog, untrustedNotice } from "./catalog.ts";
 import type { Io } from "./io.ts";
 
 /** Runs the stdio server until stdin ends or SIGINT/SIGTERM; exit 0. */
@@ -19,7 +21,12 @@ export async function runMcp(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { runStdio } = await import("../../mcp/mod.ts");
-  await runStdio({ cwd, config: { sync: true, watch: false }, log: stderrLog(io) });
+  const { runStdio, mcpConfig } = await import("../../mcp/mod.ts");
+  const config = { sync: true, watch: false };
+  // Said once at start: the project's sources file waits for trust and is never synced.
+  const resolved = mcpConfig(config);
+  const { untrusted } = await collectSources(resolved, await findProjectRoot(cwd), () => {});
+  if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
+  await runStdio({ cwd, config, log: stderrLog(io) });
   return 0;
 }

@@ -78,6 +78,13 @@ const COMMANDS: Record<string, Command> = {
     noArguments: true,
     run: async (...args) => (await import("./sources.ts")).runSync(...args),
   },
+  trust: {
+    summary: "review this project's Git sources file and allow it (or --revoke)",
+    usage: "usage: dsh-skills-anywhere trust [--yes] [--revoke] [--json] [--cwd <dir>]",
+    options: ["yes", "revoke", "json"],
+    noArguments: true,
+    run: async (...args) => (await import("./trust.ts")).runTrust(...args),
+  },
   mcp: {
     summary: "serve the catalog to MCP clients over stdio",
     usage: "usage: dsh-skills-anywhere mcp [--cwd <dir>]",

@@ -14,6 +14,7 @@ import { loadCatalog } from "../catalog/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import {
   projectSourcesFile,
+  readConfigBytes,
   readLock,
   readSourcesFile,
   userSourcesFile,
@@ -28,8 +29,9 @@ import {
   type SourceSpec,
 } from "../sources/resolve.ts";
 import { gitAvailable, syncAll, type SyncResult } from "../sources/sync.ts";
+import { projectTrust, trustProject } from "../sources/trust.ts";
 import { type OptionValues, UsageError } from "./args.ts";
-import { cliConfig, stderrLog } from "./catalog.ts";
+import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
@@ -37,45 +39,59 @@ import { formatTable, tildePath } from "./table.ts";
 async function sourcesFor(cwd: string, io: Io) {
   const config = cliConfig();
   const projectRoot = await findProjectRoot(cwd);
-  const sources = await collectSources(config, projectRoot, stderrLog(io));
-  return { config, projectRoot, sources };
+  const { sources, untrusted } = await collectSources(config, projectRoot, stderrLog(io));
+  return { config, projectRoot, sources, untrusted };
 }
 
-/** Runs `sources`; exit 0. */
+/** What a source row says in `sources`: in force, or waiting for `trust`. */
+const UNTRUSTED_STATE = "untrusted — run `dsh-skills-anywhere trust`";
+
+/** Runs `sources`; exit 0. Sources of a project file waiting for trust are shown as such. */
 export async function runSources(
   _positionals: string[],
   values: OptionValues,
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, projectRoot, sources } = await sourcesFor(cwd, io);
-  const lock = await readLock(config.lockFile);
+  const { config, projectRoot, sources, untrusted } = await sourcesFor(cwd, io);
+  const lock = await readLock(config.lockFile, { warn: stderrWarn(io) });
+  const waiting = untrusted?.sources ?? [];
+  const lockOf = (s: ResolvedSource) => Object.hasOwn(lock, s.key) ? lock[s.key] : null;
   if (values.json) {
-    const doc = sources.map((s) => ({
-      ...s,
-      lock: Object.hasOwn(lock, s.key) ? lock[s.key] : null,
-    }));
+    const doc = [
+      ...sources.map((s) => ({ ...s, state: "active", lock: lockOf(s) })),
+      ...waiting.map((s) => ({ ...s, state: "untrusted", lock: lockOf(s) })),
+    ];
     io.out(jsonText(doc));
     return 0;
   }
-  if (sources.length === 0) {
+  if (sources.length === 0 && waiting.length === 0) {
     io.out("No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n");
     return 0;
   }
-  const table = formatTable([
-    ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
-    ...sources.map((s) => [
-      s.display,
-      s.ref ?? "(default)",
-      Object.hasOwn(lock, s.key) ? lock[s.key].sha.slice(0, 12) : "(never)",
-      tildePath(s.dir, config.home),
-    ]),
-  ]);
+  const row = (s: ResolvedSource) => [
+    s.display,
+    s.ref ?? "(default)",
+    lockOf(s)?.sha.slice(0, 12) ?? "(never)",
+    tildePath(s.dir, config.home),
+  ];
+  // The STATE column appears only when a project file waits for trust.
+  const table = waiting.length === 0
+    ? formatTable([["SOURCE", "REF", "SYNCED COMMIT", "CACHE"], ...sources.map(row)])
+    : formatTable([
+      ["SOURCE", "REF", "SYNCED COMMIT", "CACHE", "STATE"],
+      ...sources.map((s) => [...row(s), "active"]),
+      ...waiting.map((s) => [...row(s), UNTRUSTED_STATE]),
+    ]);
   io.out(
     `${table}\n\nuser file:    ${
       escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home))
     }\n` +
-      `project file: ${escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home))}\n`,
+      `project file: ${escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home))}${
+        untrusted === undefined
+          ? ""
+          : ` (${untrusted.state === "changed" ? "changed, " : ""}untrusted)`
+      }\n`,
   );
   return 0;
 }
@@ -94,7 +110,9 @@ export async function runSync(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, sources } = await sourcesFor(cwd, io);
+  const { config, sources, untrusted } = await sourcesFor(cwd, io);
+  // Untrusted project sources are never synced; say so once.
+  if (untrusted !== undefined) io.err(untrustedNotice(untrusted, config.home));
   const results = await syncAll(sources, {
     lockFile: config.lockFile,
     force: values.force ?? false,
@@ -140,11 +158,40 @@ function resolveOrReport(
   }
 }
 
-/** The entries of the sources file that `add`/`remove` edit; a broken file is a usage error. */
-async function readTarget(file: string): Promise<SourceSpec[]> {
-  return await readSourcesFile(file).catch((error) => {
+/**
+ * The entries of the sources file that `add`/`remove` edit; a broken file is a usage error.
+ * The user's file may be a symlink; a project's file must be a regular file.
+ */
+async function readTarget(file: string, values: OptionValues): Promise<SourceSpec[]> {
+  return await readSourcesFile(file, { followSymlinks: !values.project }).catch((error) => {
     throw error instanceof SourceError ? new UsageError(error.message) : error;
   });
+}
+
+/**
+ * Whether the project file may stay trusted after the user edits it with `add`/`remove`:
+ * it did not exist (every entry is the user's own) or it was trusted as it was.
+ */
+async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
+  const bytes = await readConfigBytes(file);
+  if (bytes === undefined) return true;
+  return (await projectTrust(cliConfig().dshHome, projectRoot, bytes)).state === "trusted";
+}
+
+/** Edits a sources file; a project file trusted before (or new) is trusted as written. */
+async function editTarget(
+  values: OptionValues,
+  cwd: string,
+  specs: readonly (string | SourceSpec)[],
+): Promise<void> {
+  const config = cliConfig();
+  if (!values.project) return await writeSourcesFile(userSourcesFile(config.dshHome), specs);
+  const projectRoot = await findProjectRoot(cwd);
+  const file = projectSourcesFile(projectRoot);
+  const trusted = await keepsTrust(projectRoot, file);
+  await writeSourcesFile(file, specs);
+  const bytes = trusted ? await readConfigBytes(file) : undefined;
+  if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
 }
 
 function specFrom(input: string, values: OptionValues): string | SourceSpec {
@@ -178,12 +225,12 @@ export async function runAdd(
   if (source === undefined) return 2;
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
-  const existing = await readTarget(file);
+  const existing = await readTarget(file, values);
   if (existing.some((entry) => safeSameSource(entry, spec))) {
     io.out(`${escapeTerminal(source.display)} is already in ${shown}\n`);
     return 0;
   }
-  await writeSourcesFile(file, [...existing, spec]);
+  await editTarget(values, cwd, [...existing, spec]);
   io.out(`added ${escapeTerminal(source.display)} to ${shown}\n`);
   if (!(await gitAvailable())) {
     io.err("git was not found on PATH; the source will sync once git is installed.\n");
@@ -224,13 +271,13 @@ export async function runRemove(
   if (resolveOrReport(input, config.cacheDir, io) === undefined) return 2;
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
-  const existing = await readTarget(file);
+  const existing = await readTarget(file, values);
   const kept = existing.filter((entry) => !sameRepository(entry, input));
   if (kept.length === existing.length) {
     io.err(`${escapeTerminal(input)} is not listed in ${shown}\n`);
     return 1;
   }
-  await writeSourcesFile(file, kept);
+  await editTarget(values, cwd, kept);
   io.out(
     `removed ${escapeTerminal(input)} from ${shown} (cached checkout kept under ${
       escapeTerminal(tildePath(config.cacheDir, config.home))

@@ -1,21 +1,59 @@
 /**
  * The Git sources in force for a project: configuration first, then the user
- * sources file, then the project sources file, resolved and de-duplicated.
- * A bad entry or file is a warning, never a failure.
+ * sources file, then the project sources file — the last only while the user
+ * trusts its exact bytes (see `trust.ts`) — resolved and de-duplicated. A
+ * project file waiting for trust is returned aside, never synced; a bad entry
+ * or file is a warning, never a failure.
  *
  * @example
  * ```ts
+ * import { resolveConfig } from "../catalog/config.ts";
  * import { collectSources } from "./collect.ts";
- * const sources = await collectSources(config, "/repo", (level, message) => console.error(message));
+ * const config = resolveConfig({ sharedDirs: true });
+ * const { sources, untrusted } = await collectSources(
+ *   config,
+ *   "/repo",
+ *   (_level, message) => console.error(message),
+ * );
  * ```
  * @module
  */
 import type { ResolvedConfig, SourceEntry } from "../catalog/config.ts";
-import { mergeSources, projectSourcesFile, readSourcesFile, userSourcesFile } from "./files.ts";
+import {
+  mergeSources,
+  parseSourcesFile,
+  projectSourcesFile,
+  readConfigBytes,
+  readSourcesFile,
+  userSourcesFile,
+} from "./files.ts";
 import { type ResolvedSource, resolveSource } from "./resolve.ts";
+import { projectTrust } from "./trust.ts";
 
 /** A diagnostic sink. */
 export type SourceLog = (level: "info" | "warn", message: string) => void;
+
+/** A project sources file that lists sources but is not trusted (or changed since). */
+export interface UntrustedProject {
+  /** The project root. */
+  projectRoot: string;
+  /** The project sources file. */
+  file: string;
+  /** The SHA-256 of its bytes as read. */
+  sha256: string;
+  /** `untrusted`: never trusted (or revoked); `changed`: trusted once, different now. */
+  state: "untrusted" | "changed";
+  /** The sources it would add, resolved but not in force (nothing is synced). */
+  sources: ResolvedSource[];
+}
+
+/** What {@linkcode collectSources} found. */
+export interface CollectedSources {
+  /** The sources in force: configuration, user file, trusted project file. */
+  sources: ResolvedSource[];
+  /** The project file waiting for trust, when there is one with sources in it. */
+  untrusted?: UntrustedProject;
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -37,27 +75,76 @@ function resolveAll(
   return resolved;
 }
 
-async function fromFile(path: string, cacheDir: string, log: SourceLog): Promise<ResolvedSource[]> {
+async function fromUserFile(
+  path: string,
+  cacheDir: string,
+  log: SourceLog,
+): Promise<ResolvedSource[]> {
   try {
-    return resolveAll(await readSourcesFile(path), cacheDir, log);
+    return resolveAll(await readSourcesFile(path, { followSymlinks: true }), cacheDir, log);
   } catch (error) {
     log("warn", errorText(error));
     return [];
   }
 }
 
-/** Resolves every configured source for `projectRoot` (none for the project file when omitted). */
+/**
+ * The project file's sources, split by trust. The file is read once, bounded,
+ * without following a symlink; the hash is of exactly the bytes parsed.
+ */
+async function fromProjectFile(
+  config: ResolvedConfig,
+  projectRoot: string,
+  log: SourceLog,
+): Promise<CollectedSources> {
+  const file = projectSourcesFile(projectRoot);
+  let bytes: Uint8Array | undefined;
+  let specs;
+  try {
+    bytes = await readConfigBytes(file);
+    if (bytes === undefined) return { sources: [] };
+    specs = parseSourcesFile(bytes, file);
+  } catch (error) {
+    log("warn", errorText(error));
+    return { sources: [] };
+  }
+  if (specs.length === 0) return { sources: [] };
+  const trust = await projectTrust(config.dshHome, projectRoot, bytes);
+  if (trust.warning !== undefined) log("warn", trust.warning);
+  if (trust.state === "trusted") return { sources: resolveAll(specs, config.cacheDir, log) };
+  // Not in force: its entries are resolved quietly, only to be shown.
+  const sources = resolveAll(specs, config.cacheDir, () => {});
+  return {
+    sources: [],
+    untrusted: { projectRoot, file, sha256: trust.sha256, state: trust.state, sources },
+  };
+}
+
+/**
+ * Resolves every configured source for `projectRoot` (no project file when
+ * omitted): the sources in force, and the project file waiting for trust.
+ *
+ * @example
+ * ```ts
+ * import { resolveConfig } from "../catalog/config.ts";
+ * const { sources } = await collectSources(resolveConfig(), undefined, () => {});
+ * ```
+ */
 export async function collectSources(
   config: ResolvedConfig,
   projectRoot: string | undefined,
   log: SourceLog,
-): Promise<ResolvedSource[]> {
+): Promise<CollectedSources> {
   const lists = [resolveAll(config.sources, config.cacheDir, log)];
+  let untrusted: UntrustedProject | undefined;
   if (config.sourcesFiles) {
-    lists.push(await fromFile(userSourcesFile(config.dshHome), config.cacheDir, log));
+    lists.push(await fromUserFile(userSourcesFile(config.dshHome), config.cacheDir, log));
     if (projectRoot !== undefined) {
-      lists.push(await fromFile(projectSourcesFile(projectRoot), config.cacheDir, log));
+      const project = await fromProjectFile(config, projectRoot, log);
+      lists.push(project.sources);
+      untrusted = project.untrusted;
     }
   }
-  return mergeSources(...lists);
+  const sources = mergeSources(...lists);
+  return untrusted === undefined ? { sources } : { sources, untrusted };
 }

@@ -10,7 +10,9 @@
  * ```
  *
  * Files are written whole: to a sibling temporary file first, then renamed
- * over the target, so a reader never sees half a file.
+ * over the target, so a reader never sees half a file. They are read through
+ * the bounded reader, never past {@linkcode MAX_CONFIG_BYTES}: a file larger
+ * than that, a pipe or a device is refused without reading it whole.
  *
  * @example
  * ```ts
@@ -20,15 +22,28 @@
  * ```
  * @module
  */
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
+import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
 import {
   normalizeSourcePath,
   type ResolvedSource,
   SourceError,
   type SourceSpec,
 } from "./resolve.ts";
+
+/** The largest sources, lock or trust file read (1 MiB); a larger one is refused. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Options of {@linkcode readConfigBytes} and {@linkcode readSourcesFile}. */
+export interface ConfigReadOptions {
+  /**
+   * Follow a symlink named by `path` (default `false`). The user's own files
+   * may be links; a project's file is read only when it is a regular file.
+   */
+  followSymlinks?: boolean;
+}
 
 /** One lock entry: where a source was synced from and to which commit. */
 export interface LockEntry {
@@ -108,28 +123,47 @@ function errorText(error: unknown): string {
 }
 
 /**
- * Reads a sources file. A missing file is an empty list; `{"sources": [...]}`
- * and a bare array are accepted; string entries become `{repo}`. Throws
- * {@linkcode SourceError} for unreadable or invalid JSON, a wrong shape
- * (`skills-anywhere: <path> must be {"sources": [...]}`) and an invalid entry
- * (`skills-anywhere: invalid source entry in <path>: <json>`).
+ * Reads a small configuration file whole, through the bounded reader: its
+ * exact bytes, or `undefined` when it does not exist. Throws
+ * {@linkcode SourceError} (`skills-anywhere: cannot read <path>: <why>`) when
+ * it is larger than {@linkcode MAX_CONFIG_BYTES}, not a regular file, a
+ * symlink not to be followed, or unreadable.
  *
  * @example
  * ```ts
- * const specs = await readSourcesFile("/work/app/.dsh/skills-anywhere.json");
+ * const bytes = await readConfigBytes("/work/app/.dsh/skills-anywhere.json");
  * ```
  */
-export async function readSourcesFile(path: string): Promise<SourceSpec[]> {
-  let text: string;
+export async function readConfigBytes(
+  path: string,
+  options: ConfigReadOptions = {},
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   try {
-    text = await readFile(path, "utf8");
+    const { bytes } = await readBounded(path, {
+      maxBytes: MAX_CONFIG_BYTES,
+      followSymlinks: options.followSymlinks ?? false,
+    });
+    return bytes;
   } catch (error) {
-    if ((error as { code?: string })?.code === "ENOENT") return [];
+    if (error instanceof ReadError && error.kind === "missing") return undefined;
     throw new SourceError(`skills-anywhere: cannot read ${path}: ${errorText(error)}`);
   }
+}
+
+/**
+ * Parses the bytes of a sources file read from `path` (named in messages):
+ * `{"sources": [...]}` or a bare array; string entries become `{repo}`.
+ * Throws {@linkcode SourceError} like {@linkcode readSourcesFile}.
+ *
+ * @example
+ * ```ts
+ * parseSourcesFile(new TextEncoder().encode('["o/r"]'), "sources.json"); // [{ repo: "o/r" }]
+ * ```
+ */
+export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(decodeUtf8(bytes));
   } catch (error) {
     throw new SourceError(`skills-anywhere: ${path} is not valid JSON: ${errorText(error)}`);
   }
@@ -148,8 +182,37 @@ export async function readSourcesFile(path: string): Promise<SourceSpec[]> {
   });
 }
 
-/** Writes `text` to `path` through a sibling temporary file, creating parent dirs. */
-async function writeWhole(path: string, text: string): Promise<void> {
+/**
+ * Reads a sources file. A missing file is an empty list; `{"sources": [...]}`
+ * and a bare array are accepted; string entries become `{repo}`. Throws
+ * {@linkcode SourceError} for an unreadable or oversized file (see
+ * {@linkcode readConfigBytes}), invalid JSON, a wrong shape
+ * (`skills-anywhere: <path> must be {"sources": [...]}`) and an invalid entry
+ * (`skills-anywhere: invalid source entry in <path>: <json>`).
+ *
+ * @example
+ * ```ts
+ * const specs = await readSourcesFile("/work/app/.dsh/skills-anywhere.json");
+ * ```
+ */
+export async function readSourcesFile(
+  path: string,
+  options: ConfigReadOptions = {},
+): Promise<SourceSpec[]> {
+  const bytes = await readConfigBytes(path, options);
+  return bytes === undefined ? [] : parseSourcesFile(bytes, path);
+}
+
+/**
+ * Writes `text` to `path` through a sibling temporary file, creating parent
+ * dirs, so a reader sees the old file or the new one, never half of one.
+ *
+ * @example
+ * ```ts
+ * await writeWhole("/tmp/state/trust.json", "{}\n");
+ * ```
+ */
+export async function writeWhole(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const staging = `${path}.tmp-${process.pid}`;
   try {
@@ -188,9 +251,16 @@ function toLockEntry(value: unknown): LockEntry | undefined {
   return { url, ...(typeof ref === "string" ? { ref } : {}), sha, syncedAt };
 }
 
+/** Options of {@linkcode readLock}. */
+export interface ReadLockOptions {
+  /** Told, in one line naming the file, why an existing lock file was not read. */
+  warn?: (message: string) => void;
+}
+
 /**
- * Reads the lock file. Anything unreadable or not a JSON object reads as `{}`;
- * entries without a string `url`, `sha` and `syncedAt` are left out.
+ * Reads the lock file. Anything unreadable, oversized or not a JSON object
+ * reads as `{}` (and is told to `warn` when the file exists); entries without
+ * a string `url`, `sha` and `syncedAt` are left out.
  *
  * @example
  * ```ts
@@ -198,11 +268,16 @@ function toLockEntry(value: unknown): LockEntry | undefined {
  * lock["github.com/anthropics/skills"]?.sha;
  * ```
  */
-export async function readLock(path: string): Promise<LockFile> {
+export async function readLock(path: string, options: ReadLockOptions = {}): Promise<LockFile> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
-  } catch {
+    const bytes = await readConfigBytes(path, { followSymlinks: true });
+    if (bytes === undefined) return {};
+    parsed = JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    options.warn?.(
+      error instanceof SourceError ? error.message : `${path} is not valid JSON; it was ignored`,
+    );
     return {};
   }
   if (!isRecord(parsed)) return {};

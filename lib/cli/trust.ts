@@ -1,0 +1,205 @@
+/**
+ * The `trust` command: review a project's sources file and allow it (like
+ * direnv's `allow`). Until then its sources are never cloned, synced or
+ * listed; any change to the file needs `trust` again.
+ *
+ * Exit codes: 0 trusted (or, with `--revoke`, not trusted any more); 1 not
+ * trusted (declined, or no terminal to ask on and no `--yes`); 2 bad usage, or
+ * no usable project sources file (missing, oversized, invalid).
+ *
+ * @example
+ * ```ts
+ * import { runTrust } from "./trust.ts";
+ * ```
+ * @module
+ */
+import { createInterface } from "node:readline";
+import process from "node:process";
+import { findProjectRoot } from "../catalog/config.ts";
+import { parseSourcesFile, projectSourcesFile, readConfigBytes } from "../sources/files.ts";
+import { type ResolvedSource, resolveSource, SourceError } from "../sources/resolve.ts";
+import {
+  projectKey,
+  projectTrust,
+  revokeProject,
+  trustFile,
+  trustProject,
+  type TrustState,
+} from "../sources/trust.ts";
+import { type OptionValues, UsageError } from "./args.ts";
+import { cliConfig } from "./catalog.ts";
+import { escapeTerminal, jsonText } from "./escape.ts";
+import type { Io } from "./io.ts";
+import { formatTable, tildePath } from "./table.ts";
+
+/** The `trust --json` document. */
+export interface TrustDoc {
+  /** The project root, as recorded (its real path). */
+  project: string;
+  /** The project sources file. */
+  file: string;
+  /** SHA-256 of the file's bytes as shown (null with `--revoke`). */
+  sha256: string | null;
+  /** The state after the command. */
+  state: TrustState;
+  /** The sources the file adds (empty with `--revoke`). */
+  sources: { repo: string; ref: string | null; path: string | null; url: string }[];
+}
+
+/** Asks `question` on stderr and reads one line from the terminal; `undefined` at end of input. */
+async function ask(io: Io, question: string): Promise<string | undefined> {
+  io.err(question);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of lines) return line;
+    return undefined;
+  } finally {
+    lines.close();
+    process.stdin.pause();
+  }
+}
+
+/** Whether a y/N prompt can be shown: stdin and stderr are a terminal. */
+function canAsk(io: Io): boolean {
+  return io.errIsTty && Boolean(process.stdin.isTTY);
+}
+
+function sourceRows(sources: readonly ResolvedSource[]): TrustDoc["sources"] {
+  return sources.map((s) => ({
+    repo: s.repo,
+    ref: s.ref ?? null,
+    path: s.path ?? null,
+    url: s.url,
+  }));
+}
+
+/** Resolves the file's entries; the ones that cannot be used are told on stderr. */
+function resolveEntries(
+  bytes: Uint8Array,
+  file: string,
+  cacheDir: string,
+  io: Io,
+): ResolvedSource[] {
+  const sources: ResolvedSource[] = [];
+  for (const spec of parseSourcesFile(bytes, file)) {
+    try {
+      sources.push(resolveSource(spec, cacheDir));
+    } catch (error) {
+      if (!(error instanceof SourceError)) throw error;
+      io.err(`refused (never cloned): ${escapeTerminal(error.message)}\n`);
+    }
+  }
+  return sources;
+}
+
+async function revoke(
+  projectRoot: string,
+  values: OptionValues,
+  io: Io,
+): Promise<number> {
+  const config = cliConfig();
+  const file = projectSourcesFile(projectRoot);
+  const was = await revokeProject(config.dshHome, projectRoot);
+  if (values.json) {
+    const doc: TrustDoc = {
+      project: await projectKey(projectRoot),
+      file,
+      sha256: null,
+      state: "untrusted",
+      sources: [],
+    };
+    io.out(jsonText(doc));
+  } else {
+    const shown = escapeTerminal(tildePath(file, config.home));
+    io.out(was ? `revoked trust in ${shown}\n` : `${shown} was not trusted\n`);
+  }
+  return 0;
+}
+
+/** Runs `trust`; exit 0 trusted, 1 not trusted, 2 usage or no usable project sources file. */
+export async function runTrust(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (values.revoke && values.yes) throw new UsageError("--revoke and --yes do not go together.");
+  const projectRoot = await findProjectRoot(cwd);
+  if (values.revoke) return await revoke(projectRoot, values, io);
+  const config = cliConfig();
+  const file = projectSourcesFile(projectRoot);
+  const shown = escapeTerminal(tildePath(file, config.home));
+  let bytes: Uint8Array | undefined;
+  let sources: ResolvedSource[];
+  try {
+    bytes = await readConfigBytes(file);
+    if (bytes === undefined) {
+      io.err(`dsh-skills-anywhere: no project sources file at ${shown}\n`);
+      return 2;
+    }
+    sources = resolveEntries(bytes, file, config.cacheDir, io);
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    io.err(`${escapeTerminal(error.message)}\n`);
+    return 2;
+  }
+  const before = await projectTrust(config.dshHome, projectRoot, bytes);
+  if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
+  const key = await projectKey(projectRoot);
+  const report = (state: TrustState) => {
+    if (!values.json) return;
+    const doc: TrustDoc = {
+      project: key,
+      file,
+      sha256: before.sha256,
+      state,
+      sources: sourceRows(sources),
+    };
+    io.out(jsonText(doc));
+  };
+  if (before.state === "trusted") {
+    if (values.json) report("trusted");
+    else io.out(`${shown} is already trusted (sha256 ${before.sha256.slice(0, 12)})\n`);
+    return 0;
+  }
+  // What trusting grants, shown before asking: the repositories cloned into the cache.
+  const listing = sources.length === 0
+    ? `${shown} lists no Git sources.\n`
+    : `${shown} adds ${sources.length} Git sources, cloned into ${
+      escapeTerminal(tildePath(config.cacheDir, config.home))
+    }:\n\n${
+      formatTable([
+        ["SOURCE", "REF", "PATH", "CLONED FROM"],
+        ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
+      ])
+    }\n\n`;
+  const preface = before.state === "changed" ? `${shown} changed since it was trusted.\n` : "";
+  // With --json, stdout carries only the document.
+  if (values.json) io.err(preface + listing);
+  else io.out(preface + listing);
+  if (!values.yes) {
+    if (!canAsk(io)) {
+      io.err(
+        "dsh-skills-anywhere: not trusted: no terminal to ask on; nothing changed (use --yes to trust without a prompt)\n",
+      );
+      report(before.state);
+      return 1;
+    }
+    const answer = await ask(io, "Trust this project's Git sources? [y/N] ");
+    if (!/^\s*y(es)?\s*$/i.test(answer ?? "")) {
+      io.err("dsh-skills-anywhere: not trusted; nothing changed\n");
+      report(before.state);
+      return 1;
+    }
+  }
+  const record = await trustProject(config.dshHome, projectRoot, bytes);
+  if (values.json) report("trusted");
+  else {
+    io.out(
+      `trusted ${shown} (sha256 ${record.sha256.slice(0, 12)}, recorded in ${
+        escapeTerminal(tildePath(trustFile(config.dshHome), config.home))
+      })\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,247 @@
+/**
+ * Project trust: a project's sources file is in force only while the user's
+ * trust file records the SHA-256 of its exact bytes for that project root.
+ * Any change to the file (one byte) makes it untrusted again, until the user
+ * trusts it anew. Trusting grants one thing only: the sources the file lists
+ * are cloned into the cache and read like any other Git source.
+ *
+ * ```
+ * <dshHome>/skills-anywhere/trust.json
+ * {"schema": "skills-anywhere-trust-1",
+ *  "projects": {"<real path of the project root>": {"sha256": "<64 hex>", "trusted_at": "<ISO 8601>"}}}
+ * ```
+ *
+ * The trust file is written whole (temporary file, then rename) and read
+ * bounded; anything but exactly this shape reads as "nothing trusted", with
+ * one warning.
+ *
+ * @example
+ * ```ts
+ * import { projectTrust, trustProject } from "./trust.ts";
+ * const bytes = new TextEncoder().encode('{"sources": ["o/r"]}');
+ * await trustProject("/home/me/.dsh", "/work/app", bytes);
+ * (await projectTrust("/home/me/.dsh", "/work/app", bytes)).state; // "trusted"
+ * ```
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { decodeUtf8 } from "../fs/mod.ts";
+import { readConfigBytes, writeWhole } from "./files.ts";
+
+/** The `schema` of the trust file. */
+export const TRUST_SCHEMA = "skills-anywhere-trust-1";
+
+/** One trusted project: the hash of its sources file when it was trusted, and when. */
+export interface TrustRecord {
+  /** SHA-256 of the project sources file's exact bytes, lower-case hex. */
+  sha256: string;
+  /** When it was trusted (ISO 8601). */
+  trusted_at: string;
+}
+
+/** The trust file's projects, keyed by the real path of the project root. */
+export type TrustedProjects = Record<string, TrustRecord>;
+
+/** What {@linkcode readTrust} found. */
+export interface TrustRead {
+  /** The trusted projects (empty when the file is missing or invalid). */
+  projects: TrustedProjects;
+  /** Why an existing file was not used, in one line naming it. */
+  warning?: string;
+}
+
+/**
+ * Whether a project sources file is trusted: `trusted` (hash recorded),
+ * `changed` (trusted once, with other bytes) or `untrusted` (never, or revoked).
+ */
+export type TrustState = "trusted" | "changed" | "untrusted";
+
+/** The answer of {@linkcode projectTrust}. */
+export interface ProjectTrust {
+  state: TrustState;
+  /** The SHA-256 of the bytes asked about. */
+  sha256: string;
+  /** The trust file's warning, when it could not be used. */
+  warning?: string;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The trust file of a dsh home.
+ *
+ * @example
+ * ```ts
+ * trustFile("/home/me/.dsh"); // "/home/me/.dsh/skills-anywhere/trust.json"
+ * ```
+ */
+export function trustFile(dshHome: string): string {
+  return join(dshHome, "skills-anywhere", "trust.json");
+}
+
+/**
+ * The SHA-256 of `bytes`, lower-case hex.
+ *
+ * @example
+ * ```ts
+ * sha256Hex(new Uint8Array()); // "e3b0c442…b855"
+ * ```
+ */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * The key a project root is recorded under: its real path (symlinks
+ * resolved), or the resolved path when it cannot be resolved.
+ *
+ * @example
+ * ```ts
+ * await projectKey("/work/app/."); // "/work/app"
+ * ```
+ */
+export async function projectKey(projectRoot: string): Promise<string> {
+  return await realpath(projectRoot).catch(() => resolve(projectRoot));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasExactKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+function toRecord(value: unknown): TrustRecord | undefined {
+  if (!isRecord(value) || !hasExactKeys(value, ["sha256", "trusted_at"])) return undefined;
+  const { sha256, trusted_at } = value;
+  if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return undefined;
+  if (typeof trusted_at !== "string") return undefined;
+  return { sha256, trusted_at };
+}
+
+/**
+ * Validates a parsed trust document: exactly `{schema, projects}`, every
+ * project an absolute path with exactly `{sha256, trusted_at}`. Returns the
+ * projects, or `undefined` when anything is off.
+ */
+function toProjects(doc: unknown): TrustedProjects | undefined {
+  if (!isRecord(doc) || !hasExactKeys(doc, ["schema", "projects"])) return undefined;
+  if (doc.schema !== TRUST_SCHEMA || !isRecord(doc.projects)) return undefined;
+  const entries: [string, TrustRecord][] = [];
+  for (const [key, value] of Object.entries(doc.projects)) {
+    const record = toRecord(value);
+    if (record === undefined || !key.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(key)) {
+      return undefined;
+    }
+    entries.push([key, record]);
+  }
+  // fromEntries defines own properties, so a "__proto__" key stays a plain key.
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Reads the trust file. A missing file trusts nothing; an oversized,
+ * unreadable, invalid or tampered one (any other shape) trusts nothing too and
+ * says why in `warning`. Never throws.
+ *
+ * @example
+ * ```ts
+ * const { projects, warning } = await readTrust("/home/me/.dsh/skills-anywhere/trust.json");
+ * ```
+ */
+export async function readTrust(path: string): Promise<TrustRead> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readConfigBytes(path, { followSymlinks: true });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { projects: {}, warning: `${why}; no project is trusted` };
+  }
+  if (bytes === undefined) return { projects: {} };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(decodeUtf8(bytes));
+  } catch {
+    doc = undefined;
+  }
+  const projects = toProjects(doc);
+  if (projects === undefined) {
+    return { projects: {}, warning: `${path} is not a valid trust file; no project is trusted` };
+  }
+  return { projects };
+}
+
+/**
+ * Whether `bytes` (the project sources file as just read) are trusted for
+ * `projectRoot` under `dshHome`.
+ *
+ * @example
+ * ```ts
+ * const { state } = await projectTrust("/home/me/.dsh", "/work/app", new Uint8Array());
+ * ```
+ */
+export async function projectTrust(
+  dshHome: string,
+  projectRoot: string,
+  bytes: Uint8Array,
+): Promise<ProjectTrust> {
+  const sha256 = sha256Hex(bytes);
+  const { projects, warning } = await readTrust(trustFile(dshHome));
+  const key = await projectKey(projectRoot);
+  const record = Object.hasOwn(projects, key) ? projects[key] : undefined;
+  const state: TrustState = record === undefined
+    ? "untrusted"
+    : record.sha256 === sha256
+    ? "trusted"
+    : "changed";
+  return { state, sha256, ...(warning !== undefined ? { warning } : {}) };
+}
+
+async function writeProjects(dshHome: string, projects: TrustedProjects): Promise<void> {
+  const doc = { schema: TRUST_SCHEMA, projects };
+  await writeWhole(trustFile(dshHome), `${JSON.stringify(doc, null, 2)}\n`);
+}
+
+/**
+ * Records `bytes` (the project sources file exactly as shown to the user) as
+ * trusted for `projectRoot`. An invalid trust file is replaced. Returns the
+ * record written.
+ *
+ * @example
+ * ```ts
+ * const record = await trustProject("/home/me/.dsh", "/work/app", new TextEncoder().encode("[]"));
+ * ```
+ */
+export async function trustProject(
+  dshHome: string,
+  projectRoot: string,
+  bytes: Uint8Array,
+): Promise<TrustRecord> {
+  const { projects } = await readTrust(trustFile(dshHome));
+  const record: TrustRecord = { sha256: sha256Hex(bytes), trusted_at: new Date().toISOString() };
+  const key = await projectKey(projectRoot);
+  await writeProjects(dshHome, { ...projects, [key]: record });
+  return record;
+}
+
+/**
+ * Forgets the trust of `projectRoot`. Returns whether it was trusted (the file
+ * is left untouched when it was not).
+ *
+ * @example
+ * ```ts
+ * await revokeProject("/home/me/.dsh", "/work/app"); // false when it was not trusted
+ * ```
+ */
+export async function revokeProject(dshHome: string, projectRoot: string): Promise<boolean> {
+  const { projects } = await readTrust(trustFile(dshHome));
+  const key = await projectKey(projectRoot);
+  if (!Object.hasOwn(projects, key)) return false;
+  const kept = Object.fromEntries(Object.entries(projects).filter(([k]) => k !== key));
+  await writeProjects(dshHome, kept);
+  return true;
+}
