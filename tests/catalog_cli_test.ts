@@ -457,8 +457,10 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
       "path",
       "repo",
       "scanDir",
+      "state",
       "url",
     ]);
+    equal(entry.state, "active");
     match(entry.id, /^local\/[0-9a-f]{12}$/);
     equal(entry.key, entry.id);
     equal(entry.repo, upstream);
