@@ -335,7 +335,14 @@ Deno.test("readSurface reads URLs from the body only and hidden characters from 
   ]);
   deepEqual(surface.declaredTools, ["Bash(git:*)", "Read"]);
   deepEqual(surface.hiddenCharacters, [
-    { codePoint: "U+200B", name: "ZERO WIDTH SPACE", kind: "zero-width", count: 1, lines: [2] },
+    {
+      codePoint: "U+200B",
+      name: "ZERO WIDTH SPACE",
+      kind: "zero-width",
+      count: 1,
+      lines: [2],
+      fields: [],
+    },
   ]);
 });
 
@@ -395,14 +402,29 @@ Deno.test("the five-character sample yields exactly five entries sorted by code 
   const found = findHiddenCharacters(text);
   equal(found.length, 5);
   deepEqual(found, [
-    { codePoint: "U+00AD", name: "SOFT HYPHEN", kind: "invisible-format", count: 2, lines: [6] },
-    { codePoint: "U+200B", name: "ZERO WIDTH SPACE", kind: "zero-width", count: 2, lines: [2, 9] },
+    {
+      codePoint: "U+00AD",
+      name: "SOFT HYPHEN",
+      kind: "invisible-format",
+      count: 2,
+      lines: [6],
+      fields: [],
+    },
+    {
+      codePoint: "U+200B",
+      name: "ZERO WIDTH SPACE",
+      kind: "zero-width",
+      count: 2,
+      lines: [2, 9],
+      fields: [],
+    },
     {
       codePoint: "U+202E",
       name: "RIGHT-TO-LEFT OVERRIDE",
       kind: "bidi-control",
       count: 1,
       lines: [5],
+      fields: [],
     },
     {
       codePoint: "U+E0000..U+E007F",
@@ -410,6 +432,7 @@ Deno.test("the five-character sample yields exactly five entries sorted by code 
       kind: "tag",
       count: 3,
       lines: [7, 10],
+      fields: [],
     },
     {
       codePoint: "U+E0100..U+E01EF",
@@ -417,10 +440,11 @@ Deno.test("the five-character sample yields exactly five entries sorted by code 
       kind: "variation-selector",
       count: 1,
       lines: [8],
+      fields: [],
     },
   ]);
   for (const entry of found) {
-    deepEqual(Object.keys(entry), ["codePoint", "name", "kind", "count", "lines"]);
+    deepEqual(Object.keys(entry), ["codePoint", "name", "kind", "count", "lines", "fields"]);
   }
 });
 
@@ -471,7 +495,14 @@ Deno.test("every listed code point is reported with its name and kind", () => {
   for (const [cp, name, kind] of expected) {
     // Letters around each one so no exemption (leading BOM, emoji joiner) applies.
     const found = findHiddenCharacters(`a${String.fromCodePoint(cp)}b`);
-    deepEqual(found, [{ codePoint: formatCodePoint(cp), name, kind, count: 1, lines: [1] }]);
+    deepEqual(found, [{
+      codePoint: formatCodePoint(cp),
+      name,
+      kind,
+      count: 1,
+      lines: [1],
+      fields: [],
+    }]);
   }
   // Everything at once: one entry each, in code-point order.
   const all = "a" + expected.map(([cp]) => String.fromCodePoint(cp)).join("a") + "a";
@@ -490,7 +521,14 @@ Deno.test("neighbouring code points that are not listed are not reported", () =>
 Deno.test("tag and variation-selector blocks cover their whole range", () => {
   const tags = findHiddenCharacters("a\u{E0000}\u{E0001}\u{E0020}\u{E007E}\u{E007F}b");
   deepEqual(tags, [
-    { codePoint: "U+E0000..U+E007F", name: "TAG CHARACTERS", kind: "tag", count: 5, lines: [1] },
+    {
+      codePoint: "U+E0000..U+E007F",
+      name: "TAG CHARACTERS",
+      kind: "tag",
+      count: 5,
+      lines: [1],
+      fields: [],
+    },
   ]);
   const vs = findHiddenCharacters("a\u{E0100}b\u{E01EF}c");
   deepEqual(vs, [
@@ -500,6 +538,7 @@ Deno.test("tag and variation-selector blocks cover their whole range", () => {
       kind: "variation-selector",
       count: 2,
       lines: [1],
+      fields: [],
     },
   ]);
 });
@@ -517,6 +556,7 @@ Deno.test("a later BOM is reported, including a second BOM at the start", () => 
       kind: "zero-width",
       count: 1,
       lines: [2],
+      fields: [],
     },
   ]);
   deepEqual(findHiddenCharacters("\uFEFF\uFEFFx"), [
@@ -526,6 +566,7 @@ Deno.test("a later BOM is reported, including a second BOM at the start", () => 
       kind: "zero-width",
       count: 1,
       lines: [1],
+      fields: [],
     },
   ]);
   equal(findHiddenCharacters("\n\uFEFF")[0].lines[0], 2);
@@ -559,7 +600,14 @@ Deno.test("the England flag tag sequence is not reported", () => {
 
 Deno.test("tag characters outside a valid flag sequence are reported", () => {
   const entry = (count: number, lines: number[]) => [
-    { codePoint: "U+E0000..U+E007F", name: "TAG CHARACTERS", kind: "tag", count, lines },
+    {
+      codePoint: "U+E0000..U+E007F",
+      name: "TAG CHARACTERS",
+      kind: "tag",
+      count,
+      lines,
+      fields: [],
+    },
   ];
   // No black flag before the tags.
   deepEqual(findHiddenCharacters("\u{E0067}\u{E0062}\u{E007F}"), entry(3, [1]));
@@ -585,7 +633,14 @@ Deno.test("tag characters outside a valid flag sequence are reported", () => {
 
 Deno.test("a joiner between letters or next to one emoji is reported", () => {
   const zwj = (count: number, lines: number[]) => [
-    { codePoint: "U+200D", name: "ZERO WIDTH JOINER", kind: "zero-width", count, lines },
+    {
+      codePoint: "U+200D",
+      name: "ZERO WIDTH JOINER",
+      kind: "zero-width",
+      count,
+      lines,
+      fields: [],
+    },
   ];
   deepEqual(findHiddenCharacters("ab\u200Dcd"), zwj(1, [1]));
   deepEqual(findHiddenCharacters("a\u200D\u{1F525}"), zwj(1, [1]));
@@ -608,6 +663,7 @@ Deno.test("30 lines each with U+2060 give count 30 and the first 20 lines", () =
       kind: "zero-width",
       count: 30,
       lines: Array.from({ length: 20 }, (_, i) => i + 1),
+      fields: [],
     },
   ]);
 });
@@ -621,6 +677,7 @@ Deno.test("lines are distinct and in order; counts include repeats on one line",
       kind: "zero-width",
       count: 6,
       lines: [1, 4, 5],
+      fields: [],
     },
   ]);
 });

@@ -8,6 +8,7 @@
  * @module
  */
 import { checkFiles, type CheckProfile, type FileCheckReport } from "../skill/check_files.ts";
+import type { HiddenCharacter } from "../skill/hidden.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
@@ -47,6 +48,21 @@ export async function runCheck(
   return report.exitCode;
 }
 
+/** Where a hidden character sits: raw count and lines, then the decoded fields. */
+function hiddenWhere(hidden: HiddenCharacter): string {
+  const parts: string[] = [];
+  if (hidden.count > 0) {
+    parts.push(`x${hidden.count}`);
+    parts.push(`line${hidden.lines.length > 1 ? "s" : ""} ${hidden.lines.join(", ")}`);
+  }
+  if (hidden.fields.length > 0) {
+    const plural = hidden.fields.length > 1 ? "s" : "";
+    const escaped = hidden.count === 0 ? " (decoded from a YAML escape)" : "";
+    parts.push(`field${plural} ${hidden.fields.map(quote).join(", ")}${escaped}`);
+  }
+  return (hidden.count > 0 ? " " : ", ") + parts.join(", ");
+}
+
 /** The human form of a file-check report. Every input-derived string is escaped. */
 export function renderCheck(report: FileCheckReport): string {
   const lines: string[] = [];
@@ -72,10 +88,9 @@ export function renderCheck(report: FileCheckReport): string {
       lines.push(`  Declared tools: ${quote(surface.declaredTools.join(", "))}`);
     }
     for (const hidden of surface.hiddenCharacters) {
-      const where = `line${hidden.lines.length > 1 ? "s" : ""} ${hidden.lines.join(", ")}`;
       const gate = report.failOnHiddenCharacters ? " (not allowed)" : "";
       lines.push(
-        `  Hidden characters: ${hidden.codePoint} ${hidden.name} x${hidden.count}, ${where}${gate}`,
+        `  Hidden characters: ${hidden.codePoint} ${hidden.name}${hiddenWhere(hidden)}${gate}`,
       );
     }
     if (file.resources !== undefined) {

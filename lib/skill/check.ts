@@ -14,9 +14,11 @@
  * ```
  * @module
  */
+import { splitFrontmatter } from "./frontmatter.ts";
 import { type Invocation, parseSkillMarkdown } from "./parse.ts";
 import { specFindings, type SpecReport } from "./spec.ts";
 import { readSurface, type Surface } from "./surface.ts";
+import { parseFrontmatterYaml } from "./yaml.ts";
 
 /** The outcome of one parse mode, without the body. */
 export type ModeSummary =
@@ -56,6 +58,14 @@ export function utf8Length(text: string): number {
   return encoder.encode(text).length;
 }
 
+/** The frontmatter value the parser reads, or `undefined` when there is none or it is invalid. */
+function frontmatterValue(text: string): unknown {
+  const split = splitFrontmatter(text);
+  if (split === undefined) return undefined;
+  const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
+  return parsed.ok ? parsed.value : undefined;
+}
+
 /**
  * Checks one decoded SKILL.md text. The body never appears in the report.
  *
@@ -90,6 +100,7 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
     surface: readSurface(text, {
       body: lenient.ok ? lenient.skill.content : "",
       declaredTools: Array.isArray(tools) ? tools : [],
+      frontmatter: frontmatterValue(text),
     }),
   };
 }

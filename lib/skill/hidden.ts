@@ -1,8 +1,12 @@
 /**
  * Hidden characters: code points that change how text reads or renders while
  * staying invisible (bidirectional controls, zero-width and invisible
- * formatting characters, tag characters, supplementary variation selectors).
- * The whole raw file is scanned, frontmatter included.
+ * formatting characters, tag characters, supplementary variation selectors)
+ * and control characters (C0 except tab and line feed, a carriage return not
+ * followed by a line feed, DEL, C1). The whole raw file is scanned,
+ * frontmatter included, and so is every key and string value of the parsed
+ * frontmatter: a YAML escape such as `"\u202e"` is ASCII in the file but a
+ * hidden character in the value a model is served.
  *
  * Not reported: a byte-order mark at the very start; U+200D between two
  * emoji (optionally after U+FE0F or a skin-tone modifier); the tag sequence of a subdivision flag
@@ -22,7 +26,8 @@ export type HiddenKind =
   | "zero-width"
   | "invisible-format"
   | "tag"
-  | "variation-selector";
+  | "variation-selector"
+  | "control";
 
 /** One reported code point (or block) with where it occurs. */
 export interface HiddenCharacter {
@@ -30,12 +35,27 @@ export interface HiddenCharacter {
   codePoint: string;
   name: string;
   kind: HiddenKind;
+  /** Occurrences in the raw text (0 when it only appears after YAML decoding). */
   count: number;
-  /** Distinct 1-based line numbers, in order, at most 20. */
+  /** Distinct 1-based raw line numbers, in order, at most 20. */
   lines: number[];
+  /**
+   * Parsed frontmatter fields whose key or string value holds it after YAML
+   * decoding, in document order, at most 20: `description`, `metadata.author`,
+   * `tags[0]`; a key that is not a plain identifier is written
+   * `metadata["a\u200bb"]` (ASCII only).
+   */
+  fields: string[];
+}
+
+/** Options of {@linkcode findHiddenCharacters}. */
+export interface HiddenOptions {
+  /** The parsed frontmatter value (any YAML value); its keys and strings are scanned too. */
+  frontmatter?: unknown;
 }
 
 const MAX_LINES = 20;
+const MAX_FIELDS = 20;
 
 const NAMED: ReadonlyMap<number, [string, HiddenKind]> = new Map([
   [0x00ad, ["SOFT HYPHEN", "invisible-format"]],
@@ -68,6 +88,19 @@ const NAMED: ReadonlyMap<number, [string, HiddenKind]> = new Map([
   [0xffa0, ["HALFWIDTH HANGUL FILLER", "invisible-format"]],
 ]);
 
+const CONTROL_NAMES: ReadonlyMap<number, string> = new Map([
+  [0x00, "NULL"],
+  [0x07, "BELL"],
+  [0x08, "BACKSPACE"],
+  [0x0b, "LINE TABULATION"],
+  [0x0c, "FORM FEED"],
+  [0x0d, "CARRIAGE RETURN"],
+  [0x1b, "ESCAPE"],
+  [0x7f, "DELETE"],
+  [0x85, "NEXT LINE"],
+  [0x9b, "CONTROL SEQUENCE INTRODUCER"],
+]);
+
 const BLOCKS: ReadonlyArray<[number, number, string, string, HiddenKind]> = [
   [0xe0000, 0xe007f, "U+E0000..U+E007F", "TAG CHARACTERS", "tag"],
   [0xe0100, 0xe01ef, "U+E0100..U+E01EF", "VARIATION SELECTORS SUPPLEMENT", "variation-selector"],
@@ -86,10 +119,18 @@ function classify(
 ): [key: number, codePoint: string, name: string, kind: HiddenKind] | undefined {
   const named = NAMED.get(cp);
   if (named) return [cp, formatCodePoint(cp), named[0], named[1]];
+  if (isControl(cp)) {
+    return [cp, formatCodePoint(cp), CONTROL_NAMES.get(cp) ?? "CONTROL CHARACTER", "control"];
+  }
   for (const [start, end, label, name, kind] of BLOCKS) {
     if (cp >= start && cp <= end) return [start, label, name, kind];
   }
   return undefined;
+}
+
+/** C0 except tab and line feed, DEL and C1 (a CR before LF is skipped by the scan). */
+function isControl(cp: number): boolean {
+  return (cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || (cp >= 0x7f && cp <= 0x9f);
 }
 
 /** `U+` and at least four upper-case hex digits. */
@@ -98,21 +139,63 @@ export function formatCodePoint(cp: number): string {
 }
 
 /**
- * Lists the hidden characters of `text`, sorted by code point.
+ * Lists the hidden characters of `text` (and, when given, of the parsed
+ * frontmatter's keys and string values), sorted by code point.
  *
  * @example
  * ```ts
  * findHiddenCharacters("\uFEFFtext"); // [] (a leading BOM is fine)
+ * findHiddenCharacters('description: "\\u202e"', { frontmatter: { description: "\u202e" } })[0]
+ *   .fields; // ["description"]
  * ```
  */
-export function findHiddenCharacters(text: string): HiddenCharacter[] {
-  const cps = Array.from(text, (ch) => ch.codePointAt(0) as number);
+export function findHiddenCharacters(text: string, options: HiddenOptions = {}): HiddenCharacter[] {
   const found = new Map<number, HiddenCharacter>();
+  const entry = (key: number, codePoint: string, name: string, kind: HiddenKind) => {
+    let hit = found.get(key);
+    if (hit === undefined) {
+      hit = { codePoint, name, kind, count: 0, lines: [], fields: [] };
+      found.set(key, hit);
+    }
+    return hit;
+  };
   let line = 1;
+  scan(text, true, (cp, hit) => {
+    if (cp === 0x0a) {
+      line++;
+      return;
+    }
+    if (hit === undefined) return;
+    const record = entry(...hit);
+    record.count++;
+    if (record.lines.length < MAX_LINES && record.lines[record.lines.length - 1] !== line) {
+      record.lines.push(line);
+    }
+  });
+  if (options.frontmatter !== undefined) {
+    walkStrings(options.frontmatter, "", new Set(), (value, field) => {
+      scan(value, false, (_cp, hit) => {
+        if (hit === undefined) return;
+        const fields = entry(...hit).fields;
+        if (fields.length < MAX_FIELDS && !fields.includes(field)) fields.push(field);
+      });
+    });
+  }
+  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, hit]) => hit);
+}
+
+type Hit = [key: number, codePoint: string, name: string, kind: HiddenKind];
+
+/**
+ * Calls `visit` for every code point of `text` that is a line feed or a
+ * reported hidden character (with its class); allowed sequences are skipped.
+ */
+function scan(text: string, raw: boolean, visit: (cp: number, hit?: Hit) => void): void {
+  const cps = Array.from(text, (ch) => ch.codePointAt(0) as number);
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i];
     if (cp === 0x0a) {
-      line++;
+      visit(cp);
       continue;
     }
     if (cp === BLACK_FLAG) {
@@ -126,20 +209,50 @@ export function findHiddenCharacters(text: string): HiddenCharacter[] {
     }
     const hit = classify(cp);
     if (hit === undefined) continue;
-    if (cp === 0xfeff && i === 0) continue;
+    if (cp === 0xfeff && i === 0 && raw) continue;
+    if (cp === 0x0d && cps[i + 1] === 0x0a) continue;
     if (cp === 0x200d && isEmojiJoiner(cps, i)) continue;
-    const [key, codePoint, name, kind] = hit;
-    let entry = found.get(key);
-    if (entry === undefined) {
-      entry = { codePoint, name, kind, count: 0, lines: [] };
-      found.set(key, entry);
-    }
-    entry.count++;
-    if (entry.lines.length < MAX_LINES && entry.lines[entry.lines.length - 1] !== line) {
-      entry.lines.push(line);
-    }
+    visit(cp, hit);
   }
-  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, entry]) => entry);
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** `parent.key`, or `parent["k\u200bey"]` (ASCII-escaped) for any other key. */
+function fieldPath(parent: string, key: string): string {
+  if (IDENTIFIER.test(key)) return parent === "" ? key : `${parent}.${key}`;
+  const quoted = JSON.stringify(key).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${parent}[${quoted}]`;
+}
+
+/** Visits every mapping key and string in a YAML value, depth first, each node once. */
+function walkStrings(
+  value: unknown,
+  path: string,
+  seen: Set<object>,
+  visit: (text: string, field: string) => void,
+): void {
+  if (typeof value === "string") {
+    visit(value, path);
+    return;
+  }
+  if (value === null || typeof value !== "object" || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => walkStrings(item, `${path}[${index}]`, seen, visit));
+    return;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    return; // dates and binary values hold no text
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const field = fieldPath(path, key);
+    visit(key, field);
+    walkStrings(item, field, seen, visit);
+  }
 }
 
 function isEmojiJoiner(cps: number[], i: number): boolean {

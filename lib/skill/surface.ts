@@ -1,7 +1,8 @@
 /**
  * The surface of a skill: what it reaches for outside itself (external
  * sources, with offline pin recognition), what tools its author declares, the
- * hidden characters in its file, and what this review does not assess.
+ * hidden characters in its file and in its decoded frontmatter, and what this
+ * review does not assess.
  *
  * @example
  * ```ts
@@ -130,18 +131,21 @@ export interface SurfaceInput {
   body: string;
   /** The author's `allowed-tools`, as the lenient parse reads them. */
   declaredTools: string[];
+  /** The parsed frontmatter value, when it parses: its keys and strings are scanned too. */
+  frontmatter?: unknown;
 }
 
 /**
  * Builds the surface of a file from its raw text (scanned whole for hidden
- * characters) and its lenient-parsed body.
+ * characters), its parsed frontmatter (every key and string scanned after
+ * decoding) and its lenient-parsed body.
  */
 export function readSurface(raw: string, input: SurfaceInput): Surface {
   return {
     schema: "skills-anywhere-surface-1",
     externalSources: groupSources(extractUrls(input.body)),
     declaredTools: [...input.declaredTools],
-    hiddenCharacters: findHiddenCharacters(raw),
+    hiddenCharacters: findHiddenCharacters(raw, { frontmatter: input.frontmatter }),
     notAssessed: [...NOT_ASSESSED],
   };
 }
