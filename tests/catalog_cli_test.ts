@@ -349,7 +349,7 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths (RE
       source: "anywhere-source",
       rank: 700,
       path: join(checkout, "skills/lint/SKILL.md"),
-      origin: { kind: "source", repo: "acme/tools" },
+      origin: { kind: "source", repo: "acme/tools", checkout },
       warnings: [],
     }]);
     const sources = await box.cli("sources");

@@ -714,8 +714,8 @@ Deno.test("MCP open_skill: a Git-source receipt names the checkout HEAD and foll
   await withSandbox(async (box) => {
     await catalogFixture(box);
     const gitCalls = await logGitCalls(box);
-    const probes = async () =>
-      (await gitCalls()).filter((line) => line === "rev-parse --show-toplevel HEAD").length;
+    const PROBE = " rev-parse --verify --quiet HEAD^{commit}";
+    const probes = async () => (await gitCalls()).filter((line) => line.endsWith(PROBE)).length;
     const upstream = join(box.root, "upstream");
     const first = await gitRepo(box, upstream, {
       "skills/git-notes/SKILL.md": skillMd("git-notes", "Notes kept in Git.", "GIT-BODY-ONE"),

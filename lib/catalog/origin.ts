@@ -14,7 +14,12 @@ export type Origin =
   | { kind: "agent"; agent: string; scope: "project" | "user" }
   | { kind: "custom"; scope: "project" | "user" }
   | { kind: "claude-plugins"; marketplace?: string; plugin?: string }
-  | { kind: "source"; repo: string };
+  | {
+    kind: "source";
+    repo: string;
+    /** The source's checkout directory (its resolved `dir`), whose own `.git` names the commit. */
+    checkout?: string;
+  };
 
 /**
  * The label of an origin: `<agent> (<scope>)`, `claude plugin <plugin>[ @ <marketplace>]`,

@@ -42,6 +42,8 @@ export interface Root {
 /** A Git source checkout to scan (the fields of a resolved source that roots need). */
 export interface SourceRoot {
   scanDir: string;
+  /** The checkout `scanDir` lies in (the resolved source's `dir`). */
+  dir?: string;
   display: string;
   rank?: number;
 }
@@ -143,7 +145,9 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
       mode: "nested",
       source: "anywhere-source",
       rank: source.rank ?? config.ranks.sources,
-      origin: { kind: "source", repo: source.display },
+      origin: source.dir === undefined
+        ? { kind: "source", repo: source.display }
+        : { kind: "source", repo: source.display, checkout: source.dir },
       label: `source ${source.display}`,
       maxDepth: config.maxDepth,
     });

@@ -13,7 +13,13 @@
  * @example
  * ```ts
  * import { openSkill } from "./mod.ts";
- * const result = await openSkill(skill, { lenient: true, expectedSha256: reviewed });
+ * const result = await openSkill({
+ *   name: "pdf",
+ *   path: "/home/me/.claude/skills/pdf/SKILL.md",
+ *   directory: "/home/me/.claude/skills/pdf",
+ *   source: "anywhere-user",
+ *   origin: { kind: "agent", agent: "claude-code", scope: "user" },
+ * }, { lenient: true, expectedSha256: "0".repeat(64) });
  * if (result.ok) console.log(result.skill.text);
  * ```
  * @module
@@ -27,7 +33,7 @@ import { ReadError } from "../fs/mod.ts";
 import { type FreshRead, parseSkillBytes, readSkillNow } from "./fresh.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import { renderSkill } from "./render.ts";
-import { sourceCommit } from "./source_commit.ts";
+import { type SourceCommit, sourceCommit } from "./source_commit.ts";
 
 export { renderSkill } from "./render.ts";
 
@@ -54,7 +60,10 @@ export interface OpenOptions {
   expectedSha256?: string;
   /** Refuse unless the directory's bundle digest is this (implies `includeBundle`). */
   expectedBundleSha256?: string;
-  /** Refuse unless the skill's Git checkout is at this commit (40 lowercase hex). */
+  /**
+   * Refuse unless the skill's Git checkout is provably at this commit (40 lowercase hex):
+   * its own git dir says so and no file under the skill differs from that commit.
+   */
   expectedSourceCommit?: string;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
@@ -123,6 +132,28 @@ export function disabledMessage(name: string): string {
   return `skill "${name}" is not available for model invocation (disabled by its author)`;
 }
 
+/**
+ * The one commit probe of a load: `undefined` for a skill that is not from a
+ * Git source, else the proven commit of its checkout or why there is none.
+ */
+async function provenCommit(
+  target: LoadTarget,
+  lookup: OpenOptions["sourceCommit"],
+): Promise<SourceCommit | undefined> {
+  const origin = target.origin;
+  if (origin.kind !== "source") return undefined;
+  if (lookup === undefined) {
+    return { ok: false, kind: "missing", reason: "no source cache is configured" };
+  }
+  if (origin.checkout === undefined) {
+    return { ok: false, kind: "missing", reason: "the checkout of the source is not known" };
+  }
+  return await sourceCommit(target.directory, {
+    checkout: origin.checkout,
+    cacheDir: lookup.cacheDir,
+  });
+}
+
 /** Opens one skill; see the module doc for the order of checks. Never throws for bad files. */
 export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {
   const { name, path, directory } = target;
@@ -173,46 +204,35 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
     );
   }
   let commit: string | null | undefined;
-  const isSource = target.origin.kind === "source";
-  if (options.expectedSourceCommit !== undefined) {
-    if (!isSource) {
-      return refuse(
-        "not-git",
-        `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
-      );
-    }
-    const probe = options.sourceCommit === undefined
-      ? { ok: false as const, reason: "no source cache is configured" }
-      : await sourceCommit(directory, options.sourceCommit.cacheDir);
-    if (!probe.ok) {
+  const expected = options.expectedSourceCommit;
+  if (expected !== undefined || options.sourceCommit !== undefined) {
+    const probe = await provenCommit(target, options.sourceCommit);
+    if (probe === undefined) {
+      if (expected !== undefined) {
+        return refuse(
+          "not-git",
+          `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
+        );
+      }
+      commit = null;
+    } else if (!probe.ok) {
       options.sourceCommit?.warn?.(
         `skills-anywhere: source commit unavailable for ${name}: ${probe.reason}`,
       );
-      return refuse(
-        "commit-unproven",
-        `the Git source commit of "${name}" could not be proven: ${probe.reason}`,
-      );
-    }
-    if (probe.commit !== options.expectedSourceCommit) {
-      return refuse(
-        "commit-mismatch",
-        `Git source commit changed for "${name}": expected ${options.expectedSourceCommit}, found ${probe.commit}`,
-      );
-    }
-    commit = probe.commit;
-  }
-  if (options.sourceCommit !== undefined && commit === undefined) {
-    if (!isSource) {
-      commit = null;
-    } else {
-      const probe = await sourceCommit(directory, options.sourceCommit.cacheDir);
-      if (probe.ok) commit = probe.commit;
-      else {
-        commit = null;
-        options.sourceCommit.warn?.(
-          `skills-anywhere: source commit unavailable for ${name}: ${probe.reason}`,
+      if (expected !== undefined) {
+        return refuse(
+          "commit-unproven",
+          `the Git source commit of "${name}" could not be proven: ${probe.reason}`,
         );
       }
+      commit = null;
+    } else if (expected !== undefined && probe.commit !== expected) {
+      return refuse(
+        "commit-mismatch",
+        `Git source commit changed for "${name}": expected ${expected}, found ${probe.commit}`,
+      );
+    } else {
+      commit = probe.commit;
     }
   }
   const tools = Array.isArray(skill.metadata.allowedTools)

@@ -1,99 +1,154 @@
 /**
- * Which commit a skill from a Git source was loaded at: asked of git in the
- * skill's own checkout, never of an enclosing repository, never guessed from
- * the lock file.
+ * Which commit a skill from a Git source was loaded at — proven, or not
+ * claimed at all. The commit is asked of the checkout's own git directory
+ * (`<checkout>/.git`, named explicitly, so nothing inside the skill folder can
+ * pose as a repository), and it only counts while the skill's files are
+ * exactly that commit's files: no lock left by an interrupted git, and
+ *
+ * ```sh
+ * git --git-dir=<checkout>/.git --work-tree=<checkout> status --porcelain=v1 -z \
+ *   --untracked-files=all --ignored=traditional -- <skill folder>
+ * ```
+ *
+ * prints nothing (no modified, added, deleted, untracked or ignored file).
+ * The checkout must be strictly inside the source cache, with a real `.git`
+ * directory (not a symlink, not a gitfile), and the skill folder must resolve
+ * to a place inside it.
  *
  * @example
  * ```ts
  * import { sourceCommit } from "./source_commit.ts";
- * const result = await sourceCommit("/home/me/.dsh/skills-anywhere/cache/github.com/o/r/skills/pdf", "/home/me/.dsh/skills-anywhere/cache");
+ * const result = await sourceCommit("/home/me/.dsh/skills-anywhere/cache/r-1a2b/skills/pdf", {
+ *   checkout: "/home/me/.dsh/skills-anywhere/cache/r-1a2b",
+ *   cacheDir: "/home/me/.dsh/skills-anywhere/cache",
+ * });
  * if (result.ok) console.log(result.commit);
  * ```
  * @module
  */
-import { execFile } from "node:child_process";
 import { lstat, realpath } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isWithin } from "../fs/mod.ts";
-import process from "node:process";
+import { runGit } from "../sources/git.ts";
+
+/** Why a commit cannot be proven. */
+export type SourceCommitFailure =
+  /** The cache, checkout or skill folder does not resolve. */
+  | "missing"
+  /** The checkout is not strictly inside the source cache. */
+  | "outside-cache"
+  /** The checkout has no `.git` directory of its own. */
+  | "not-a-checkout"
+  /** The skill folder resolves to a place outside its checkout. */
+  | "outside-checkout"
+  /** An interrupted git left a lock: the tree may be half updated. */
+  | "locked"
+  /** A file under the skill folder is not the commit's. */
+  | "dirty"
+  /** git could not answer. */
+  | "git-failed";
 
 /** The commit, or why it cannot be proven. */
-export type SourceCommit = { ok: true; commit: string } | { ok: false; reason: string };
+export type SourceCommit =
+  | { ok: true; commit: string }
+  | { ok: false; kind: SourceCommitFailure; reason: string };
 
-const TIMEOUT_MS = 5000;
-const MAX_OUTPUT = 64 * 1024;
-
-function gitEnv(ceiling: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
-  }
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_CEILING_DIRECTORIES = ceiling;
-  return env;
+/** Where to look: the source's checkout and the cache that must hold it. */
+export interface SourceCommitOptions {
+  /** The source's checkout directory (the resolved source's `dir`). */
+  checkout: string;
+  /** The source cache; the checkout must be strictly inside it. */
+  cacheDir: string;
+  /** Per git command, in milliseconds (default 10 000). */
+  timeoutMs?: number;
 }
 
-function run(cwd: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      ["rev-parse", "--show-toplevel", "HEAD"],
-      { cwd, env, timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        if (error) {
-          const line = `${stderr}`.split("\n").map((l) => l.trim()).find((l) => l !== "");
-          reject(new Error(line ?? error.message));
-        } else {
-          resolve(stdout);
-        }
-      },
-    );
-  });
+const TIMEOUT_MS = 10_000;
+const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Locks an interrupted checkout, reset or fetch leaves in the git dir. */
+const LOCKS = ["index.lock", "HEAD.lock"];
+
+function fail(kind: SourceCommitFailure, reason: string): SourceCommit {
+  return { ok: false, kind, reason };
+}
+
+/** The first entry of `git status -z` output (trimmed), as `XY "path"` with the path quoted. */
+function firstChange(output: string): string {
+  const entry = /^(\S+)\s+([^\0]*)/.exec(output);
+  return entry === null ? JSON.stringify(output) : `${entry[1]} ${JSON.stringify(entry[2])}`;
 }
 
 /**
- * The HEAD commit of the checkout that holds `skillDirectory`, which must be
- * a repository strictly inside `cacheDir` with a `.git` directory of its own.
- * Never throws.
+ * The HEAD commit of `checkout`, when the files under `skillDirectory` are
+ * exactly that commit's; see the module doc for what is checked. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { sourceCommit } from "./source_commit.ts";
+ * const result = await sourceCommit("/cache/r-1a2b/skills/pdf", {
+ *   checkout: "/cache/r-1a2b",
+ *   cacheDir: "/cache",
+ * });
+ * if (!result.ok) console.error(result.kind, result.reason);
+ * ```
  */
 export async function sourceCommit(
   skillDirectory: string,
-  cacheDir: string,
+  options: SourceCommitOptions,
 ): Promise<SourceCommit> {
   let cache: string;
+  let checkout: string;
   let skill: string;
   try {
-    cache = await realpath(cacheDir);
+    cache = await realpath(options.cacheDir);
+    checkout = await realpath(options.checkout);
     skill = await realpath(skillDirectory);
   } catch (error) {
-    return { ok: false, reason: `cannot resolve the checkout (${(error as Error).message})` };
+    return fail("missing", `cannot resolve the checkout (${(error as Error).message})`);
   }
-  let output: string;
-  try {
-    output = await run(skill, gitEnv(cache));
-  } catch (error) {
-    return { ok: false, reason: `git rev-parse failed: ${(error as Error).message}` };
+  if (!isWithin(checkout, cache)) {
+    return fail("outside-cache", "the checkout is not inside the source cache");
   }
-  const [top = "", commit = ""] = output.split("\n").map((line) => line.trim());
-  if (top === "" || !isAbsolute(top)) {
-    return { ok: false, reason: "git named no top-level directory" };
-  }
-  let topReal: string;
-  try {
-    topReal = await realpath(top);
-  } catch {
-    return { ok: false, reason: "the top-level directory cannot be resolved" };
-  }
-  if (!isWithin(topReal, cache)) {
-    return { ok: false, reason: "the repository is not a checkout inside the source cache" };
-  }
-  const dotGit = await lstat(join(topReal, ".git")).catch(() => undefined);
+  const gitDir = join(checkout, ".git");
+  const dotGit = await lstat(gitDir).catch(() => undefined);
   if (dotGit === undefined || !dotGit.isDirectory()) {
-    return { ok: false, reason: "the checkout has no .git directory of its own" };
+    return fail("not-a-checkout", "the checkout has no .git directory of its own");
   }
-  if (!isWithin(skill, topReal, { allowSame: true })) {
-    return { ok: false, reason: "the skill is outside its checkout" };
+  if (!isWithin(skill, checkout, { allowSame: true })) {
+    return fail("outside-checkout", "the skill is outside its checkout");
   }
-  if (!/^[0-9a-f]{40}$/.test(commit)) return { ok: false, reason: "HEAD is not a full commit" };
+  for (const lock of LOCKS) {
+    if (await lstat(join(gitDir, lock)).then(() => true, () => false)) {
+      return fail("locked", `the checkout has a ${lock} left by an unfinished git command`);
+    }
+  }
+  const where = {
+    gitDir,
+    workTree: checkout,
+    cwd: checkout,
+    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+  };
+  const folder = relative(checkout, skill).split(sep).join("/");
+  let commit: string;
+  let changes: string;
+  try {
+    commit = await runGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], where);
+    changes = await runGit([
+      "--no-optional-locks",
+      "status",
+      "--porcelain=v1",
+      "-z",
+      "--untracked-files=all",
+      "--ignored=traditional",
+      "--",
+      folder === "" ? ":(top)" : `:(top,literal)${folder}`,
+    ], where);
+  } catch (error) {
+    return fail("git-failed", `git failed: ${(error as Error).message}`);
+  }
+  if (!COMMIT.test(commit)) return fail("git-failed", "HEAD is not a full commit");
+  if (changes !== "") {
+    return fail("dirty", `the files differ from commit ${commit}: ${firstChange(changes)}`);
+  }
   return { ok: true, commit };
 }
