@@ -715,6 +715,54 @@ export async function backgroundSyncInvalidates(env) {
   }
 }
 
+/** Records the user's trust in the project sources file `text`, as `trust --yes` writes it. */
+async function trustProjectFile(env, t, text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const sha256 = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  await env.fs.write(
+    `${t.dshHome}/skills-anywhere/trust.json`,
+    JSON.stringify({
+      schema: "skills-anywhere-trust-1",
+      projects: { [t.project]: { sha256, trusted_at: new Date().toISOString() } },
+    }),
+  );
+}
+
+/** Security: a project sources file the user has not trusted is never cloned; said once. */
+export async function untrustedProjectNeverCloned(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  await upstream(env, `${t.base}/up-project`, ["from-project"]);
+  const text = JSON.stringify({ sources: [`${t.base}/up-project`] });
+  await env.fs.write(`${t.project}/.dsh/skills-anywhere.json`, text);
+  const parsed = await env.provider.Config["~standard"].validate(
+    t.config({ sync: true, syncOnStart: true, syncIntervalMs: 0 }),
+  );
+  const lines = [];
+  const provider = new env.provider.SkillsAnywhereProvider(
+    env.provider.catalogConfig(parsed.value),
+    (_level, message) => lines.push(message),
+  );
+  try {
+    assert.deepEqual(names(await provider.list({ cwd: t.project })), []);
+    assert.deepEqual(await provider.syncAll(t.project), []);
+    assert.deepEqual(names(await provider.list({ cwd: t.project })), []);
+    assert.deepEqual(await provider.sources(t.project), []);
+    assert.equal(await env.fs.exists(`${t.dshHome}/skills-anywhere/cache`), false);
+    assert.deepEqual(env.gitProcesses(), []);
+    const notices = lines.filter((line) => line.includes("are not trusted"));
+    assert.equal(notices.length, 1, lines.join("\n"));
+    assert.ok(notices[0].includes("dsh-skills-anywhere trust"), notices[0]);
+    // Trusted exactly as it is, the same file is cloned and listed.
+    await trustProjectFile(env, t, text);
+    const results = await provider.syncAll(t.project, { force: true });
+    assert.deepEqual(results.map((r) => r.status), ["cloned"]);
+    assert.deepEqual(names(await provider.list({ cwd: t.project })), ["from-project"]);
+  } finally {
+    await provider.dispose();
+  }
+}
+
 /** REF §12 #43, §11 #3: config, user-file and project-file sources all sync (queued follow-up). */
 export async function sourcesFromEverywhere(env) {
   const { assert } = env;
@@ -726,10 +774,9 @@ export async function sourcesFromEverywhere(env) {
     `${t.dshHome}/skills-anywhere/sources.json`,
     JSON.stringify({ sources: [`${t.base}/up-user`] }),
   );
-  await env.fs.write(
-    `${t.project}/.dsh/skills-anywhere.json`,
-    JSON.stringify({ sources: [{ repo: `${t.base}/up-project` }] }),
-  );
+  const projectText = JSON.stringify({ sources: [{ repo: `${t.base}/up-project` }] });
+  await env.fs.write(`${t.project}/.dsh/skills-anywhere.json`, projectText);
+  await trustProjectFile(env, t, projectText);
   const m = await mount(
     env,
     t.config({
