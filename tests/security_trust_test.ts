@@ -5,7 +5,17 @@
 // files over 1 MiB are refused with one line naming the file, without being read.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { cliCommand, currentDenoDir, MAIN, mkfifo } from "./helpers.ts";
+import { MAX_CONFIG_BYTES } from "../lib/sources/files.ts";
+import {
+  projectKey,
+  projectTrust,
+  readTrust,
+  revokeProject,
+  sha256Hex,
+  trustFile,
+  trustProject,
+} from "../lib/sources/trust.ts";
+import { cliCommand, currentDenoDir, listTree, MAIN, mkfifo, withTempDir } from "./helpers.ts";
 import {
   cli,
   type CliRun,
@@ -409,5 +419,31 @@ Deno.test("mcp: a trusted project file is synced in the background and listed", 
       ok(text.includes("from-project"), text);
     });
     equal(linesMatching(stderr, NOTICE).length, 0, stderr);
+  });
+});
+
+Deno.test("trust.ts: trust, check, change, revoke round-trip; the key is the real path", async () => {
+  await withTempDir(async (dir) => {
+    const dshHome = join(dir, "dsh");
+    const project = join(dir, "project");
+    await Deno.mkdir(project);
+    await Deno.symlink(project, join(dir, "link"));
+    equal(await projectKey(join(dir, "link")), await Deno.realPath(project));
+    equal(
+      sha256Hex(new Uint8Array()),
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    );
+    equal(MAX_CONFIG_BYTES, 1024 * 1024);
+    deepEqual(await readTrust(trustFile(dshHome)), { projects: {} });
+    const bytes = new TextEncoder().encode('{"sources": ["o/r"]}');
+    equal((await projectTrust(dshHome, project, bytes)).state, "untrusted");
+    const record = await trustProject(dshHome, join(dir, "link"), bytes);
+    equal(record.sha256, sha256Hex(bytes));
+    equal((await projectTrust(dshHome, project, bytes)).state, "trusted");
+    equal((await projectTrust(dshHome, project, new Uint8Array([...bytes, 10]))).state, "changed");
+    equal(await revokeProject(dshHome, project), true);
+    equal(await revokeProject(dshHome, project), false);
+    equal((await projectTrust(dshHome, project, bytes)).state, "untrusted");
+    deepEqual(await listTree(join(dshHome, "skills-anywhere")), ["trust.json"]);
   });
 });
