@@ -338,13 +338,17 @@ Deno.test("golden: the --json report of one mixed run is stable byte for byte", 
 Deno.test("--json output escapes DEL, C1 and bidi characters but parses to the same text", async () => {
   await withTempDir(async (dir) => {
     const description = "Reads\u009b31m files\u007f and \u202etxt.exe";
+    // The parser serves a description with its hidden characters written as escapes, so the raw
+    // text reaches the JSON through the strict failure reason of an invalid name.
     await writeTree(dir, {
-      "c1/SKILL.md": `---\nname: c1\ndescription: "${description}"\n---\nBody\n`,
+      "c1/SKILL.md": `---\nname: "${description}"\ndescription: "${description}"\n---\nBody\n`,
     });
     const result = await runCli(["check", "--json", "--cwd", dir, "c1/SKILL.md"]);
-    equal(result.code, 0);
+    equal(result.code, 1);
     ok(!/[\u007f-\u009f\u202e]/.test(result.stdout), "raw control character in JSON output");
     match(result.stdout, /Reads\\u009b31m files\\u007f and \\u202etxt\.exe/);
-    equal(json(result.stdout).files[0].report.strict.description, description);
+    const report = json(result.stdout).files[0].report;
+    equal(report.strict.reason, `invalid skill name "${description}"`);
+    equal(report.lenient.description, "Reads\\u009b31m files\\u007f and \\u202etxt.exe");
   });
 });

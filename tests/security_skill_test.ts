@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { findHiddenCharacters } from "../lib/skill/hidden.ts";
 import { declaredOptOut, type ParsedSkill, parseSkillMarkdown } from "../lib/skill/parse.ts";
 import { checkSkill } from "../lib/skill/check.ts";
+import { parseFrontmatterYaml } from "../lib/skill/yaml.ts";
 import { runCli, withTempDir, writeTree } from "./helpers.ts";
 import {
   cli,
@@ -37,13 +38,49 @@ const ESCAPED = [
   "",
 ].join("\n");
 
-Deno.test("hostile: the escaped file is ASCII only, yet the parsed description holds RLO, ZWSP, a tag and ESC", () => {
+Deno.test("hostile: the escaped file is ASCII only, yet its decoded description holds RLO, ZWSP, a tag and ESC", () => {
   ok(/^[\x20-\x7e\n]*$/.test(ESCAPED));
-  const result = parseSkillMarkdown(ESCAPED, { fallbackName: "escaped" });
-  ok(result.ok);
+  const yaml = ESCAPED.split("\n---\n")[0].slice(4);
+  const decoded = parseFrontmatterYaml(yaml);
+  ok(decoded.ok);
+  const { description } = decoded.value as { description: string };
   for (const cp of ["\u202e", "\u200b", "\u{E0041}", "\u001b"]) {
-    ok(result.skill.description.includes(cp), `description lacks ${JSON.stringify(cp)}`);
+    ok(description.includes(cp), `description lacks ${JSON.stringify(cp)}`);
   }
+});
+
+Deno.test("served text: description and whenToUse carry hidden characters only as visible escapes", () => {
+  const text = ESCAPED.replace("metadata:", 'when-to-use: "On \\u2067request"\nmetadata:');
+  for (const lenient of [true, false]) {
+    const result = parseSkillMarkdown(text, { fallbackName: "escaped", lenient });
+    ok(result.ok);
+    const { description, whenToUse, warnings } = result.skill;
+    equal(description, "Summarise files.\\u202e\\u200b\\u{e0041}\\u001b[8m");
+    equal(whenToUse, "On \\u2067request");
+    deepEqual(findHiddenCharacters(description + whenToUse), []);
+    ok(
+      warnings.includes("description held hidden characters; written as \\u escapes"),
+      `${warnings}`,
+    );
+    ok(
+      warnings.includes("whenToUse held hidden characters; written as \\u escapes"),
+      `${warnings}`,
+    );
+  }
+  // Allowed sequences (emoji joiners, flags) and plain text are served unchanged.
+  const flag = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
+  const fine = parseSkillMarkdown(
+    `---\nname: a\ndescription: Team ${flag} \u{1F468}\u200D\u{1F469}\n---\nB`,
+  );
+  ok(fine.ok);
+  equal(fine.skill.description, `Team ${flag} \u{1F468}\u200D\u{1F469}`);
+  deepEqual(fine.skill.warnings, []);
+  // A derived description is cleaned too.
+  const derived = parseSkillMarkdown("Use this\u200b when\u{E0041} asked.\n", {
+    fallbackName: "d",
+  });
+  ok(derived.ok);
+  equal(derived.skill.description, "Use this\\u200b when\\u{e0041} asked.");
 });
 
 Deno.test("hidden characters: parsed keys and values are scanned, each finding names its fields", () => {

@@ -160,7 +160,7 @@ export function findHiddenCharacters(text: string, options: HiddenOptions = {}):
     return hit;
   };
   let line = 1;
-  scan(text, true, (cp, hit) => {
+  scan(text, true, (cp, _index, hit) => {
     if (cp === 0x0a) {
       line++;
       return;
@@ -174,7 +174,7 @@ export function findHiddenCharacters(text: string, options: HiddenOptions = {}):
   });
   if (options.frontmatter !== undefined) {
     walkStrings(options.frontmatter, "", new Set(), (value, field) => {
-      scan(value, false, (_cp, hit) => {
+      scan(value, false, (_cp, _index, hit) => {
         if (hit === undefined) return;
         const fields = entry(...hit).fields;
         if (fields.length < MAX_FIELDS && !fields.includes(field)) fields.push(field);
@@ -184,18 +184,49 @@ export function findHiddenCharacters(text: string, options: HiddenOptions = {}):
   return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, hit]) => hit);
 }
 
+/**
+ * Writes every hidden character of `text` (the code points
+ * {@linkcode findHiddenCharacters} reports, with the same exemptions, a BOM at
+ * the start included) as a visible `\uXXXX` or `\u{XXXXX}` escape, so text
+ * served to a model or a person says what it holds.
+ *
+ * @example
+ * ```ts
+ * revealHiddenCharacters("a\u202eb\u{E0041}"); // "a\\u202eb\\u{e0041}"
+ * ```
+ */
+export function revealHiddenCharacters(text: string): string {
+  const hidden = new Set<number>();
+  const cps = scan(text, false, (_cp, index, hit) => {
+    if (hit !== undefined) hidden.add(index);
+  });
+  if (hidden.size === 0) return text;
+  return cps.map((cp, i) =>
+    !hidden.has(i)
+      ? String.fromCodePoint(cp)
+      : cp > 0xffff
+      ? `\\u{${cp.toString(16)}}`
+      : `\\u${cp.toString(16).padStart(4, "0")}`
+  ).join("");
+}
+
 type Hit = [key: number, codePoint: string, name: string, kind: HiddenKind];
 
 /**
  * Calls `visit` for every code point of `text` that is a line feed or a
- * reported hidden character (with its class); allowed sequences are skipped.
+ * reported hidden character (with its index and class); allowed sequences are
+ * skipped. Returns the code points.
  */
-function scan(text: string, raw: boolean, visit: (cp: number, hit?: Hit) => void): void {
+function scan(
+  text: string,
+  raw: boolean,
+  visit: (cp: number, index: number, hit?: Hit) => void,
+): number[] {
   const cps = Array.from(text, (ch) => ch.codePointAt(0) as number);
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i];
     if (cp === 0x0a) {
-      visit(cp);
+      visit(cp, i);
       continue;
     }
     if (cp === BLACK_FLAG) {
@@ -212,8 +243,9 @@ function scan(text: string, raw: boolean, visit: (cp: number, hit?: Hit) => void
     if (cp === 0xfeff && i === 0 && raw) continue;
     if (cp === 0x0d && cps[i + 1] === 0x0a) continue;
     if (cp === 0x200d && isEmojiJoiner(cps, i)) continue;
-    visit(cp, hit);
+    visit(cp, i, hit);
   }
+  return cps;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;

@@ -10,6 +10,10 @@
  * missing, or the body after a valid frontmatter starts with the key line (see
  * {@linkcode declaredOptOut}). A valid frontmatter's own keys are read as YAML.
  *
+ * The text served as a listing (`description`, `whenToUse`) never carries a
+ * hidden character: in both modes each is written as a visible `\u` escape,
+ * with a warning, as a truncation is.
+ *
  * @example
  * ```ts
  * import { parseSkillMarkdown } from "./parse.ts";
@@ -24,6 +28,7 @@ import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength, deriveDescription, truncateCodePoints } from "./description.ts";
 import { isSkillName, MAX_DESCRIPTION_LENGTH, normalizeSkillName } from "./names.ts";
 import { parseFrontmatterYaml } from "./yaml.ts";
+import { revealHiddenCharacters } from "./hidden.ts";
 
 /** Who may invoke a skill. */
 export interface Invocation {
@@ -155,6 +160,13 @@ function limitDescription(description: string, warnings: string[]): string {
   return truncateCodePoints(description, MAX_DESCRIPTION_LENGTH);
 }
 
+/** `text` with hidden characters written as escapes, and a warning when there were any. */
+function revealed(text: string, field: string, warnings: string[]): string {
+  const visible = revealHiddenCharacters(text);
+  if (visible !== text) warnings.push(`${field} held hidden characters; written as \\u escapes`);
+  return visible;
+}
+
 function resolveDescription(
   data: Record<string, unknown>,
   body: string,
@@ -162,14 +174,16 @@ function resolveDescription(
   warnings: string[],
 ): string {
   const given = stringField(data, "description");
-  if (given !== undefined) return limitDescription(given, warnings);
+  if (given !== undefined) {
+    return limitDescription(revealed(given, "description", warnings), warnings);
+  }
   if (!lenient) fail("frontmatter requires description");
   const derived = deriveDescription(body);
   if (derived === undefined) {
     fail("no description in frontmatter and no body text to derive one from");
   }
   warnings.push("description missing; derived from the first paragraph");
-  return derived;
+  return limitDescription(revealed(derived, "description", warnings), warnings);
 }
 
 function legacyFlag(
@@ -364,17 +378,18 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
         `no usable skill name (frontmatter: undefined, directory: ${JSON.stringify(fallbackName)})`,
       );
     }
-    const description = deriveDescription(body);
-    if (description === undefined) {
+    const derived = deriveDescription(body);
+    if (derived === undefined) {
       fail("no description in frontmatter and no body text to derive one from");
     }
+    warnings.push("missing YAML frontmatter; derived name and description");
     return failClosed(raw, {
       name,
-      description,
+      description: limitDescription(revealed(derived, "description", warnings), warnings),
       invocation: { modelInvocable: true, userInvocable: true },
       metadata: {},
       content: body.trim(),
-      warnings: ["missing YAML frontmatter; derived name and description"],
+      warnings,
     });
   }
   const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
@@ -393,6 +408,6 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
     content: split.body.trim(),
     warnings,
   };
-  if (whenToUse !== undefined) skill.whenToUse = whenToUse;
+  if (whenToUse !== undefined) skill.whenToUse = revealed(whenToUse, "whenToUse", warnings);
   return failClosed(split.body, skill);
 }
