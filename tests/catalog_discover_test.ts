@@ -122,7 +122,10 @@ Deno.test("#16 a flat root follows a symlinked skill directory and a symlinked .
     await Deno.symlink(join(dir, "elsewhere", "file.md"), join(root, "file.md"));
     await Deno.symlink(join(dir, "elsewhere", "plain"), join(root, "plain"));
     await Deno.symlink(join(dir, "missing"), join(root, "dangling.md"));
-    const report = await discover([flatRoot(root)]);
+    // The user's own folder: links lead anywhere (a project's may not leave the project).
+    const report = await discover([
+      flatRoot(root, { kind: "agent", agent: "claude-code", scope: "user" }, 550),
+    ]);
     deepEqual(names(report.skills), ["linked-file", "linked"]);
     deepEqual(report.invalid, []);
     equal(report.skills[1].path, join(root, "linked", "SKILL.md"));
@@ -507,8 +510,9 @@ Deno.test("discovery writes nothing into any scanned directory", async () => {
     const config = resolveConfig({ sharedDirs: true, sources: ["o/r"] }, { HOME: home });
     const { report } = await loadCatalog(config, { cwd: join(project, ".claude") });
     deepEqual(names(report.skills).sort(), ["cx", "pl", "proj", "shared", "src", "us"]);
-    equal(report.invalid.length, 1);
-    equal(report.dropped.length, 1);
+    // The project's link to ~/.codex/skills/cx leaves the project: refused, not a duplicate.
+    equal(report.invalid.length, 2);
+    equal(report.dropped.length, 0);
     deepEqual(await listTree(home), before);
   });
 });
@@ -579,10 +583,14 @@ Deno.test("a Git source never leaves its checkout through a symlink; links insid
     const source = await discover([nestedRoot(join(checkout, "skills"))]);
     // The alias and its target are one directory (admitted once by real path).
     deepEqual(names(source.skills), ["inside"]);
-    // A Claude Code plugin root is not confined (installed plugins may be linked from elsewhere).
+    deepEqual(source.invalid.map((i) => [i.path, i.refusal]), [
+      [join(checkout, "skills", "escape"), "link"],
+      [join(checkout, "skills", "via-file", "SKILL.md"), "link"],
+    ]);
+    // A Claude Code plugin root is confined to the folder being scanned too.
     const plugin = await discover([
       nestedRoot(join(checkout, "skills"), 5, { kind: "claude-plugins" }, 580),
     ]);
-    deepEqual(names(plugin.skills).sort(), ["inside", "loose", "secret"]);
+    deepEqual(names(plugin.skills).sort(), ["inside"]);
   });
 });

@@ -285,6 +285,7 @@ Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (s
     label: "claude-code (project)",
     maxDepth: 1,
     project: PROJECT,
+    confineTo: PROJECT,
   });
   deepEqual(
     project.filter((r) => r.label === "cline (project)").map((r) => r.path),
@@ -317,6 +318,7 @@ Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (s
     origin: { kind: "claude-plugins" },
     label: "claude-code marketplaces",
     maxDepth: 6,
+    confineTo: join(HOME, ".claude/plugins/marketplaces"),
   });
   deepEqual(
     [cache.path, cache.label, cache.rank, cache.maxDepth, cache.mode],
@@ -330,6 +332,7 @@ Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (s
     origin: { kind: "source", repo: "o/r" },
     label: "source o/r",
     maxDepth: 5,
+    confineTo: "/cache/github.com/o/r",
   });
   equal(pinned.rank, 10);
   equal(pinned.label, "source o/pinned");
@@ -377,6 +380,7 @@ Deno.test("roots: extra dirs keep their place; no project root means no project 
     label: "team/skills (project)",
     maxDepth: 1,
     project: PROJECT,
+    confineTo: PROJECT,
   });
   const extraUser = list.findIndex((r) => r.path === join(HOME, "mine"));
   equal(extraUser, projectDirCount + 1 + userDirCount);
@@ -423,6 +427,7 @@ Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500
     label: "agents (project)",
     maxDepth: 1,
     project: PROJECT,
+    confineTo: PROJECT,
   });
   equal(list.indexOf(project), projectDirCount, "last of the agent project roots");
   const user = list.find((r) => r.label === "agents (user)")!;

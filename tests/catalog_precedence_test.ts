@@ -90,7 +90,8 @@ Deno.test("#24 the same file via a symlink in two roots is one skill; the lower 
     // The higher-rank root comes first in the list: rank decides, not list position.
     const report = await discover([
       flatRoot(user, 550, CODEX_USER),
-      flatRoot(project, 250, CLAUDE_PROJECT),
+      // The project's links may reach anything inside its project folder (here: `dir`).
+      { ...flatRoot(project, 250, CLAUDE_PROJECT), project: dir },
     ]);
     deepEqual(names(report.skills), ["shared-flat", "shared"]);
     for (const skill of report.skills) equal(skill.root, project);
@@ -176,7 +177,7 @@ Deno.test("#26 dedupe:false keeps both copies (identical and symlinked)", async 
     });
     await Deno.symlink(join(dir, "codex", "real"), join(dir, "claude", "real"));
     const roots = [
-      flatRoot(join(dir, "claude"), 250, CLAUDE_PROJECT),
+      { ...flatRoot(join(dir, "claude"), 250, CLAUDE_PROJECT), project: dir },
       flatRoot(join(dir, "cursor"), 250, CURSOR_PROJECT),
       flatRoot(join(dir, "codex"), 550, CODEX_USER),
     ];

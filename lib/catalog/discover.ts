@@ -3,22 +3,52 @@
  * apply precedence, dedupe, exclusion and collision renaming.
  *
  * Files are read through `lib/fs` (regular files only, at most 128 KiB,
- * strict UTF-8, never blocking). Invalid files are recorded and never stop
- * discovery. Nothing is written anywhere, and the network is never touched.
+ * strict UTF-8, never blocking, reported size equal to the bytes read).
+ * Invalid files are recorded and never stop discovery. Nothing is written
+ * anywhere, and the network is never touched.
+ *
+ * Link boundaries. What a root holds may come from a stranger, so where its
+ * symlinks may lead depends on its kind (`Root.source`); the boundary is a
+ * real directory (`realpath` taken once per root):
+ *
+ * - project roots (`anywhere-project`: agents' project folders and extra
+ *   project folders): the project root, `Root.confineTo` (set to the project
+ *   root by `buildRoots`; `Root.project`, then the root itself, when absent).
+ *   A cloned project must not reach the rest of the disk.
+ * - Claude Code plugin roots (`anywhere-claude-plugins`): the marketplaces or
+ *   cache folder being scanned (`Root.confineTo`, else the root itself).
+ * - Git source roots (`anywhere-source`): the checkout, `Root.confineTo`
+ *   (`ResolvedSource.dir`; the root itself when absent). The `--path`
+ *   sub-folder is below it and must not leave it either.
+ * - the user's own folders (`anywhere-user`): no boundary, links lead
+ *   anywhere (tools install skills by linking) except under `/proc`, `/sys`
+ *   and `/dev`.
+ *
+ * The root's own path below its boundary is checked first (a project's
+ * `.claude/skills` that is itself a link out of the project publishes
+ * nothing); then every entry the walk sees as a link, and every final link
+ * the reader meets, must resolve inside. Each refusal is an invalid file with
+ * `refusal` set and a reason in words (`symlink leaves the project:
+ * setup/SKILL.md -> /proc/self/environ`); the link's target is never read.
+ * The boundary travels with each skill (`confineTo`) so a later fresh read
+ * applies the same rule.
  *
  * @example
  * ```ts
  * import { discover } from "./discover.ts";
+ * import { buildRoots } from "./roots.ts";
+ * import { resolveConfig } from "./config.ts";
+ * const roots = buildRoots(resolveConfig({}, { HOME: "/home/me" }), { sources: [] });
  * const report = await discover(roots, { lenient: true });
  * for (const skill of report.skills) console.log(skill.name, skill.path);
  * ```
  * @module
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { relative, sep } from "node:path";
-import { decodeUtf8, readBoundedSync, ReadError } from "../fs/mod.ts";
+import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
 import { type Invocation, parseSkillMarkdown } from "../skill/parse.ts";
 import { type Origin, pluginOrigin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
@@ -49,6 +79,8 @@ export interface DiscoveredSkill {
   /** SHA-1 of the parsed body. */
   contentHash: string;
   warnings: string[];
+  /** The real directory links may not leave when this file is read again (see the module doc). */
+  confineTo?: string;
 }
 
 /** A file that could not become a skill. */
@@ -56,6 +88,13 @@ export interface InvalidFile {
   path: string;
   root: string;
   reason: string;
+  /**
+   * Set when the file was refused for safety, not found broken: `link`, a
+   * symlink out of its boundary or into `/proc`, `/sys` or `/dev` (its
+   * target was never read); `pseudo-file`, a file whose size disagrees with
+   * what it reads.
+   */
+  refusal?: "link" | "pseudo-file";
 }
 
 /** What happened to one root. */
@@ -93,7 +132,32 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function readFailure(error: ReadError): string {
+/** A root's link boundary: its real directory and how a reason names it. */
+interface Boundary {
+  /** Lexical path (relative paths in reasons start here). */
+  path: string;
+  /** Real path. */
+  real: string;
+  words: string;
+}
+
+const BOUNDARY_WORDS: Record<SourceLabel, string | undefined> = {
+  "anywhere-project": "the project",
+  "anywhere-claude-plugins": "the plugin folder",
+  "anywhere-source": "the Git checkout",
+  "anywhere-user": undefined,
+};
+
+/** The boundary of `root` (see the module doc); `undefined` for the user's own folders. */
+function boundaryOf(root: Root): Omit<Boundary, "real"> | undefined {
+  const words = BOUNDARY_WORDS[root.source];
+  if (words === undefined) return undefined;
+  const path = root.confineTo ??
+    (root.source === "anywhere-project" ? root.project : undefined) ?? root.path;
+  return { path, words };
+}
+
+function readFailure(error: ReadError, base: string, boundary: Boundary | undefined): string {
   switch (error.kind) {
     case "not-utf8":
       return "not UTF-8 text";
@@ -101,15 +165,48 @@ function readFailure(error: ReadError): string {
       return `larger than ${MAX_SKILL_FILE_BYTES / 1024} KiB`;
     case "not-regular":
       return "not a regular file";
+    case "outside": {
+      const link = error.link;
+      const rel = link === undefined ? "" : toPosix(relativeTo(base, link.path)) || link.path;
+      const where = link === undefined ? "" : `: ${rel} -> ${link.target}`;
+      return boundary === undefined
+        ? `symlink leads into /proc, /sys or /dev${where}`
+        : `symlink leaves ${boundary.words}${where}`;
+    }
+    case "size-mismatch":
+      return `not a real file: it ${error.message} (a /proc or /sys file, or one being written)`;
     default:
       return `unreadable: ${error.code ?? error.message}`;
   }
 }
 
-function scanRoot(
+function invalidFor(
+  error: ReadError,
+  path: string,
   root: Root,
-  log: Log,
-): { exists: boolean; files: FoundFile[]; complete: boolean } {
+  boundary: Boundary | undefined,
+  base = root.path,
+): InvalidFile {
+  const invalid: InvalidFile = {
+    path,
+    root: root.path,
+    reason: readFailure(error, base, boundary),
+  };
+  if (error.kind === "outside") invalid.refusal = "link";
+  if (error.kind === "size-mismatch") invalid.refusal = "pseudo-file";
+  return invalid;
+}
+
+interface Scanned {
+  exists: boolean;
+  files: FoundFile[];
+  complete: boolean;
+  boundary?: Boundary;
+  /** The root itself, refused (its path leaves its boundary). */
+  refused?: InvalidFile;
+}
+
+function scanRoot(root: Root, log: Log): Scanned {
   let info;
   try {
     info = statSync(root.path);
@@ -122,12 +219,26 @@ function scanRoot(
     return { exists: false, files: [], complete: false };
   }
   if (!info.isDirectory()) return { exists: false, files: [], complete: true };
+  let boundary: Boundary | undefined;
   try {
-    const confine = root.source === "anywhere-source";
-    return { exists: true, files: walkRoot({ ...root, confine }), complete: true };
+    const lexical = boundaryOf(root);
+    if (lexical !== undefined) boundary = { ...lexical, real: realpathSync(lexical.path) };
+    resolveLink(root.path, { within: boundary?.real });
+  } catch (error) {
+    if (error instanceof ReadError && error.kind === "outside") {
+      const base = boundary?.path ?? root.path;
+      const refused = invalidFor(error, root.path, root, boundary, base);
+      return { exists: true, files: [], complete: true, boundary, refused };
+    }
+    log("warn", `skills-anywhere: cannot access ${root.path}: ${errorText(error)}`);
+    return { exists: false, files: [], complete: false };
+  }
+  try {
+    const files = walkRoot({ ...root, within: boundary?.real });
+    return { exists: true, files, complete: true, boundary };
   } catch (error) {
     log("warn", `skills-anywhere: discovery under ${root.path} failed: ${errorText(error)}`);
-    return { exists: true, files: [], complete: false };
+    return { exists: true, files: [], complete: false, boundary };
   }
 }
 
@@ -149,18 +260,23 @@ function readSkill(
   root: Root,
   rootIndex: number,
   lenient: boolean,
+  boundary: Boundary | undefined,
 ): { skill: DiscoveredSkill } | { invalid: InvalidFile } | undefined {
+  if (found.refused !== undefined) {
+    return { invalid: invalidFor(found.refused, found.file, root, boundary) };
+  }
   let text: string;
   try {
     const { bytes } = readBoundedSync(found.file, {
       maxBytes: MAX_SKILL_FILE_BYTES,
       followSymlinks: true,
+      within: boundary?.real,
     });
     text = decodeUtf8(bytes);
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (found.unverified && error.kind === "missing") return undefined;
-    return { invalid: { path: found.file, root: root.path, reason: readFailure(error) } };
+    return { invalid: invalidFor(error, found.file, root, boundary) };
   }
   const result = parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
   if (!result.ok) return { invalid: { path: found.file, root: root.path, reason: result.reason } };
@@ -187,6 +303,7 @@ function readSkill(
     warnings: skill.warnings,
   };
   if (skill.whenToUse !== undefined) discovered.whenToUse = skill.whenToUse;
+  if (boundary !== undefined) discovered.confineTo = boundary.real;
   return { skill: discovered };
 }
 
@@ -217,12 +334,14 @@ export async function discover(
       options.onProgress?.(done, jobs.length);
     }
     const { found, rootIndex } = jobs[done];
-    parsed.push(readSkill(found, roots[rootIndex], rootIndex, lenient));
+    parsed.push(
+      readSkill(found, roots[rootIndex], rootIndex, lenient, scanned[rootIndex].boundary),
+    );
   }
   if (jobs.length > 0) options.onProgress?.(jobs.length, jobs.length);
   signal?.throwIfAborted();
   const found: DiscoveredSkill[] = [];
-  const invalid: InvalidFile[] = [];
+  const invalid: InvalidFile[] = scanned.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
   const counts = new Array<number>(roots.length).fill(0);
   for (const item of parsed) {
     if (item === undefined) continue;

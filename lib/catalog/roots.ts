@@ -4,6 +4,11 @@
  * extra user directories, Claude Code plugin marketplaces and cache, then Git
  * source checkouts.
  *
+ * Each root that holds what a stranger may have written carries the folder
+ * its links may not leave (`confineTo`): the project root for project roots,
+ * the scanned folder for plugin roots, the checkout (`ResolvedSource.dir`)
+ * for Git sources. Discovery applies it (see `discover.ts`).
+ *
  * @example
  * ```ts
  * import { buildRoots } from "./roots.ts";
@@ -37,12 +42,19 @@ export interface Root {
   maxDepth: number;
   /** The project root, for project-scope roots. */
   project?: string;
+  /**
+   * The folder no symlink under this root may lead out of (the project, the
+   * plugin folder, the Git checkout); unset for the user's own folders. When
+   * unset on a project, plugin or source root, discovery uses the tightest
+   * default (see `discover.ts`).
+   */
+  confineTo?: string;
 }
 
 /** A Git source checkout to scan (the fields of a resolved source that roots need). */
 export interface SourceRoot {
   scanDir: string;
-  /** The checkout `scanDir` lies in (the resolved source's `dir`). */
+  /** The checkout `scanDir` lies in: links may not leave it (`scanDir` itself when absent). */
   dir?: string;
   display: string;
   rank?: number;
@@ -81,6 +93,7 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
           label: `${agent.id} (project)`,
           maxDepth: 1,
           project: projectRoot,
+          confineTo: projectRoot,
         });
       }
     }
@@ -94,6 +107,7 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
         label: `${dir} (project)`,
         maxDepth: 1,
         project: projectRoot,
+        confineTo: projectRoot,
       });
     }
   }
@@ -130,6 +144,7 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
     ) {
       add({
         path: join(plugins, dir),
+        confineTo: join(plugins, dir),
         mode: "nested",
         source: "anywhere-claude-plugins",
         rank: config.ranks.claudePlugins,
@@ -150,6 +165,7 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
         : { kind: "source", repo: source.display, checkout: source.dir },
       label: `source ${source.display}`,
       maxDepth: config.maxDepth,
+      confineTo: source.dir ?? source.scanDir,
     });
   }
   return roots;

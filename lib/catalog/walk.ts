@@ -5,6 +5,15 @@
  * directory with a `SKILL.md` is a skill and (below the root) a leaf.
  * Nothing is read here except directory listings and `stat`s.
  *
+ * Links. Only an entry the listing reports as a symlink is resolved
+ * (`realpath`), so a tree without links costs no extra system call. A link
+ * whose real path lies under `/proc`, `/sys` or `/dev`, or outside the
+ * root's boundary (`within`, a real directory; see `discover.ts` for which
+ * boundary each kind of root has), is not followed: it becomes a refused
+ * {@linkcode FoundFile} with the `ReadError` that explains it, so the refusal
+ * is reported, never silent. Only entries that could be skills are reported
+ * (directories, and `.md` files in a flat root).
+ *
  * @example
  * ```ts
  * import { walkRoot } from "./walk.ts";
@@ -15,6 +24,7 @@
 import type { Dirent } from "node:fs";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
+import { ReadError, resolveLink } from "../fs/mod.ts";
 
 /** A skill file found by a walk. */
 export interface FoundFile {
@@ -29,6 +39,8 @@ export interface FoundFile {
    * `<entry>/SKILL.md`): the reader treats "no such file" as "not a skill".
    */
   unverified?: true;
+  /** Set when a link on the way was refused: `file` is that link, and it is never read. */
+  refused?: ReadError;
 }
 
 /** Flat-root Markdown files that are never skills. */
@@ -76,10 +88,29 @@ export interface WalkRoot {
   mode: "flat" | "nested";
   maxDepth: number;
   /**
-   * Never leave the root through a symlink (Git sources: a repository must not
-   * reach into the rest of the disk). Links that stay inside are followed.
+   * A real directory no link may leave (project, plugin folder, Git checkout).
+   * Links that stay inside are followed. Without it, links may lead anywhere
+   * except `/proc`, `/sys` and `/dev`.
    */
-  confine?: boolean;
+  within?: string;
+}
+
+/** A symlink resolved and checked: its real path and kind, or the refusal. */
+type Link =
+  | { real: string; kind: ReturnType<typeof statKind> }
+  | { refused: ReadError }
+  | undefined;
+
+/** Resolves the symlink `path`; `undefined` when it dangles or loops (nothing to report). */
+function followLink(path: string, within: string | undefined): Link {
+  let real: string;
+  try {
+    real = resolveLink(path, { within });
+  } catch (error) {
+    if (error instanceof ReadError && error.kind === "outside") return { refused: error };
+    return undefined;
+  }
+  return { real, kind: statKind(real) };
 }
 
 /**
@@ -90,11 +121,15 @@ export interface WalkRoot {
  */
 export function walkRoot(root: WalkRoot): FoundFile[] {
   return root.mode === "flat"
-    ? walkFlat(root.path)
-    : walkNested(root.path, root.maxDepth, root.confine ?? false);
+    ? walkFlat(root.path, root.within)
+    : walkNested(root.path, root.maxDepth, root.within);
 }
 
-function walkFlat(rootPath: string): FoundFile[] {
+function refusedFile(path: string, directory: string, name: string, error: ReadError): FoundFile {
+  return { file: path, directory, fallbackName: name, refused: error };
+}
+
+function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
   const entries = readdirSync(rootPath, { withFileTypes: true }).sort(byName);
   const found: FoundFile[] = [];
   const prefix = rootPath.endsWith(sep) ? rootPath : rootPath + sep;
@@ -107,7 +142,17 @@ function walkFlat(rootPath: string): FoundFile[] {
       : entry.isFile()
       ? "file"
       : "other";
-    if (entry.isSymbolicLink()) kind = statKind(path);
+    if (entry.isSymbolicLink()) {
+      const link = followLink(path, within);
+      if (link !== undefined && "refused" in link) {
+        const candidate = entry.name.endsWith(".md") && !IGNORED_FLAT_FILES.has(entry.name);
+        if (candidate || statKind(path) !== "file") {
+          found.push(refusedFile(path, rootPath, entry.name, link.refused));
+        }
+        continue;
+      }
+      kind = link?.kind;
+    }
     if (kind === "directory") {
       // Whether SKILL.md exists is settled by the read itself (one open instead of stat + open).
       found.push({
@@ -125,49 +170,59 @@ function walkFlat(rootPath: string): FoundFile[] {
   return found;
 }
 
-function walkNested(rootPath: string, maxDepth: number, confine: boolean): FoundFile[] {
+function walkNested(rootPath: string, maxDepth: number, within: string | undefined): FoundFile[] {
   const found: FoundFile[] = [];
   const realRoot = realpathSync(rootPath);
   const admitted = new Set<string>([realRoot]);
-  const inside = (path: string): boolean => {
-    if (!confine) return true;
-    try {
-      const real = realpathSync(path);
-      return real === realRoot ||
-        real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
-    } catch {
-      return false;
-    }
-  };
-  const visit = (dir: string, name: string, depth: number, entries: Dirent[]) => {
+  const visit = (dir: string, realDir: string, name: string, depth: number, entries: Dirent[]) => {
     const marker = entries.find((e) => e.name === "SKILL.md");
     const skill = join(dir, "SKILL.md");
-    const linkOk = (path: string) => statKind(path) === "file" && inside(path);
-    if (marker && (marker.isFile() || (marker.isSymbolicLink() && linkOk(skill)))) {
+    if (marker?.isFile()) {
       found.push({ file: skill, directory: dir, fallbackName: name });
       if (depth > 0) return;
+    } else if (marker?.isSymbolicLink()) {
+      const link = followLink(skill, within);
+      if (link !== undefined && "refused" in link) {
+        found.push(refusedFile(skill, dir, name, link.refused));
+        if (depth > 0) return;
+      } else if (link?.kind === "file") {
+        found.push({ file: skill, directory: dir, fallbackName: name });
+        if (depth > 0) return;
+      }
     }
     if (depth >= maxDepth) return;
     for (const entry of entries.sort(byName)) {
       if (SKIPPED_DIRS.has(entry.name)) continue;
       const path = join(dir, entry.name);
-      if (!entry.isDirectory() && !(entry.isSymbolicLink() && statKind(path) === "directory")) {
+      let real: string;
+      if (entry.isDirectory()) {
+        // Below a real directory, a real child's real path needs no system call.
+        real = join(realDir, entry.name);
+      } else if (entry.isSymbolicLink()) {
+        const link = followLink(path, within);
+        if (link !== undefined && "refused" in link) {
+          if (statKind(path) !== "file") {
+            found.push(refusedFile(path, dir, entry.name, link.refused));
+          }
+          continue;
+        }
+        if (link?.kind !== "directory") continue;
+        real = link.real;
+      } else {
         continue;
       }
-      let real: string;
+      if (admitted.has(real)) continue;
+      admitted.add(real);
       let children: Dirent[];
       try {
-        real = realpathSync(path);
-        if (admitted.has(real) || (entry.isSymbolicLink() && !inside(path))) continue;
-        admitted.add(real);
         children = readdirSync(path, { withFileTypes: true });
       } catch {
         continue;
       }
-      visit(path, entry.name, depth + 1, children);
+      visit(path, real, entry.name, depth + 1, children);
     }
   };
   const top = rootPath.split(/[\\/]/).filter((s) => s !== "").pop() ?? rootPath;
-  visit(rootPath, top, 0, readdirSync(rootPath, { withFileTypes: true }));
+  visit(rootPath, realRoot, top, 0, readdirSync(rootPath, { withFileTypes: true }));
   return found;
 }

@@ -1,6 +1,7 @@
 /**
  * The `doctor` command: what was scanned, and every skill that was renamed,
- * repaired, skipped or hidden as a duplicate — with the reason.
+ * repaired, skipped, refused for safety or hidden as a duplicate — with the
+ * reason.
  *
  * @example
  * ```ts
@@ -47,7 +48,11 @@ export async function runDoctor(
     })),
     renamed,
     repaired,
-    invalid: report.invalid.map((i) => ({ path: i.path, reason: i.reason })),
+    invalid: report.invalid.map((i) => ({
+      path: i.path,
+      reason: i.reason,
+      ...(i.refusal === undefined ? {} : { refusal: i.refusal }),
+    })),
     dropped: report.dropped.map((d) => ({
       name: d.skill.name,
       path: d.skill.path,
@@ -82,11 +87,24 @@ export async function runDoctor(
       for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
     }
   }
-  if (doc.invalid.length > 0) {
-    lines.push("", `Skipped (${doc.invalid.length}):`);
-    for (const i of doc.invalid) {
+  const skipped = doc.invalid.filter((i) => i.refusal === undefined);
+  if (skipped.length > 0) {
+    lines.push("", `Skipped (${skipped.length}):`);
+    for (const i of skipped) {
       lines.push(`  ${escapeTerminal(show(i.path))}`, `    - ${escapeTerminal(i.reason)}`);
     }
+  }
+  const refused = doc.invalid.filter((i) => i.refusal !== undefined);
+  if (refused.length > 0) {
+    lines.push("", `Refused for safety (${refused.length}):`);
+    for (const i of refused) {
+      lines.push(`  ${escapeTerminal(show(i.path))}`, `    - ${escapeTerminal(i.reason)}`);
+    }
+    lines.push(
+      "  A project, a plugin folder or a Git source may not link outside itself, and no skill",
+      "  file may come from /proc, /sys or /dev or change size as it is read: these files were",
+      "  not read (or their content was discarded) and are not offered to any agent.",
+    );
   }
   if (doc.dropped.length > 0) {
     lines.push("", `Hidden duplicates (${doc.dropped.length}):`);

@@ -3,6 +3,20 @@
  * that is not a regular file, opens without blocking (a named pipe never hangs
  * the reader) and, unless asked otherwise, without following a final symlink.
  *
+ * Links. A read that may follow a final symlink still opens without following
+ * first, so the common case (no link) costs no extra system call; only a link
+ * is resolved (`realpath`) and checked by {@linkcode resolveLink}: its real
+ * path must not lie under `/proc`, `/sys` or `/dev` (see
+ * {@linkcode isSystemPath}) and, when the caller names a boundary (`within`, a
+ * real directory), must lie inside it. The resolved path is then opened
+ * without following. A refused link is a `ReadError` of kind `outside` that
+ * carries the link and its target as written.
+ *
+ * Sizes. Every whole-file read asks the open handle for its size and reads
+ * exactly that much (plus one byte to see the end): a file whose reported size
+ * disagrees with what it reads (procfs and sysfs report 0 or 4096 bytes, or a
+ * file being written) is a `size-mismatch`, never content.
+ *
  * @example
  * ```ts
  * import { decodeUtf8, readBounded } from "./mod.ts";
@@ -11,7 +25,8 @@
  * ```
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
@@ -25,7 +40,19 @@ export type ReadErrorKind =
   | "not-utf8"
   | "changed"
   | "grew"
+  | "outside"
+  | "size-mismatch"
   | "unreadable";
+
+/** A refused symlink: where it is, what it says, where it really leads. */
+export interface RefusedLink {
+  /** The link's own path (absolute). */
+  path: string;
+  /** Its target as written (`readlink`), or the real path when that cannot be read. */
+  target: string;
+  /** The real path it resolves to. */
+  real: string;
+}
 
 /** A read that could not be completed; `kind` tells callers which message to show. */
 export class ReadError extends Error {
@@ -33,13 +60,16 @@ export class ReadError extends Error {
   readonly kind: ReadErrorKind;
   /** The underlying system error code, when there was one. */
   readonly code?: string;
+  /** For kind `outside`: the link that was refused. */
+  readonly link?: RefusedLink;
 
   /** Builds a read error of the given kind. */
-  constructor(kind: ReadErrorKind, message: string, code?: string) {
+  constructor(kind: ReadErrorKind, message: string, code?: string, link?: RefusedLink) {
     super(message);
     this.name = "ReadError";
     this.kind = kind;
     this.code = code;
+    if (link !== undefined) this.link = link;
   }
 }
 
@@ -47,8 +77,13 @@ export class ReadError extends Error {
 export interface BoundedReadOptions {
   /** The largest accepted size in bytes; one byte more is an error. */
   maxBytes: number;
-  /** Follow a symlink named directly by the caller (default `false`: refuse it). */
+  /**
+   * Follow a final symlink (default `false`: refuse it). A followed link never
+   * leads under `/proc`, `/sys` or `/dev`.
+   */
   followSymlinks?: boolean;
+  /** With `followSymlinks`: a real directory a followed link must resolve inside. */
+  within?: string;
 }
 
 /** The result of {@linkcode readBounded}. */
@@ -86,16 +121,102 @@ export function toReadError(error: unknown): ReadError {
 
 let scratch = new Uint8Array(128 * 1024 + 1);
 
+/** Pseudo-filesystems whose files are never skill text, whatever link leads there. */
+export const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
+
+/**
+ * Whether a real path lies in a pseudo-filesystem ({@linkcode SYSTEM_DIRS}),
+ * or is one of them.
+ *
+ * @example
+ * ```ts
+ * isSystemPath("/proc/123/environ"); // true
+ * isSystemPath("/home/me/.claude/skills"); // false
+ * ```
+ */
+export function isSystemPath(real: string): boolean {
+  return SYSTEM_DIRS.some((dir) => real === dir || real.startsWith(dir + "/"));
+}
+
+/** The target of link `path` as written, or `fallback` when it cannot be read. */
+function linkText(path: string, fallback: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Resolves `path` (a symlink, or a path with links in it) to its real path and
+ * checks it: never under `/proc`, `/sys` or `/dev`, and inside `within` (a real
+ * directory; the directory itself counts) when given. Throws a `ReadError`:
+ * `outside` (with the refused link) or, when nothing is there, `missing`.
+ * `link` names the link to report, when it is not `path` itself.
+ *
+ * @example
+ * ```ts
+ * const real = resolveLink("/repo/.claude/skills/alias", { within: "/repo" });
+ * ```
+ */
+export function resolveLink(
+  path: string,
+  options: { within?: string; link?: string } = {},
+): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    throw toReadError(error);
+  }
+  const { within } = options;
+  if (
+    isSystemPath(real) || (within !== undefined && !isWithin(real, within, { allowSame: true }))
+  ) {
+    const link = options.link ?? path;
+    throw new ReadError("outside", `symlink leads outside: ${linkText(link, real)}`, undefined, {
+      path: link,
+      target: linkText(link, real),
+      real,
+    });
+  }
+  return real;
+}
+
+function isLinkError(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "ELOOP" || code === "EMLINK";
+}
+
+/**
+ * Opens `path` read-only without blocking and without following a final
+ * link; with `followSymlinks`, a final link is resolved and checked by
+ * {@linkcode resolveLink} and its real path opened (still without following).
+ */
+function openChecked(path: string, options: BoundedReadOptions): number {
+  try {
+    return openSync(path, openFlags(false));
+  } catch (error) {
+    if (!options.followSymlinks || !isLinkError(error)) throw toReadError(error);
+  }
+  const real = resolveLink(path, { within: options.within });
+  try {
+    return openSync(real, openFlags(false));
+  } catch (error) {
+    throw toReadError(error);
+  }
+}
+
 /**
  * Reads a whole regular file of at most `maxBytes` bytes, synchronously (a
  * few direct system calls, no event-loop round trips: discovery reads
  * thousands of small files this way).
  *
  * The file is opened without blocking, so a named pipe or device never hangs
- * the reader, and read into a bounded buffer: at most `maxBytes + 1` bytes are
- * ever read. Whether it is a regular file is asked of the open handle only
- * when the read looks unusual (nothing read, or too much), which keeps the
- * common case at open, read, read, close.
+ * the reader, and without following a final link unless `followSymlinks` (see
+ * the module doc). The open handle must be a regular file; its reported size
+ * is read plus one byte, so the common case is open, fstat, read, close. Any
+ * disagreement between the size and the bytes read is a `size-mismatch`.
  *
  * @example
  * ```ts
@@ -103,25 +224,27 @@ let scratch = new Uint8Array(128 * 1024 + 1);
  * ```
  */
 export function readBoundedSync(path: string, options: BoundedReadOptions): BoundedRead {
-  const { maxBytes, followSymlinks = false } = options;
+  const { maxBytes } = options;
   if (scratch.length < maxBytes + 1) scratch = new Uint8Array(maxBytes + 1);
-  const limit = maxBytes + 1;
-  let fd: number;
+  const fd = openChecked(path, options);
   try {
-    fd = openSync(path, openFlags(followSymlinks));
-  } catch (error) {
-    throw toReadError(error);
-  }
-  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new ReadError("not-regular", "not a regular file");
+    if (info.size > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+    // Ask for one byte more than the reported size: a regular file answers short at its end,
+    // so one read settles both the content and that nothing follows it.
+    const limit = info.size + 1;
     let total = 0;
-    while (total < limit) {
+    do {
       const bytesRead = readSync(fd, scratch, total, limit - total, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-    }
-    if (total === 0 || total > maxBytes) {
-      if (!fstatSync(fd).isFile()) throw new ReadError("not-regular", "not a regular file");
-      if (total > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+    } while (total < info.size);
+    if (total !== info.size) {
+      throw new ReadError(
+        "size-mismatch",
+        `reports ${info.size} bytes but read ${total > info.size ? "more" : total}`,
+      );
     }
     return { bytes: scratch.slice(0, total) };
   } catch (error) {
@@ -190,7 +313,10 @@ export async function lstatOrUndefined(path: string): Promise<BigIntStats | unde
  *
  * @example
  * ```ts
- * sameIdentity(before, after); // false after an append
+ * import { lstatSync } from "node:fs";
+ * const before = lstatSync("/tmp", { bigint: true });
+ * const after = lstatSync("/tmp", { bigint: true });
+ * sameIdentity(before, after); // false after a change
  * ```
  */
 export function sameIdentity(a: BigIntStats, b: BigIntStats): boolean {
@@ -233,8 +359,9 @@ export interface StreamResult {
  *
  * @example
  * ```ts
+ * import { createHash } from "node:crypto";
  * const hash = createHash("sha256");
- * await streamRegularFile(path, { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
+ * await streamRegularFile("/tmp/SKILL.md", { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
  * ```
  */
 export function streamRegularFile(

@@ -3,6 +3,14 @@
  * instructions to a model, so that an edited file or a fresh author opt-out
  * wins over anything cached.
  *
+ * The read applies discovery's link policy again, since the file may have
+ * changed since it was listed: with `confineTo` (the skill's boundary, a real
+ * directory: its project, plugin folder or Git checkout) the whole path is
+ * resolved once and must stay inside, and the real path is opened without
+ * following links; without it (the user's own folders) a final link is
+ * followed but never under `/proc`, `/sys` or `/dev`. Either way the file's
+ * reported size must equal the bytes read.
+ *
  * @example
  * ```ts
  * import { readSkillNow } from "./fresh.ts";
@@ -12,7 +20,7 @@
  * @module
  */
 import { MAX_SKILL_FILE_BYTES } from "../catalog/discover.ts";
-import { decodeUtf8, readBoundedSync, ReadError } from "../fs/mod.ts";
+import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
 import { type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
 
 /** The file as it is now. */
@@ -26,18 +34,44 @@ export interface FreshOptions {
   /** The published name, used when the frontmatter has none. */
   fallbackName: string;
   lenient: boolean;
+  /** The real directory no link on the way may leave (the skill's `confineTo`). */
+  confineTo?: string;
+}
+
+/**
+ * Whether `path` really lies inside `confineTo` (a real directory) and, with
+ * or without it, not under `/proc`, `/sys` or `/dev`. Resolves `path` once.
+ *
+ * @example
+ * ```ts
+ * staysInside("/repo/.claude/skills/demo", "/repo"); // false if demo links out of /repo
+ * ```
+ */
+export function staysInside(path: string, confineTo: string | undefined): boolean {
+  try {
+    resolveLink(path, { within: confineTo });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Reads and parses `path` with the bounded reader (regular file, at most
- * 128 KiB, strict UTF-8, never blocking). A file that is gone is `missing`;
+ * 128 KiB, strict UTF-8, never blocking; links as the module doc says). A
+ * file that is gone is `missing`;
  * one that is no longer a usable skill is `invalid` with the reason. Other
  * system errors (permissions, I/O) are thrown as {@linkcode ReadError}.
  */
 export function readSkillNow(path: string, options: FreshOptions): FreshRead {
   let bytes: Uint8Array;
+  const { confineTo } = options;
   try {
-    bytes = readBoundedSync(path, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }).bytes;
+    bytes = confineTo === undefined
+      ? readBoundedSync(path, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }).bytes
+      : readBoundedSync(resolveLink(path, { within: confineTo }), {
+        maxBytes: MAX_SKILL_FILE_BYTES,
+      }).bytes;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (error.kind === "missing") return { status: "missing" };

@@ -30,7 +30,7 @@ import { BundleError, type BundleManifest } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { Origin } from "../catalog/origin.ts";
 import { ReadError } from "../fs/mod.ts";
-import { type FreshRead, parseSkillBytes, readSkillNow } from "./fresh.ts";
+import { type FreshRead, parseSkillBytes, readSkillNow, staysInside } from "./fresh.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import { renderSkill } from "./render.ts";
 import { type SourceCommit, sourceCommit } from "./source_commit.ts";
@@ -48,6 +48,8 @@ export interface LoadTarget {
   /** dsh source label, such as `anywhere-user`. */
   source: string;
   origin: Origin;
+  /** The real directory no link may leave (the discovered skill's boundary, when it has one). */
+  confineTo?: string;
 }
 
 /** Options of {@linkcode openSkill}. */
@@ -161,7 +163,7 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
   const wantBundle = options.includeBundle === true || options.expectedBundleSha256 !== undefined;
   let now: FreshRead;
   let bundle: BundleManifest | undefined;
-  const parse = { fallbackName: name, lenient: options.lenient };
+  const parse = { fallbackName: name, lenient: options.lenient, confineTo: target.confineTo };
   if (wantBundle) {
     if (basename(path) !== "SKILL.md") {
       return refuse(
@@ -169,6 +171,7 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
         `skill "${name}" is a single Markdown file, not a SKILL.md directory; it has no bundle`,
       );
     }
+    if (!staysInside(directory, target.confineTo)) return unreadable();
     try {
       const read = await readBundle(directory);
       bundle = read.manifest;
