@@ -5,6 +5,7 @@
 // or writes the real home. Upstream repositories are made with the system git.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { resolveSource } from "../lib/sources/resolve.ts";
 import {
   cliCommand,
   type CliResult,
@@ -327,14 +328,11 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
 Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths (REF §11 #22, #25)", async () => {
   await withSandbox(async (box) => {
     // A cached checkout is read as it is: discovery never runs git.
+    const checkout = resolveSource("acme/tools", box.cacheDir).dir;
     await writeTree(box.dshHome, {
       "skills-anywhere/sources.json": JSON.stringify({ sources: ["acme/tools"] }),
-      "skills-anywhere/cache/github.com/acme/tools/skills/lint/SKILL.md": skill(
-        "lint",
-        "Lint things.",
-      ),
     });
-    const checkout = join(box.cacheDir, "github.com", "acme", "tools");
+    await writeTree(checkout, { "skills/lint/SKILL.md": skill("lint", "Lint things.") });
     const result = await box.cli("list");
     equal(result.code, 0, result.stderr);
     equal(
@@ -467,7 +465,7 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
     equal(entry.path, "skills");
     equal(entry.url, upstream);
     equal(entry.display, display);
-    equal(entry.dir, join(box.cacheDir, ...entry.id.split("/")));
+    equal(entry.dir, resolveSource(upstream, box.cacheDir).dir);
     equal(entry.scanDir, join(entry.dir, "skills"));
     equal(entry.lock, null);
     const never = await box.cli("sources");

@@ -1,8 +1,9 @@
-import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, match, notEqual, ok, throws } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
+  checkoutName,
   isGitUrl,
   resolveSource,
   sameRepository,
@@ -12,6 +13,14 @@ import {
 } from "../lib/sources/resolve.ts";
 
 const CACHE = "/tmp/dsa-cache";
+
+/** The checkout folder the format promises: `<slug>-<sha256(url NUL ref), 12 hex>`. */
+function checkout(slug: string, url: string, ref = "", cache = CACHE): string {
+  const hash = createHash("sha256").update(`${url}\0${ref}`).digest("hex").slice(0, 12);
+  return join(cache, `${slug}-${hash}`);
+}
+
+const OR_URL = "https://github.com/o/r.git";
 
 function parseError(repo: string): RegExp {
   const escaped = repo.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -41,8 +50,8 @@ Deno.test("#45 owner/repo shorthand resolves to GitHub", () => {
     id: "github.com/anthropics/skills",
     key: "github.com/anthropics/skills",
     url: "https://github.com/anthropics/skills.git",
-    dir: join(CACHE, "github.com", "anthropics", "skills"),
-    scanDir: join(CACHE, "github.com", "anthropics", "skills"),
+    dir: checkout("github.com_anthropics_skills", "https://github.com/anthropics/skills.git"),
+    scanDir: checkout("github.com_anthropics_skills", "https://github.com/anthropics/skills.git"),
     display: "anthropics/skills",
   });
 });
@@ -52,7 +61,13 @@ Deno.test("#46 github: prefix with a sub-path sets path and display", () => {
   equal(source.id, "github.com/vercel-labs/agent-skills");
   equal(source.path, "skills/web-design");
   equal(source.display, "vercel-labs/agent-skills/skills/web-design");
-  equal(source.dir, join(CACHE, "github.com", "vercel-labs", "agent-skills"));
+  equal(
+    source.dir,
+    checkout(
+      "github.com_vercel-labs_agent-skills",
+      "https://github.com/vercel-labs/agent-skills.git",
+    ),
+  );
   equal(source.scanDir, join(source.dir, "skills", "web-design"));
   equal(resolveSource("gh:o/r", CACHE).id, "github.com/o/r");
 });
@@ -62,7 +77,7 @@ Deno.test("#47 @ and # suffixes become refs; .git is stripped", () => {
   equal(tagged.ref, "v1.2.0");
   equal(tagged.id, "github.com/o/r");
   equal(tagged.key, "github.com/o/r@v1.2.0");
-  equal(tagged.dir, join(CACHE, "github.com", "o", "r@v1.2.0"));
+  equal(tagged.dir, checkout("github.com_o_r_v1.2.0", OR_URL, "v1.2.0"));
   equal(tagged.display, "o/r");
 
   const branch = resolveSource("o/r#main", CACHE);
@@ -99,8 +114,8 @@ Deno.test("#48 GitHub tree URL gives the repo id, ref and path", () => {
   equal(source.ref, "main");
   equal(source.path, "skills/pdf");
   equal(source.display, "o/r/skills/pdf");
-  equal(source.dir, join(CACHE, "github.com", "o", "r@main"));
-  equal(source.scanDir, join(CACHE, "github.com", "o", "r@main", "skills", "pdf"));
+  equal(source.dir, checkout("github.com_o_r_main", OR_URL, "main"));
+  equal(source.scanDir, join(checkout("github.com_o_r_main", OR_URL, "main"), "skills", "pdf"));
 
   const bare = resolveSource("http://github.com/o/r.git/tree/v1/", CACHE);
   equal(bare.ref, "v1");
@@ -129,7 +144,10 @@ Deno.test("#49 GitLab https URL and scp-like git@ URL ids", () => {
   equal(gitlab.id, "gitlab.com/group/sub/repo");
   equal(gitlab.url, "https://gitlab.com/group/sub/repo.git");
   equal(gitlab.display, "gitlab.com/group/sub/repo");
-  equal(gitlab.dir, join(CACHE, "gitlab.com", "group", "sub", "repo"));
+  equal(
+    gitlab.dir,
+    checkout("gitlab.com_group_sub_repo", "https://gitlab.com/group/sub/repo.git"),
+  );
 
   const scp = resolveSource("git@github.com:owner/repo.git", CACHE);
   equal(scp.id, "github.com/owner/repo");
@@ -160,7 +178,8 @@ Deno.test("#50 local path and its file: URL give the same local id", () => {
   equal(byPath.url, dir);
   equal(byUrl.url, dir);
   equal(byPath.display, dir);
-  equal(byPath.dir, join(CACHE, "local", expectedId.slice("local/".length)));
+  equal(byPath.dir, checkout(`local_${expectedId.slice("local/".length)}`, dir));
+  equal(byUrl.dir, byPath.dir);
   match(expectedId, /^local\/[0-9a-f]{12}$/);
 });
 
@@ -195,7 +214,7 @@ Deno.test("#51 ../.. stays a local path", () => {
   const source = resolveSource("../..", CACHE);
   equal(source.url, resolve("../.."));
   match(source.id, /^local\/[0-9a-f]{12}$/);
-  ok(source.dir.startsWith(join(CACHE, "local")));
+  ok(source.dir.startsWith(join(CACHE, "local_")));
 });
 
 Deno.test("#51 unparseable strings throw the expected-form error", () => {
@@ -209,9 +228,9 @@ Deno.test("#52 one repository, three refs, three checkouts and lock keys", () =>
   const plain = resolveSource("o/r", CACHE);
   const tagged = resolveSource("o/r@v1.0.0", CACHE);
   const branch = resolveSource({ repo: "o/r", ref: "feature/x" }, CACHE);
-  equal(plain.dir, join(CACHE, "github.com", "o", "r"));
-  equal(tagged.dir, join(CACHE, "github.com", "o", "r@v1.0.0"));
-  equal(branch.dir, join(CACHE, "github.com", "o", "r@feature_x"));
+  equal(plain.dir, checkout("github.com_o_r", OR_URL));
+  equal(tagged.dir, checkout("github.com_o_r_v1.0.0", OR_URL, "v1.0.0"));
+  equal(branch.dir, checkout("github.com_o_r_feature_x", OR_URL, "feature/x"));
   deepEqual([plain.key, tagged.key, branch.key], [
     "github.com/o/r",
     "github.com/o/r@v1.0.0",
@@ -227,7 +246,7 @@ Deno.test("sanitizeRef replaces every run of unsafe characters with one _", () =
   equal(sanitizeRef("../.."), ".._..");
   // a hostile ref still yields one directory name inside the cache
   const source = resolveSource({ repo: "o/r", ref: "../../../etc" }, CACHE);
-  equal(source.dir, join(CACHE, "github.com", "o", "r@.._.._.._etc"));
+  equal(source.dir, checkout("github.com_o_r_.._.._.._etc", OR_URL, "../../../etc"));
 });
 
 Deno.test("empty ref and path in a spec count as unset", () => {
@@ -240,7 +259,7 @@ Deno.test("empty ref and path in a spec count as unset", () => {
 
 Deno.test("a relative cache directory is made absolute", () => {
   const source = resolveSource("o/r", "rel-cache");
-  equal(source.dir, resolve("rel-cache", "github.com", "o", "r"));
+  equal(source.dir, checkout("github.com_o_r", OR_URL, "", resolve("rel-cache")));
 });
 
 // ---------------------------------------------------------------------------
@@ -269,20 +288,23 @@ Deno.test("§11 #2 the sub-path check is separator-aware", () => {
   // staying inside is fine, including a path that walks back in
   equal(
     resolveSource({ repo: "o/r", path: "a/../b" }, CACHE).scanDir,
-    join(CACHE, "github.com/o/r/b"),
+    join(checkout("github.com_o_r", OR_URL), "b"),
   );
-  equal(resolveSource({ repo: "o/r", path: "." }, CACHE).scanDir, join(CACHE, "github.com/o/r"));
+  equal(
+    resolveSource({ repo: "o/r", path: "." }, CACHE).scanDir,
+    checkout("github.com_o_r", OR_URL),
+  );
   equal(
     resolveSource({ repo: "o/r", path: "/skills" }, CACHE).scanDir,
-    join(CACHE, "github.com/o/r/skills"),
+    join(checkout("github.com_o_r", OR_URL), "skills"),
   );
 });
 
 Deno.test("§11 #4 two refs of one repo get separate checkouts and lock keys", () => {
   const main = resolveSource("o/r@main", CACHE);
   const v1 = resolveSource("o/r@v1", CACHE);
-  equal(main.dir, join(CACHE, "github.com", "o", "r@main"));
-  equal(v1.dir, join(CACHE, "github.com", "o", "r@v1"));
+  equal(main.dir, checkout("github.com_o_r_main", OR_URL, "main"));
+  equal(v1.dir, checkout("github.com_o_r_v1", OR_URL, "v1"));
   equal(main.key, "github.com/o/r@main");
   equal(v1.key, "github.com/o/r@v1");
   ok(sameRepository("o/r@main", "o/r@v1"));
@@ -341,4 +363,31 @@ Deno.test("isGitUrl recognises the git URL forms", () => {
   for (const value of ["o/r", "o/r@v1", "file:///x", "/abs", "u@h", "@h:x", "u@:x"]) {
     ok(!isGitUrl(value), value);
   }
+});
+
+Deno.test("checkoutName: one flat folder per URL and ref, readable, bounded, never hidden", () => {
+  // Ids that once nested inside each other now sit side by side.
+  const a = resolveSource("https://h.example/a/r", CACHE);
+  const nested = resolveSource("https://h.example/a/r/.GIT/hooks", CACHE);
+  const parent = resolveSource("https://h.example/a", CACHE);
+  for (const source of [a, nested, parent]) {
+    equal(dirname(source.dir), CACHE, source.repo);
+    match(basename(source.dir), /^[a-z0-9][a-z0-9._-]{0,59}-[0-9a-f]{12}$/);
+  }
+  equal(new Set([a.dir, nested.dir, parent.dir]).size, 3);
+  // Same id, different URL (ids ignore case): different folders.
+  const upper = resolveSource("https://h.example/A/R", CACHE);
+  equal(upper.id, a.id);
+  notEqual(upper.dir, a.dir);
+  // `feature/x` and `feature_x` are different refs, so different folders.
+  notEqual(
+    checkoutName({ id: "i", url: "u", ref: "feature/x" }),
+    checkoutName({ id: "i", url: "u", ref: "feature_x" }),
+  );
+  equal(checkoutName({ id: "i", url: "u" }), checkoutName({ id: "i", url: "u", ref: undefined }));
+  // Bounded, and a leading dot, dash or underscore is dropped.
+  const long = checkoutName({ id: `h/${"x".repeat(10_000)}`, url: "u" });
+  equal(long.length, 60 + 13);
+  match(checkoutName({ id: "..//--x", url: "u" }), /^x-[0-9a-f]{12}$/);
+  match(checkoutName({ id: "...", url: "u" }), /^source-[0-9a-f]{12}$/);
 });

@@ -2,7 +2,7 @@
 // Every git process (ours and the module's) gets an isolated HOME and no
 // system config, so the real home and config are never read or written.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readLock, writeLock } from "../lib/sources/files.ts";
 import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
@@ -82,15 +82,23 @@ async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
   });
 }
 
-/** Entries next to `dir` whose names start with `<basename>.tmp-`. */
+/** Staging and trash folders (and 0.9.0 half clones) left in the cache next to `dir`. */
 async function stagingLeftovers(dir: string): Promise<string[]> {
-  const parent = dir.slice(0, dir.lastIndexOf("/"));
-  const base = dir.slice(dir.lastIndexOf("/") + 1);
   try {
-    return (await listTree(parent)).filter((name) => name.startsWith(`${base}.tmp-`));
+    const names = (await Array.fromAsync(Deno.readDir(dirname(dir)))).map((entry) => entry.name);
+    return names.filter((name) =>
+      name.startsWith(".staging-") || name.startsWith(".trash-") || name.includes(".tmp-")
+    ).sort();
   } catch {
     return [];
   }
+}
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = new Deno.Command("true", { stdout: "null", stderr: "null" }).spawn();
+  await child.status;
+  return child.pid;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -171,7 +179,7 @@ Deno.test("#54 a plain local path clones the same way", async () => {
     const result = await syncSource(source, box.options());
     equal(result.status, "cloned");
     equal(result.sha, sha);
-    match(source.dir, /\/cache\/local\/[0-9a-f]{12}$/);
+    match(source.dir, /\/cache\/local_[0-9a-f]{12}-[0-9a-f]{12}$/);
   });
 });
 
@@ -183,7 +191,7 @@ Deno.test("#54 a named branch is cloned and followed", async () => {
     await box.git(box.upstream, "checkout", "-q", "main");
 
     const source = box.resolve({ repo: box.upstream, ref: "dev" });
-    ok(source.dir.endsWith("@dev"));
+    match(basename(source.dir), /_dev-[0-9a-f]{12}$/);
     equal(source.key, `${source.id}@dev`);
     const cloned = await syncSource(source, box.options());
     equal(cloned.status, "cloned");
@@ -209,7 +217,7 @@ Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, f
     const pinned = await box.commit("file.txt", "one");
     await box.commit("file.txt", "two");
     const source = box.resolve({ repo: pathToFileURL(box.upstream).href, ref: pinned });
-    ok(source.dir.endsWith(`@${pinned}`));
+    ok(basename(source.dir).includes(`_${pinned}-`));
 
     const cloned = await syncSource(source, box.options());
     equal(cloned.status, "cloned");
@@ -253,17 +261,20 @@ Deno.test("#54 a commit pinned by short sha resolves to the full commit", async 
   });
 });
 
-Deno.test("#54 a pin moved to another commit is updated", async () => {
+Deno.test("#54 a checkout moved off its pin is put back", async () => {
   await withSandbox(async (box) => {
     const one = await box.commit("file.txt", "one");
     const two = await box.commit("file.txt", "two");
     const source = box.resolve({ repo: box.upstream, ref: one });
     equal((await syncSource(source, box.options())).sha, one);
-    // the same checkout directory re-pinned by hand (e.g. a sanitised-name collision)
-    const repinned: ResolvedSource = { ...source, ref: two };
-    const result = await syncSource(repinned, box.options());
+    // moved by hand to another commit
+    await box.git(source.dir, "fetch", "-q", "--", box.upstream, two);
+    await box.git(source.dir, "checkout", "-q", "--detach", "FETCH_HEAD");
+    const result = await syncSource(source, box.options());
     equal(result.status, "updated");
-    equal(result.sha, two);
+    equal(result.sha, one);
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+    deepEqual(await stagingLeftovers(source.dir), []);
   });
 });
 
@@ -317,17 +328,90 @@ Deno.test("a failed refresh keeps the previous checkout", async () => {
   });
 });
 
-Deno.test("a directory that is not a checkout is replaced by a clone", async () => {
+Deno.test("a directory that is not a checkout is replaced by a clone; dead leftovers go", async () => {
   await withSandbox(async (box) => {
     await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
+    const name = basename(source.dir);
+    const dead = await deadPid();
     await writeTree(source.dir, { "stale.txt": "left over" });
-    await writeTree(`${source.dir}.tmp-${Deno.pid}`, { "junk.txt": "old staging" });
+    await writeTree(box.cache, {
+      [`.staging-${name}-${dead}-00000000/junk.txt`]: "a crashed clone",
+      [`.trash-${name}-${dead}-00000000/junk.txt`]: "a crashed swap",
+      // a sync running in another process right now is left alone
+      [`.staging-${name}-${Deno.pid}-00000000/busy.txt`]: "in progress",
+    });
     const result = await syncSource(source, box.options());
     equal(result.status, "cloned");
     equal(await exists(join(source.dir, "stale.txt")), false);
     equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
+    deepEqual(await stagingLeftovers(source.dir), [`.staging-${name}-${Deno.pid}-00000000`]);
+  });
+});
+
+Deno.test("a symlink or file in a checkout's place is unlinked, never followed", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    await writeTree(box.root, { "outside/keep.txt": "keep", "outside/sub/keep.txt": "keep" });
+    const outside = join(box.root, "outside");
+    const before = await listTree(outside);
+    await Deno.mkdir(box.cache, { recursive: true });
+    await Deno.symlink(outside, source.dir);
+    equal((await syncSource(source, box.options())).status, "cloned");
+    equal((await Deno.lstat(source.dir)).isDirectory, true);
+    deepEqual(await listTree(outside), before);
+
+    // a folder (not a checkout) holding links out of the cache
+    await Deno.remove(source.dir, { recursive: true });
+    await Deno.mkdir(source.dir);
+    await Deno.symlink(outside, join(source.dir, "escape"));
+    await Deno.symlink(join(outside, "keep.txt"), join(source.dir, "file-link"));
+    equal((await syncSource(source, box.options())).status, "cloned");
+    deepEqual(await listTree(outside), before);
+
+    // a plain file
+    await Deno.remove(source.dir, { recursive: true });
+    await Deno.writeTextFile(source.dir, "not a folder");
+    equal((await syncSource(source, box.options())).status, "cloned");
+    equal(await Deno.readTextFile(join(source.dir, "file.txt")), "one");
     deepEqual(await stagingLeftovers(source.dir), []);
+  });
+});
+
+Deno.test("a checkout with a stale index.lock is rebuilt", async () => {
+  await withSandbox(async (box) => {
+    const one = await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    equal((await syncSource(source, box.options())).status, "cloned");
+    await Deno.writeTextFile(join(source.dir, ".git", "index.lock"), "");
+    await Deno.writeTextFile(join(source.dir, "file.txt"), "half written");
+    const result = await syncSource(source, box.options());
+    deepEqual([result.status, result.sha], ["cloned", one]);
+    equal(await exists(join(source.dir, ".git", "index.lock")), false);
+    equal(await box.git(source.dir, "status", "--porcelain", "--ignored"), "");
+    equal((await syncSource(source, box.options())).status, "unchanged");
+  });
+});
+
+Deno.test("a source whose folder is not the one its URL and ref give is refused, nothing touched", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    await writeTree(box.root, { "victim/keep.txt": "keep" });
+    const forged: ResolvedSource[] = [
+      { ...source, dir: join(box.root, "victim") },
+      { ...source, dir: join(box.cache, "..", "victim") },
+      { ...source, ref: "other" },
+      { ...source, url: join(box.root, "elsewhere") },
+    ];
+    for (const bad of forged) {
+      const result = await syncSource(bad, box.options());
+      equal(result.status, "failed", bad.dir);
+      match(result.error ?? "", /is not the cache folder of/);
+    }
+    deepEqual(await listTree(join(box.root, "victim")), ["keep.txt"]);
+    equal(await exists(box.cache), false);
   });
 });
 

@@ -14,6 +14,12 @@
  *   `protocol.ext.allow=never`, `protocol.file.allow=never` unless the caller
  *   allows local paths (sources the user gave as a local path),
  *   `safe.bareRepository=explicit`, no LFS smudge, no prompts;
+ * - no configuration from around the working directory: a command that
+ *   needs no repository (`clone`, `init`, `ls-remote`) runs with
+ *   `noRepository`, so git stops looking for one at its working directory
+ *   (`ls-remote` would otherwise read the configuration — `core.sshCommand`,
+ *   `url.*.insteadOf` — of a repository that holds it, such as a hostile
+ *   project); every other command names its repository with `gitDir`;
  * - bounded: a per-command timeout (SIGTERM, then SIGKILL), a 4 MiB output cap
  *   and an optional abort signal.
  *
@@ -29,6 +35,7 @@
  */
 import { spawn } from "node:child_process";
 import { devNull } from "node:os";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
 
 /** The default timeout of one git command, in milliseconds. */
@@ -62,6 +69,12 @@ export interface GitOptions {
   gitDir?: string;
   /** Passed as `--work-tree`. */
   workTree?: string;
+  /**
+   * The command needs no repository: git looks for none above `cwd`
+   * (`GIT_CEILING_DIRECTORIES` is set to the parent of `cwd`), so a
+   * repository around the working directory lends it no configuration.
+   */
+  noRepository?: boolean;
   /** Allow `file://` and local-path transports (default false). */
   allowFileProtocol?: boolean;
   /** Per command, in milliseconds (default {@linkcode DEFAULT_GIT_TIMEOUT_MS}). */
@@ -150,9 +163,13 @@ export function runGit(args: readonly string[], options: GitOptions = {}): Promi
       rejectPromise(new GitError("stopped", `${command} aborted`));
       return;
     }
+    const env = gitEnvironment(options.env);
+    if (options.noRepository === true) {
+      env.GIT_CEILING_DIRECTORIES = dirname(resolve(options.cwd ?? process.cwd()));
+    }
     const child = spawn(options.git ?? "git", argv, {
       cwd: options.cwd,
-      env: gitEnvironment(options.env),
+      env,
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });

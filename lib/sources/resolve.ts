@@ -3,10 +3,30 @@
  * `owner/repo/sub/dir`, `github:owner/repo`, `owner/repo@v1` or `#main`, a
  * GitHub URL (plain or `/tree/<ref>/<path>`), any other git URL, a `file:` URL
  * or a local path. {@linkcode resolveSource} turns one into the clone URL, the
- * cache id, the checkout directory and the directory to scan, and refuses —
- * before anything touches the disk — every string whose cache directory or
- * scan directory would leave the cache (the sync step deletes non-checkout
- * directories, so this is a security boundary).
+ * cache id, the checkout directory and the directory to scan.
+ *
+ * A source string is hostile input (a cloned project's sources file is
+ * written by a stranger), so parsing refuses, before anything touches the
+ * disk:
+ *
+ * - any control character in the string, its ref or its path, and any
+ *   whitespace in a URL, a shorthand or a ref (local paths may hold spaces);
+ * - any URL, user, host, port, path or ref component that starts with `-`
+ *   (git or ssh would read it as an option);
+ * - scp-like strings (`user@host:path`) whose host part is empty or holds a
+ *   `/` — git reads `git@p/a:r` as a local path, not a host. We refuse them
+ *   rather than guess: a local repository is written as an absolute or `./`
+ *   path, or a `file:` URL;
+ * - a sub-path that leaves the repository or names a `.git` folder.
+ *
+ * The cache layout: every checkout is one flat folder directly in the cache,
+ * `<cache>/<slug>-<hash>` (see {@linkcode checkoutName}): the slug is a
+ * readable `[a-z0-9._-]` rendering of the id and ref, the hash is SHA-256 over
+ * the clone URL, a NUL and the ref. A checkout is thus bound to its URL and
+ * ref, no checkout folder holds another, and no name can be `.`, `..` or
+ * `.git`. Checkouts left by 0.9.0 at the nested `<cache>/<host>/<owner>/<repo>`
+ * layout are ignored (neither read, synced nor deleted). The lock file keys
+ * (`id`, `id@ref`) are unchanged.
  *
  * Nothing here reads or writes files, and nothing uses a backtracking regular
  * expression on the input: every pass over the string is linear.
@@ -15,13 +35,13 @@
  * ```ts
  * import { resolveSource } from "./resolve.ts";
  * const source = resolveSource("anthropics/skills@v1", "/home/me/.dsh/skills-anywhere/cache");
- * source.dir; // "/home/me/.dsh/skills-anywhere/cache/github.com/anthropics/skills@v1"
+ * source.dir; // "/home/me/.dsh/skills-anywhere/cache/github.com_anthropics_skills_v1-<12 hex>"
  * source.key; // "github.com/anthropics/skills@v1"
  * ```
  * @module
  */
 import { createHash } from "node:crypto";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isWithin } from "../fs/mod.ts";
 
@@ -53,7 +73,7 @@ export interface ResolvedSource {
   key: string;
   /** What git clones: an URL or an absolute local path. */
   url: string;
-  /** The absolute checkout directory, strictly inside the cache. */
+  /** The absolute checkout directory: `<cache>/<checkoutName>`, one flat folder in the cache. */
   dir: string;
   /** The absolute directory to scan: `dir`, or a directory inside it. */
   scanDir: string;
@@ -200,6 +220,81 @@ function localIdentity(path: string): Identity {
   return { id: `local/${shortHash(local)}`, url: local, display: local };
 }
 
+/** Whether `value` holds a C0 control character, DEL or a C1 control character. */
+function hasControl(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 32 || (code >= 127 && code <= 159)) return true;
+  }
+  return false;
+}
+
+function refused(repo: string, why: string): SourceError {
+  return new SourceError(`skills-anywhere: refusing source "${repo}" (${why})`);
+}
+
+const OPTION_LIKE = "a part starts with -, which git or ssh would read as an option";
+
+/**
+ * The parts of a (trimmed) source string that reach git or ssh: user, host,
+ * port and path segments of a URL or scp-like string, path segments of a
+ * local path or shorthand. Throws for an scp-like string whose host part is
+ * empty or holds a `/` (git reads `git@p/a:r` as a local path).
+ */
+function partsOf(original: string, repo: string): string[] {
+  if (repo.startsWith("file:") || isLocalPath(repo)) return repo.split("/");
+  const scheme = schemeOf(repo);
+  if (scheme !== undefined) {
+    const [authority = "", ...path] = repo.slice(scheme.length).split("/");
+    return [...authority.split("@").flatMap((part) => part.split(":")), ...path];
+  }
+  if (isGitUrl(repo)) {
+    const at = repo.indexOf("@");
+    const colon = repo.indexOf(":", at + 1);
+    const host = colon < 0 ? "" : repo.slice(at + 1, colon);
+    if (host === "" || host.includes("/")) {
+      throw refused(
+        original,
+        "not user@host:path — git would read it as a local path; write a local repository " +
+          "as an absolute path or a file: URL",
+      );
+    }
+    return [repo.slice(0, at), host, ...repo.slice(colon + 1).split("/")];
+  }
+  const prefix = SHORTHAND_PREFIXES.find((candidate) => repo.startsWith(candidate));
+  return (prefix !== undefined ? repo.slice(prefix.length) : repo).split("/");
+}
+
+/**
+ * Refuses what a stranger could slip past git: control characters anywhere,
+ * whitespace in a URL, shorthand or ref, a part of the string, the ref or the
+ * sub-path that starts with `-`, a non-host in an scp-like string, and a
+ * sub-path through a `.git` folder.
+ */
+function refuseHostile(original: string, identity: Identity): void {
+  const repo = original.trim();
+  const { ref, path } = identity;
+  if (hasControl(original) || hasControl(ref ?? "") || hasControl(path ?? "")) {
+    throw refused(original, "it contains a control character");
+  }
+  const local = repo.startsWith("file:") || isLocalPath(repo);
+  if ((!local && /\s/.test(repo)) || (ref !== undefined && /\s/.test(ref))) {
+    throw refused(original, "a URL or ref cannot contain whitespace");
+  }
+  if (partsOf(original, repo).some((part) => part.startsWith("-"))) {
+    throw refused(original, OPTION_LIKE);
+  }
+  if (ref?.startsWith("-")) throw refused(original, `the ref ${ref} starts with -`);
+  for (const segment of (path ?? "").split("/")) {
+    if (segment.startsWith("-")) {
+      throw refused(original, `the path ${path} has a part that starts with -`);
+    }
+    if (segment.toLowerCase() === ".git") {
+      throw refused(original, `the path ${path} goes through a .git folder`);
+    }
+  }
+}
+
 /** Steps 1–7: what the string names, validated segment by segment. */
 function identify(spec: SourceSpec): Identity {
   const original = spec.repo;
@@ -259,11 +354,13 @@ function identify(spec: SourceSpec): Identity {
 
   ref = nonEmpty(spec.ref) ?? nonEmpty(ref);
   path = nonEmpty(spec.path) ?? nonEmpty(path);
-  return {
+  const identity: Identity = {
     ...base,
     ...(ref !== undefined ? { ref } : {}),
     ...(path !== undefined ? { path } : {}),
   };
+  refuseHostile(original, identity);
+  return identity;
 }
 
 /**
@@ -279,12 +376,42 @@ export function sanitizeRef(ref: string): string {
   return ref.replace(/[^A-Za-z0-9_.-]+/g, "_");
 }
 
+/** The longest readable part of a checkout folder name. */
+const SLUG_MAX = 60;
+
+/**
+ * The name of a source's checkout folder, directly in the cache:
+ * `<slug>-<hash>`. The slug is the id (and `@<ref>`) lower-cased, every run of
+ * characters outside `[a-z0-9._-]` replaced by `_`, leading `.`, `_` and `-`
+ * dropped, cut at 60 characters (`source` when nothing is left); the hash is
+ * the first 12 hex digits of SHA-256 over the clone URL, a NUL and the ref
+ * (empty when none) — as if by
+ * `printf '%s\0%s' "$url" "$ref" | sha256sum | cut -c1-12`. The name never
+ * holds a separator and never starts with `.` or `-`.
+ *
+ * @example
+ * ```ts
+ * checkoutName({ id: "github.com/o/r", url: "https://github.com/o/r.git", ref: "v1" });
+ * // "github.com_o_r_v1-" followed by 12 hex digits
+ * ```
+ */
+export function checkoutName(source: { id: string; url: string; ref?: string }): string {
+  const label = source.ref === undefined ? source.id : `${source.id}@${source.ref}`;
+  const rendered = label.slice(0, 4 * SLUG_MAX).toLowerCase().replace(/[^a-z0-9._-]+/g, "_");
+  let start = 0;
+  while (start < rendered.length && "._-".includes(rendered[start])) start++;
+  const slug = rendered.slice(start, start + SLUG_MAX) || "source";
+  const hash = createHash("sha256").update(`${source.url}\0${source.ref ?? ""}`).digest("hex");
+  return `${slug}-${hash.slice(0, 12)}`;
+}
+
 /**
  * Resolves a source string or spec against a cache directory. Object fields
  * take precedence over a ref or path parsed from `repo`. Throws
  * {@linkcode SourceError} for an unparseable string, an id with an empty,
- * `.`, `..`, backslash or NUL segment, a checkout directory outside the cache
- * and a sub-path that leaves the repository.
+ * `.`, `..`, backslash or NUL segment, every hostile form listed in the module
+ * doc, and a sub-path that leaves the repository. The checkout directory is
+ * `<cache>/<checkoutName>`.
  *
  * @example
  * ```ts
@@ -299,12 +426,9 @@ export function resolveSource(spec: string | SourceSpec, cacheDir: string): Reso
   const { ref, path } = identity;
 
   const cache = resolve(cacheDir);
-  const segments = identity.id.split("/");
-  if (ref !== undefined) {
-    segments[segments.length - 1] = `${segments[segments.length - 1]}@${sanitizeRef(ref)}`;
-  }
-  const dir = join(cache, ...segments);
-  if (!isWithin(dir, cache, { allowSame: false })) {
+  const name = checkoutName(identity);
+  const dir = join(cache, name);
+  if (dirname(dir) !== cache || basename(dir) !== name) {
     throw new SourceError(
       `skills-anywhere: source "${input.repo}" resolves outside the cache directory`,
     );

@@ -1,15 +1,34 @@
 /**
  * Git sync: keep one shallow checkout per source in the cache, and record the
- * commits in the lock file. The only code that runs git. Git runs without a
- * shell (`spawn` with an argument list), without prompts
- * (`GIT_TERMINAL_PROMPT=0`), without LFS downloads, with a per-command timeout,
- * a 4 MiB output cap and an optional abort signal. Repository-locating
- * variables such as `GIT_DIR` are removed from its environment, so a caller
- * running inside a git hook cannot redirect it at another repository.
+ * commits in the lock file. Every git command goes through the one runner
+ * (`git.ts`): no shell, no hooks, no configuration but ours, `--` before every
+ * URL or path, an explicit `--git-dir`/`--work-tree` for every command on a
+ * checkout, and no repository lookup around the working directory for the
+ * others (which run in the cache folder).
  *
- * A source without a checkout is cloned into `<dir>.tmp-<pid>` and renamed to
- * `<dir>` only when complete, so a failure never leaves a half clone. A
- * failure of any kind is a `failed` result, never an exception.
+ * The cache is hostile ground — a checkout holds whatever its repository
+ * holds, symlinks included — so sync obeys three rules:
+ *
+ * - **one flat folder per source**: a source's checkout is
+ *   `<cache>/<checkoutName>` (see `resolve.ts`); a source whose folder name
+ *   is not the one its URL and ref give is refused, and nothing is done;
+ * - **touch only entries of the cache**: before any remove or rename, the
+ *   entry's parent must resolve (`realpath`) to the cache folder itself and
+ *   its name must hold no separator; an entry is `lstat`ed, and a symlink or
+ *   file is unlinked, never followed;
+ * - **a checkout is bound to its URL**: one whose `remote.origin.url` is not
+ *   the source's URL (or that is not a folder, has no `.git` folder, has a
+ *   `.git/index.lock`, or has no commit) is replaced, never adopted.
+ *
+ * Clone and update both build the new checkout in a staging folder,
+ * `<cache>/.staging-<name>-<pid>-<random>`, and swap it in with renames (the
+ * old checkout goes to `<cache>/.trash-<name>-<pid>-<random>` and is then
+ * removed). A crash at any point leaves the previous checkout, or nothing,
+ * plus staging or trash folders; the next sync removes those whose process
+ * is gone and carries on. A branch or tag source asks the remote
+ * (`ls-remote`) first and downloads only when the commit moved; a source
+ * pinned to a commit it is already at does no network at all. A failure of
+ * any kind is a `failed` result, never an exception.
  *
  * @example
  * ```ts
@@ -22,11 +41,12 @@
  * ```
  * @module
  */
-import { mkdir, rename, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readdir, realpath, rename, rm, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { type LockFile, readLock, writeLock } from "./files.ts";
-import type { ResolvedSource } from "./resolve.ts";
+import { checkoutName, type ResolvedSource } from "./resolve.ts";
 import { DEFAULT_GIT_TIMEOUT_MS, GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
 
 export { GIT_MISSING, gitAvailable };
@@ -90,20 +110,142 @@ export function isShaLike(ref: string | undefined): boolean {
   return ref !== undefined && SHA_LIKE.test(ref);
 }
 
-async function isCheckout(dir: string): Promise<boolean> {
-  try {
-    return (await stat(join(dir, ".git"))).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== "") ?? text;
 }
 
-type Git = (args: readonly string[], cwd?: string) => Promise<string>;
+/** Where a source lives: the cache folder's real path, and the checkout's name in it. */
+interface Place {
+  /** The real path of the cache folder. */
+  cache: string;
+  /** The checkout's folder name. */
+  name: string;
+  /** `<cache>/<name>`. */
+  dir: string;
+}
+
+const STAGING = ".staging-";
+const TRASH = ".trash-";
+
+/** The source's place, after checking that its folder is the one its URL and ref give. */
+async function placeOf(source: ResolvedSource): Promise<Place> {
+  const name = basename(source.dir);
+  if (name !== checkoutName(source)) {
+    throw new Error(`${source.dir} is not the cache folder of ${source.display}; nothing was done`);
+  }
+  const cacheDir = dirname(source.dir);
+  await mkdir(cacheDir, { recursive: true });
+  const cache = await realpath(cacheDir);
+  return { cache, name, dir: join(cache, name) };
+}
+
+/** Refuses unless `target` is an entry directly in the (real) cache folder. */
+async function assertEntry(place: Place, target: string): Promise<void> {
+  const name = basename(target);
+  const flat = name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name);
+  if (
+    !flat || join(place.cache, name) !== target || await realpath(dirname(target)) !== place.cache
+  ) {
+    throw new Error(`refusing to touch ${target}: it is not an entry of the cache folder`);
+  }
+}
+
+/** Removes an entry of the cache: a folder recursively, a symlink or file by unlinking it. */
+async function removeEntry(place: Place, target: string): Promise<void> {
+  await assertEntry(place, target);
+  const info = await lstat(target).catch(() => undefined);
+  if (info === undefined) return;
+  if (info.isDirectory()) await rm(target, { recursive: true, force: true });
+  else await unlink(target);
+}
+
+async function renameEntry(place: Place, from: string, to: string): Promise<void> {
+  await assertEntry(place, from);
+  await assertEntry(place, to);
+  await rename(from, to);
+}
+
+function tempEntry(place: Place, kind: string): string {
+  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomBytes(4).toString("hex")}`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/** Removes this source's staging and trash folders left by a process that is gone. */
+async function cleanLeftovers(place: Place): Promise<void> {
+  for (const entry of await readdir(place.cache)) {
+    for (const kind of [STAGING, TRASH]) {
+      const prefix = `${kind}${place.name}-`;
+      if (!entry.startsWith(prefix)) continue;
+      const pid = Number(entry.slice(prefix.length).split("-")[0]);
+      if (Number.isSafeInteger(pid) && pid > 0 && processAlive(pid)) continue;
+      await removeEntry(place, join(place.cache, entry));
+    }
+  }
+}
+
+/** Runs git on the checkout at `dir` (explicit git dir and work tree), or on no repository. */
+type Git = (args: readonly string[], dir?: string) => Promise<string>;
+
+/** What is at a source's place now. */
+type Current =
+  | { state: "absent" }
+  | { state: "foreign"; why: string }
+  | { state: "checkout"; sha: string };
+
+async function current(git: Git, place: Place, source: ResolvedSource): Promise<Current> {
+  const info = await lstat(place.dir).catch(() => undefined);
+  if (info === undefined) return { state: "absent" };
+  if (!info.isDirectory()) return { state: "foreign", why: "it is not a folder" };
+  const dotGit = await lstat(join(place.dir, ".git")).catch(() => undefined);
+  if (dotGit === undefined || !dotGit.isDirectory()) {
+    return { state: "foreign", why: "it is not a checkout" };
+  }
+  if (await lstat(join(place.dir, ".git", "index.lock")).then(() => true, () => false)) {
+    return { state: "foreign", why: "an earlier git command was interrupted in it" };
+  }
+  let url: string;
+  try {
+    url = await git(["config", "--get", "remote.origin.url"], place.dir);
+  } catch {
+    return { state: "foreign", why: "it has no origin" };
+  }
+  if (url !== source.url) return { state: "foreign", why: "it is a checkout of another URL" };
+  try {
+    return {
+      state: "checkout",
+      sha: await git(["rev-parse", "--verify", "-q", "HEAD"], place.dir),
+    };
+  } catch {
+    return { state: "foreign", why: "it has no commit" };
+  }
+}
+
+/**
+ * The commit the remote's ref (or HEAD) names now, as `git clone --branch`
+ * would pick it: a branch, then a tag (peeled); undefined when none matches.
+ */
+async function remoteCommit(git: Git, source: ResolvedSource): Promise<string | undefined> {
+  const { ref } = source;
+  const patterns = ref === undefined ? ["HEAD"] : [ref, `${ref}^{}`];
+  const listed = new Map<string, string>();
+  for (const line of (await git(["ls-remote", "--", source.url, ...patterns])).split("\n")) {
+    const [sha = "", name = ""] = line.trim().split("\t");
+    if (name !== "") listed.set(name, sha);
+  }
+  const names = ref === undefined
+    ? ["HEAD"]
+    : [`refs/heads/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`, ref];
+  return names.map((name) => listed.get(name)).find((sha) => sha !== undefined);
+}
 
 /**
  * Checks out the commit a SHA-like ref names. A full SHA (or a hex-named
@@ -135,35 +277,13 @@ async function checkoutPinned(git: Git, dir: string, ref: string): Promise<void>
   await git(["checkout", "-q", "--detach", sha], dir);
 }
 
-async function defaultBranch(git: Git, dir: string): Promise<string> {
-  try {
-    const ref = await git(["symbolic-ref", "-q", "refs/remotes/origin/HEAD"], dir);
-    const prefix = "refs/remotes/origin/";
-    if (ref.startsWith(prefix) && ref.length > prefix.length) return ref.slice(prefix.length);
-  } catch {
-    // not recorded by the clone: ask the remote
-  }
-  try {
-    const remote = await git(["ls-remote", "--symref", "origin", "HEAD"], dir);
-    for (const line of remote.split("\n")) {
-      const match = /^ref: refs\/heads\/(\S+)\s+HEAD$/.exec(line.trim());
-      if (match !== null) return match[1];
-    }
-  } catch {
-    // fall back to whatever the remote's HEAD is
-  }
-  return "HEAD";
-}
-
-async function cloneFresh(git: Git, source: ResolvedSource): Promise<void> {
-  await rm(source.dir, { recursive: true, force: true });
-  await mkdir(dirname(source.dir), { recursive: true });
-  const staging = `${source.dir}.tmp-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
+/** Builds a fresh checkout of the source in a new staging folder and returns its path. */
+async function build(git: Git, place: Place, source: ResolvedSource): Promise<string> {
+  const staging = tempEntry(place, STAGING);
+  await assertEntry(place, staging);
   try {
     if (source.ref !== undefined && isShaLike(source.ref)) {
-      await mkdir(staging);
-      await git(["init", "-q"], staging);
+      await git(["init", "-q", "--template=", "--", staging]);
       await git(["remote", "add", "--", "origin", source.url], staging);
       await checkoutPinned(git, staging, source.ref);
     } else {
@@ -171,6 +291,7 @@ async function cloneFresh(git: Git, source: ResolvedSource): Promise<void> {
       await git([
         "clone",
         "-q",
+        "--template=",
         "--depth",
         "1",
         "--single-branch",
@@ -180,11 +301,27 @@ async function cloneFresh(git: Git, source: ResolvedSource): Promise<void> {
         staging,
       ]);
     }
-    await rename(staging, source.dir);
+    return staging;
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await removeEntry(place, staging).catch(() => {});
     throw error;
   }
+}
+
+/** Puts `staging` at the source's place: the old entry goes to the trash first, then is removed. */
+async function swapIn(place: Place, staging: string): Promise<void> {
+  let trash: string | undefined;
+  if (await lstat(place.dir).then(() => true, () => false)) {
+    trash = tempEntry(place, TRASH);
+    await renameEntry(place, place.dir, trash);
+  }
+  try {
+    await renameEntry(place, staging, place.dir);
+  } catch (error) {
+    if (trash !== undefined) await renameEntry(place, trash, place.dir).catch(() => {});
+    throw error;
+  }
+  if (trash !== undefined) await removeEntry(place, trash);
 }
 
 /**
@@ -192,10 +329,13 @@ async function cloneFresh(git: Git, source: ResolvedSource): Promise<void> {
  * git is `skipped`, any failure is `failed` with the first line of the reason
  * and leaves the previous checkout (or nothing) in place.
  *
- * - no checkout: clone into `<dir>.tmp-<pid>`, rename to `<dir>` → `cloned`;
- * - pinned to a commit the checkout is already at (and not `force`) → `unchanged`;
- * - otherwise fetch the ref (or the default branch) at depth 1 and check it
- *   out detached → `updated` when HEAD moved, else `unchanged`.
+ * - no checkout, or one that is not this source's (see the module doc):
+ *   build one in staging and swap it in → `cloned`;
+ * - pinned to a commit the checkout is already at (and not `force`) →
+ *   `unchanged`, without network;
+ * - a branch or tag whose remote commit is the checkout's → `unchanged`;
+ * - otherwise build the new commit in staging and swap it in → `updated`
+ *   (or `unchanged` when it turns out to be the same commit).
  *
  * @example
  * ```ts
@@ -213,42 +353,58 @@ export async function syncSource(
   if (!(await gitAvailable(gitCommand))) {
     return { ...base, status: "skipped", sha: null, error: GIT_MISSING };
   }
-  const runOptions = {
-    timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS,
-    signal: options.signal,
-    env: options.env,
-    git: gitCommand,
-    allowFileProtocol: source.url.startsWith("/") || source.url.startsWith("file:"),
-  };
-  const git: Git = (args, cwd) => runGit(args, { ...runOptions, cwd });
   const { ref } = source;
-
   try {
-    if (!(await isCheckout(source.dir))) {
-      await cloneFresh(git, source);
-      const sha = await git(["rev-parse", "HEAD"], source.dir);
+    const place = await placeOf(source);
+    const runOptions = {
+      timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS,
+      signal: options.signal,
+      env: options.env,
+      git: gitCommand,
+      allowFileProtocol: source.url.startsWith("/") || source.url.startsWith("file:"),
+    };
+    const git: Git = (args, dir) =>
+      runGit(
+        args,
+        dir === undefined
+          ? { ...runOptions, cwd: place.cache, noRepository: true }
+          : { ...runOptions, cwd: place.cache, gitDir: join(dir, ".git"), workTree: dir },
+      );
+    await cleanLeftovers(place);
+    const now = await current(git, place, source);
+    if (now.state === "checkout") {
+      const unchanged = { ...base, status: "unchanged" as const, sha: now.sha, error: null };
+      if (ref !== undefined && isShaLike(ref)) {
+        if (now.sha.startsWith(ref.toLowerCase()) && options.force !== true) return unchanged;
+      } else if (await remoteCommit(git, source) === now.sha) {
+        return unchanged;
+      }
+    } else if (now.state === "foreign") {
+      options.log?.("info", `skills-anywhere: replacing the cached ${source.display}: ${now.why}`);
+    }
+
+    const staging = await build(git, place, source);
+    let sha: string;
+    try {
+      sha = await git(["rev-parse", "--verify", "-q", "HEAD"], staging);
+      if (now.state === "checkout" && sha === now.sha) {
+        await removeEntry(place, staging);
+        return { ...base, status: "unchanged", sha, error: null };
+      }
+      await swapIn(place, staging);
+    } catch (error) {
+      await removeEntry(place, staging).catch(() => {});
+      throw error;
+    }
+    if (now.state !== "checkout") {
       options.log?.("info", `skills-anywhere: cloned ${source.display} @ ${sha.slice(0, 12)}`);
       return { ...base, status: "cloned", sha, error: null };
     }
-
-    const before = await git(["rev-parse", "HEAD"], source.dir);
-    if (ref !== undefined && isShaLike(ref)) {
-      if (before.startsWith(ref.toLowerCase()) && options.force !== true) {
-        return { ...base, status: "unchanged", sha: before, error: null };
-      }
-      await checkoutPinned(git, source.dir, ref);
-    } else {
-      const target = ref ?? await defaultBranch(git, source.dir);
-      await git(["fetch", "-q", "--depth", "1", "--", "origin", target], source.dir);
-      await git(["checkout", "-q", "--detach", "FETCH_HEAD"], source.dir);
-    }
-    const after = await git(["rev-parse", "HEAD"], source.dir);
-    if (after === before) return { ...base, status: "unchanged", sha: after, error: null };
     options.log?.(
       "info",
-      `skills-anywhere: updated ${source.display} ${before.slice(0, 12)} -> ${after.slice(0, 12)}`,
+      `skills-anywhere: updated ${source.display} ${now.sha.slice(0, 12)} -> ${sha.slice(0, 12)}`,
     );
-    return { ...base, status: "updated", sha: after, error: null };
+    return { ...base, status: "updated", sha, error: null };
   } catch (error) {
     const reason = firstLine(error);
     options.log?.("warn", `skills-anywhere: sync of ${source.display} failed: ${reason}`);
