@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { discover, MAX_SKILL_FILE_BYTES } from "../lib/catalog/discover.ts";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
+import { resolveSource } from "../lib/sources/resolve.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
 import type { Root } from "../lib/catalog/roots.ts";
 import { IGNORED_FLAT_FILES, SKIPPED_DIRS, walkRoot } from "../lib/catalog/walk.ts";
@@ -341,7 +342,7 @@ Deno.test("#21 a nested root with its own SKILL.md yields it and the skills belo
 Deno.test("#21 a source resolved to one skill directory yields that skill through loadCatalog", async () => {
   await withTempDir(async (home) => {
     const config = resolveConfig({ sources: ["o/r/skills/pdf"] }, { HOME: home });
-    const checkout = join(config.cacheDir, "github.com", "o", "r");
+    const checkout = resolveSource("o/r", config.cacheDir).dir;
     await writeTree(checkout, {
       "skills/pdf/SKILL.md": "---\ndescription: PDF skill.\n---\nPDF body.\n",
       "skills/pdf/more/SKILL.md": md("pdf-more"),
@@ -503,7 +504,11 @@ Deno.test("discovery writes nothing into any scanned directory", async () => {
       ".codex/skills/broken/SKILL.md": "---\nname: [\n---\n",
       ".agents/skills/us/SKILL.md": md("us"),
       ".claude/plugins/marketplaces/m/plugins/p/skills/pl/SKILL.md": md("pl"),
-      ".dsh/skills-anywhere/cache/github.com/o/r/skills/src/SKILL.md": md("src"),
+      [
+        `${
+          resolveSource("o/r", join(home, ".dsh/skills-anywhere/cache")).dir.slice(home.length + 1)
+        }/skills/src/SKILL.md`
+      ]: md("src"),
     });
     await Deno.symlink(join(home, ".codex", "skills", "cx"), join(project, ".claude/skills/cx"));
     const before = await listTree(home);

@@ -16,6 +16,7 @@ import { loadCatalog } from "../lib/catalog/mod.ts";
 import { originLabel, pluginOrigin } from "../lib/catalog/origin.ts";
 import { buildRoots, type Root, rootBasename } from "../lib/catalog/roots.ts";
 import { queryTerms, searchSkills } from "../lib/catalog/search.ts";
+import { resolveSource } from "../lib/sources/resolve.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -482,8 +483,13 @@ Deno.test("loadCatalog resolves roots from config, the user sources file and the
     await writeTree(home, {
       "repo/.git/HEAD": "ref: refs/heads/main\n",
       ".dsh/skills-anywhere/sources.json": JSON.stringify({ sources: ["o/from-file"] }),
-      ".dsh/skills-anywhere/cache/github.com/o/from-file/a/SKILL.md":
-        "---\nname: from-file\ndescription: f\n---\nF.\n",
+      [
+        `${
+          resolveSource("o/from-file", join(home, ".dsh/skills-anywhere/cache")).dir.slice(
+            home.length + 1,
+          )
+        }/a/SKILL.md`
+      ]: "---\nname: from-file\ndescription: f\n---\nF.\n",
     });
     const config = resolveConfig({ sources: [{ repo: "o/pinned", rank: 10 }] }, { HOME: home });
     const catalog = await loadCatalog(config, { cwd: join(home, "repo") });
