@@ -9,6 +9,7 @@ import { loadCatalog } from "../lib/catalog/mod.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
 import { applyPrecedence, comparePrecedence } from "../lib/catalog/precedence.ts";
 import type { Root } from "../lib/catalog/roots.ts";
+import { resolveSource } from "../lib/sources/resolve.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
 
 function md(name: string, body = `Instructions for ${name}.`): string {
@@ -272,7 +273,7 @@ Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async ()
       "external_plugins/imessage/skills/configure/SKILL.md": md("configure", "iMessage."),
       "external_plugins/telegram/skills/configure/SKILL.md": md("configure", "Telegram."),
     });
-    await writeTree(join(config.cacheDir, "github.com", "anthropics", "skills"), {
+    await writeTree(resolveSource("anthropics/skills", config.cacheDir).dir, {
       "skills/configure/SKILL.md": md("configure", "Source."),
     });
     const { report } = await loadCatalog(config);
