@@ -18,7 +18,6 @@
  * ```
  * @module
  */
-import type { ResolvedConfig, SourceEntry } from "../catalog/config.ts";
 import {
   mergeSources,
   parseSourcesFile,
@@ -27,8 +26,23 @@ import {
   readSourcesFile,
   userSourcesFile,
 } from "./files.ts";
-import { type ResolvedSource, resolveSource } from "./resolve.ts";
+import { type ResolvedSource, resolveSource, type SourceSpec } from "./resolve.ts";
 import { projectTrust } from "./trust.ts";
+
+/**
+ * The settings sources are collected with (a catalog configuration has them
+ * all); declared here so this package does not import the catalog's.
+ */
+export interface SourcesConfig {
+  /** Sources given in configuration, in force first. */
+  sources: readonly (string | SourceSpec)[];
+  /** Whether the user and project sources files are read. */
+  sourcesFiles: boolean;
+  /** The dsh home (user sources file and trust file). */
+  dshHome: string;
+  /** The checkout cache. */
+  cacheDir: string;
+}
 
 /** A diagnostic sink. */
 export type SourceLog = (level: "info" | "warn", message: string) => void;
@@ -60,7 +74,7 @@ function errorText(error: unknown): string {
 }
 
 function resolveAll(
-  entries: readonly SourceEntry[],
+  entries: readonly (string | SourceSpec)[],
   cacheDir: string,
   log: SourceLog,
 ): ResolvedSource[] {
@@ -93,7 +107,7 @@ async function fromUserFile(
  * without following a symlink; the hash is of exactly the bytes parsed.
  */
 async function fromProjectFile(
-  config: ResolvedConfig,
+  config: SourcesConfig,
   projectRoot: string,
   log: SourceLog,
 ): Promise<CollectedSources> {
@@ -131,7 +145,7 @@ async function fromProjectFile(
  * ```
  */
 export async function collectSources(
-  config: ResolvedConfig,
+  config: SourcesConfig,
   projectRoot: string | undefined,
   log: SourceLog,
 ): Promise<CollectedSources> {
