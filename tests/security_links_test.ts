@@ -8,7 +8,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { runGit, writeTree } from "./helpers.ts";
+import { readBoundedSync, ReadError } from "../lib/fs/mod.ts";
+import { readSkillNow } from "../lib/load/fresh.ts";
+import { runGit, withTempDir, writeTree } from "./helpers.ts";
 import {
   cli,
   connect,
@@ -316,5 +318,35 @@ Deno.test("user-scope links keep working (Vercel-style installs); links into /pr
       const { opened } = await mcpSweep(session, ["environ", "envdir", "procdir"]);
       deepEqual(opened, ["elsewhere", "flat-linked", "vercel-x"]);
     });
+  });
+});
+
+Deno.test("a pseudo-file whose size disagrees with what it reads is refused, never content", async () => {
+  const readKind = (
+    path: string,
+    options: { followSymlinks?: boolean; within?: string; verifySize?: boolean },
+  ) => {
+    try {
+      readBoundedSync(path, { maxBytes: 128 * 1024, ...options });
+    } catch (error) {
+      ok(error instanceof ReadError);
+      return error.kind;
+    }
+    return "read";
+  };
+  // procfs says "regular file, 0 bytes" and reads the environment.
+  equal(
+    readKind("/proc/self/environ", { followSymlinks: false, verifySize: true }),
+    "size-mismatch",
+  );
+  const fresh = readSkillNow("/proc/self/environ", { fallbackName: "environ", lenient: true });
+  equal(fresh.status, "invalid");
+  assertClean(JSON.stringify(fresh), "fresh read");
+  await withTempDir(async (dir) => {
+    await Deno.symlink("/proc/self/environ", join(dir, "SKILL.md"));
+    // A followed link never reaches /proc, with or without a boundary.
+    equal(readKind(join(dir, "SKILL.md"), { followSymlinks: true }), "outside");
+    equal(readKind(join(dir, "SKILL.md"), { followSymlinks: true, within: dir }), "outside");
+    equal(readKind(join(dir, "SKILL.md"), {}), "symlink");
   });
 });

@@ -3,7 +3,8 @@
  * apply precedence, dedupe, exclusion and collision renaming.
  *
  * Files are read through `lib/fs` (regular files only, at most 128 KiB,
- * strict UTF-8, never blocking, reported size equal to the bytes read).
+ * strict UTF-8, never blocking; a file reached through a link must report
+ * the size it reads).
  * Invalid files are recorded and never stop discovery. Nothing is written
  * anywhere, and the network is never touched.
  *

@@ -12,10 +12,15 @@
  * without following. A refused link is a `ReadError` of kind `outside` that
  * carries the link and its target as written.
  *
- * Sizes. Every whole-file read asks the open handle for its size and reads
- * exactly that much (plus one byte to see the end): a file whose reported size
+ * Sizes. A whole-file read compares the open handle's reported size with the
+ * bytes it read whenever a link was followed, the read looks unusual (nothing
+ * read, or too much) or the caller asks (`verifySize`): a file whose size
  * disagrees with what it reads (procfs and sysfs report 0 or 4096 bytes, or a
- * file being written) is a `size-mismatch`, never content.
+ * file being written) is a `size-mismatch`, never content. Not on every read:
+ * `fstat` costs several times an open under Deno's `node:fs`, and without a
+ * link a file lies where the caller's walk found it, in a folder already known
+ * not to be under `/proc`, `/sys` or `/dev` (discovery checks each root's real
+ * path and every link it meets).
  *
  * @example
  * ```ts
@@ -84,6 +89,8 @@ export interface BoundedReadOptions {
   followSymlinks?: boolean;
   /** With `followSymlinks`: a real directory a followed link must resolve inside. */
   within?: string;
+  /** Always compare the handle's size with the bytes read (one more system call). */
+  verifySize?: boolean;
 }
 
 /** The result of {@linkcode readBounded}. */
@@ -193,15 +200,15 @@ function isLinkError(error: unknown): boolean {
  * link; with `followSymlinks`, a final link is resolved and checked by
  * {@linkcode resolveLink} and its real path opened (still without following).
  */
-function openChecked(path: string, options: BoundedReadOptions): number {
+function openChecked(path: string, options: BoundedReadOptions): { fd: number; followed: boolean } {
   try {
-    return openSync(path, openFlags(false));
+    return { fd: openSync(path, openFlags(false)), followed: false };
   } catch (error) {
     if (!options.followSymlinks || !isLinkError(error)) throw toReadError(error);
   }
   const real = resolveLink(path, { within: options.within });
   try {
-    return openSync(real, openFlags(false));
+    return { fd: openSync(real, openFlags(false)), followed: true };
   } catch (error) {
     throw toReadError(error);
   }
@@ -214,9 +221,10 @@ function openChecked(path: string, options: BoundedReadOptions): number {
  *
  * The file is opened without blocking, so a named pipe or device never hangs
  * the reader, and without following a final link unless `followSymlinks` (see
- * the module doc). The open handle must be a regular file; its reported size
- * is read plus one byte, so the common case is open, fstat, read, close. Any
- * disagreement between the size and the bytes read is a `size-mismatch`.
+ * the module doc). At most `maxBytes + 1` bytes are ever read. The open handle
+ * is asked whether it is a regular file of the size read only when a link was
+ * followed, the read looks unusual (nothing read, or too much) or
+ * `verifySize` is set, which keeps the common case at open, read, read, close.
  *
  * @example
  * ```ts
@@ -226,25 +234,22 @@ function openChecked(path: string, options: BoundedReadOptions): number {
 export function readBoundedSync(path: string, options: BoundedReadOptions): BoundedRead {
   const { maxBytes } = options;
   if (scratch.length < maxBytes + 1) scratch = new Uint8Array(maxBytes + 1);
-  const fd = openChecked(path, options);
+  const limit = maxBytes + 1;
+  const { fd, followed } = openChecked(path, options);
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new ReadError("not-regular", "not a regular file");
-    if (info.size > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
-    // Ask for one byte more than the reported size: a regular file answers short at its end,
-    // so one read settles both the content and that nothing follows it.
-    const limit = info.size + 1;
     let total = 0;
-    do {
+    while (total < limit) {
       const bytesRead = readSync(fd, scratch, total, limit - total, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-    } while (total < info.size);
-    if (total !== info.size) {
-      throw new ReadError(
-        "size-mismatch",
-        `reports ${info.size} bytes but read ${total > info.size ? "more" : total}`,
-      );
+    }
+    if (followed || options.verifySize || total === 0 || total > maxBytes) {
+      const info = fstatSync(fd);
+      if (!info.isFile()) throw new ReadError("not-regular", "not a regular file");
+      if (total > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+      if (info.size !== total) {
+        throw new ReadError("size-mismatch", `reports ${info.size} bytes but read ${total}`);
+      }
     }
     return { bytes: scratch.slice(0, total) };
   } catch (error) {

@@ -67,11 +67,11 @@ export function readSkillNow(path: string, options: FreshOptions): FreshRead {
   let bytes: Uint8Array;
   const { confineTo } = options;
   try {
+    // One file, read now: always compare its size (a pseudo-file never passes for a skill).
+    const read = { maxBytes: MAX_SKILL_FILE_BYTES, verifySize: true };
     bytes = confineTo === undefined
-      ? readBoundedSync(path, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }).bytes
-      : readBoundedSync(resolveLink(path, { within: confineTo }), {
-        maxBytes: MAX_SKILL_FILE_BYTES,
-      }).bytes;
+      ? readBoundedSync(path, { ...read, followSymlinks: true }).bytes
+      : readBoundedSync(resolveLink(path, { within: confineTo }), read).bytes;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (error.kind === "missing") return { status: "missing" };
