@@ -563,3 +563,31 @@ Deno.test("syncAll warns when the lock file cannot be written", async () => {
     ok(warning.startsWith(`warn skills-anywhere: could not write ${lockFile}`), warning);
   });
 });
+
+Deno.test("a repository around the working directory lends git no configuration", async () => {
+  await withSandbox(async (box) => {
+    const sha = await box.commit("file.txt", "one");
+    const source = box.resolve(box.upstream);
+    equal((await syncSource(source, box.options())).status, "cloned");
+    // A hostile repository that holds both the working directory and the cache: its config
+    // would route the upstream through an "ssh" that runs code.
+    const marker = join(box.root, "ran");
+    await box.git(box.root, "init", "-q");
+    await box.git(box.root, "config", `url.ssh://attacker.invalid/x.insteadOf`, box.upstream);
+    await box.git(box.root, "config", "core.sshCommand", `touch ${marker}; false`);
+    const cwd = Deno.cwd();
+    Deno.chdir(box.root);
+    try {
+      deepEqual(await syncSource(source, box.options()), {
+        source: source.display,
+        key: source.key,
+        status: "unchanged",
+        sha,
+        error: null,
+      });
+    } finally {
+      Deno.chdir(cwd);
+    }
+    equal(await exists(marker), false, "the project's core.sshCommand ran");
+  });
+});
