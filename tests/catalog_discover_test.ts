@@ -352,7 +352,7 @@ Deno.test("#21 a source resolved to one skill directory yields that skill throug
     equal(sources.length, 1);
     const found = report.skills.filter((s) => s.source === "anywhere-source");
     deepEqual(names(found).sort(), ["pdf", "pdf-more"]);
-    deepEqual(found[0].origin, { kind: "source", repo: "o/r/skills/pdf" });
+    deepEqual(found[0].origin, { kind: "source", repo: "o/r/skills/pdf", checkout });
     equal(found[0].rank, 700);
   });
 });

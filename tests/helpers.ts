@@ -130,3 +130,44 @@ export async function runGit(
   }
   return decoder.decode(output.stdout).trim();
 }
+
+/**
+ * Serves the repositories below `base` (bare or not) with a real `git daemon` on 127.0.0.1 and
+ * calls `fn` with its `git://127.0.0.1:<port>` prefix: a remote that is not a local path, for the
+ * sources a project may name (the file transport is only for local paths the user gives).
+ */
+export async function withGitDaemon<T>(base: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = probe.addr.port;
+  probe.close();
+  const daemon = new Deno.Command("git", {
+    args: [
+      "daemon",
+      "--reuseaddr",
+      "--export-all",
+      `--base-path=${base}`,
+      "--listen=127.0.0.1",
+      `--port=${port}`,
+    ],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: base, GIT_CONFIG_NOSYSTEM: "1" },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    for (let attempt = 0;; attempt++) {
+      try {
+        (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+        break;
+      } catch (error) {
+        if (attempt > 500) throw error;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    }
+    return await fn(`git://127.0.0.1:${port}`);
+  } finally {
+    daemon.kill("SIGTERM");
+    await daemon.status;
+  }
+}

@@ -13,6 +13,7 @@ import {
   currentDenoDir,
   runCli,
   runGit,
+  withGitDaemon,
   withTempDir,
   writeTree,
 } from "./helpers.ts";
@@ -801,5 +802,75 @@ Deno.test("guard: every command against a fixture home leaves every skill and ag
       "a skill or agent directory changed",
     );
     ok(await exists(join(allowed, "cache")), "the Git source was cloned into the cache");
+  });
+});
+
+Deno.test("guard: hostile project sources, trusted, write nothing outside the cache, run nothing, leak nothing", async () => {
+  await withWorld(async (world) => {
+    const { home, project, root } = world;
+    const marker = join(root, "PWNED");
+    await writeTree(home, {
+      ".ssh/authorized_keys": "ssh-ed25519 AAAAVICTIM victim@laptop\n",
+      ".config/git/ignore": "*.swp\n",
+      ".claude/skills/mine/SKILL.md": skillMd("mine", "My own skill.", "Body."),
+    });
+    // The attacker's repositories, served over git:// on loopback like any remote.
+    const skill = skillMd("payload", "Attacker skill.", "Body.");
+    await world.repo("remotes/a/r", { "skills/payload/SKILL.md": skill }, {
+      "l": "../../../../../..",
+    });
+    await world.repo("remotes/evil", {
+      "skills/leak/SKILL.md": skill.replace("payload", "leak"),
+      // A fake git dir inside a skill, and a config that would run code if git read it.
+      "skills/leak/HEAD": "0000000000000000000000000000000000000000\n",
+      "skills/leak/config": `[core]\n\tworktree = ../..\n\tfsmonitor = touch ${marker}\n`,
+    }, {
+      "skills/environ/SKILL.md": "/proc/self/environ",
+      "skills/passwd.md": "/etc/passwd",
+      "outside": home,
+    });
+    await withGitDaemon(join(root, "remotes"), async (url) => {
+      const port = new URL(url).port;
+      await writeTree(project, {
+        ".dsh/skills-anywhere.json": JSON.stringify({
+          sources: [
+            `${url}/a/r`,
+            `${url}/a/r/l/.ssh`,
+            `${url}/a/r/l/.config/git`,
+            `${url}/a/r/.GIT/hooks`,
+            { repo: `${url}/evil`, path: "outside" },
+            { repo: `${url}/evil`, path: "skills" },
+            `git@-oProxyCommand=touch ${marker}:x/y`,
+            `ssh://-oProxyCommand=touch%20${marker}/x`,
+            `git@x:--upload-pack=touch ${marker}`,
+            `ssh://127.0.0.1:${port}/-oProxyCommand=x`,
+          ],
+        }),
+      });
+      const allowed = join(world.dshHome, "skills-anywhere");
+      const before = await fingerprint(root, [allowed]);
+      const trusted = await world.cli("trust", "--yes");
+      equal(trusted.code, 0, trusted.stderr);
+      for (
+        const args of [["sync"], ["sync", "--force"], ["list", "--json"], ["sources"], ["doctor"]]
+      ) {
+        const run = await world.cli(...args);
+        ok([0, 1].includes(run.code), `${args.join(" ")} → ${run.code}: ${run.stderr}`);
+        ok(!run.stdout.includes("VICTIM") && !run.stdout.includes("root:x:0:0"), args.join(" "));
+      }
+      const listed = await world.cli("list", "--json");
+      ok(listed.stdout.includes("payload"), "the listed repository itself is served");
+      await withSession(world, "auto", async (session) => {
+        const all = textOf(await session.call("list_skills", { limit: 100 }));
+        ok(!all.includes("root:x:0:0") && !all.includes("VICTIM"), all);
+        const { resources } = await session.client.listResources();
+        for (const resource of resources) {
+          const text = JSON.stringify(await session.read(resource.uri));
+          ok(!text.includes("root:x:0:0") && !text.includes("VICTIM"), resource.uri);
+        }
+      });
+      deepEqual(await fingerprint(root, [allowed]), before, "something outside the cache changed");
+      equal(await exists(marker), false, "attacker code ran");
+    });
   });
 });

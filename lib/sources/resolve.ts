@@ -406,6 +406,22 @@ export function checkoutName(source: { id: string; url: string; ref?: string }):
 }
 
 /**
+ * Whether a resolved source is a local repository (an absolute, `./` or `../`
+ * path or a `file:` URL): the only sources git may read with its file
+ * transport, and only when the user named them.
+ *
+ * @example
+ * ```ts
+ * import { isLocalSource, resolveSource } from "./resolve.ts";
+ * isLocalSource(resolveSource("/srv/skills.git", "/cache")); // true
+ * isLocalSource(resolveSource("o/r", "/cache")); // false
+ * ```
+ */
+export function isLocalSource(source: Pick<ResolvedSource, "url">): boolean {
+  return isAbsolute(source.url) || source.url.startsWith("file:");
+}
+
+/**
  * Resolves a source string or spec against a cache directory. Object fields
  * take precedence over a ref or path parsed from `repo`. Throws
  * {@linkcode SourceError} for an unparseable string, an id with an empty,

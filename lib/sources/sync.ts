@@ -46,7 +46,7 @@ import { lstat, mkdir, readdir, realpath, rename, rm, unlink } from "node:fs/pro
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { type LockFile, readLock, writeLock } from "./files.ts";
-import { checkoutName, type ResolvedSource } from "./resolve.ts";
+import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
 import { DEFAULT_GIT_TIMEOUT_MS, GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
 
 export { GIT_MISSING, gitAvailable };
@@ -361,7 +361,7 @@ export async function syncSource(
       signal: options.signal,
       env: options.env,
       git: gitCommand,
-      allowFileProtocol: source.url.startsWith("/") || source.url.startsWith("file:"),
+      allowFileProtocol: isLocalSource(source),
     };
     const git: Git = (args, dir) =>
       runGit(
