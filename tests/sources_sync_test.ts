@@ -564,6 +564,21 @@ Deno.test("syncAll warns when the lock file cannot be written", async () => {
   });
 });
 
+Deno.test("syncAll says so when the lock file is over 1 MiB (it is not read)", async () => {
+  await withSandbox(async (box) => {
+    await box.commit("file.txt", "one");
+    const lockFile = join(box.root, "lock.json");
+    await Deno.writeTextFile(lockFile, "");
+    await Deno.truncate(lockFile, 100 * 1024 * 1024);
+    const results = await syncAll([box.resolve(box.upstream)], { ...box.options(), lockFile });
+    equal(results[0].status, "cloned");
+    const warnings = box.lines.filter((line) =>
+      line.startsWith("warn ") && line.includes(lockFile)
+    );
+    equal(warnings.length, 1, box.lines.join("\n"));
+  });
+});
+
 Deno.test("a repository around the working directory lends git no configuration", async () => {
   await withSandbox(async (box) => {
     const sha = await box.commit("file.txt", "one");

@@ -443,7 +443,9 @@ export async function syncAll(
   if (synced.length === 0) return results;
 
   try {
-    const lock: LockFile = await readLock(options.lockFile);
+    const lock: LockFile = await readLock(options.lockFile, {
+      warn: (message) => options.log?.("warn", message),
+    });
     for (const { source, sha, syncedAt } of synced) {
       lock[source.key] = {
         url: source.url,
