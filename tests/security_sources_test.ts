@@ -9,7 +9,15 @@ import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import { type ResolvedSource, resolveSource, SourceError } from "../lib/sources/resolve.ts";
 import { syncAll, syncSource } from "../lib/sources/sync.ts";
-import { currentDenoDir, MAIN, runCli, runGit, withTempDir, writeTree } from "./helpers.ts";
+import {
+  currentDenoDir,
+  MAIN,
+  runCli,
+  runGit,
+  withGitDaemon,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 
 interface Box {
   root: string;
@@ -93,47 +101,9 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-/**
- * Serves every bare repository under `base` with a real `git daemon` on
- * 127.0.0.1 and calls `fn` with its `git://127.0.0.1:<port>` prefix.
- */
-async function withDaemon(box: Box, base: string, fn: (url: string) => Promise<void>) {
-  await box.repo("ready-work", { "r.txt": "ready" });
-  await box.git(box.root, "clone", "-q", "--bare", "ready-work", join(base, "ready"));
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = probe.addr.port;
-  probe.close();
-  const daemon = new Deno.Command("git", {
-    args: [
-      "daemon",
-      "--reuseaddr",
-      "--export-all",
-      `--base-path=${base}`,
-      "--listen=127.0.0.1",
-      `--port=${port}`,
-    ],
-    env: box.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const url = `git://127.0.0.1:${port}`;
-  try {
-    for (let attempt = 0;; attempt++) {
-      try {
-        await box.git(box.root, "ls-remote", "--", `${url}/ready`);
-        break;
-      } catch (error) {
-        if (attempt > 600) throw error;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-    }
-    await fn(url);
-  } finally {
-    daemon.kill("SIGTERM");
-    await daemon.status;
-  }
+/** Serves every bare repository under `base` with a real `git daemon` on 127.0.0.1. */
+function withDaemon(_box: Box, base: string, fn: (url: string) => Promise<void>): Promise<void> {
+  return withGitDaemon(base, fn);
 }
 
 /** Publishes the work repository `work` as the bare repository `<base>/<path>`. */
