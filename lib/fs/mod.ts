@@ -30,8 +30,15 @@
  * ```
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
-import { realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+} from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
