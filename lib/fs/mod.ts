@@ -42,6 +42,7 @@ import {
 import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
+import { errorText, KindError } from "../errors.ts";
 
 /** Why a bounded read failed. */
 export type ReadErrorKind =
@@ -67,9 +68,7 @@ export interface RefusedLink {
 }
 
 /** A read that could not be completed; `kind` tells callers which message to show. */
-export class ReadError extends Error {
-  /** The failure class. */
-  readonly kind: ReadErrorKind;
+export class ReadError extends KindError<ReadErrorKind> {
   /** The underlying system error code, when there was one. */
   readonly code?: string;
   /** For kind `outside`: the link that was refused. */
@@ -77,9 +76,7 @@ export class ReadError extends Error {
 
   /** Builds a read error of the given kind. */
   constructor(kind: ReadErrorKind, message: string, code?: string, link?: RefusedLink) {
-    super(message);
-    this.name = "ReadError";
-    this.kind = kind;
+    super(kind, message);
     this.code = code;
     if (link !== undefined) this.link = link;
   }
@@ -129,8 +126,7 @@ export function toReadError(error: unknown): ReadError {
   if (code === "EISDIR" || code === "EAGAIN" || code === "EWOULDBLOCK") {
     return new ReadError("not-regular", "not a regular file", code);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ReadError("unreadable", message, code);
+  return new ReadError("unreadable", errorText(error), code);
 }
 
 let scratch = new Uint8Array(128 * 1024 + 1);

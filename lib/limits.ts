@@ -1,0 +1,52 @@
+/**
+ * Every size, count and time limit of the tool, defined once.
+ *
+ * Modules import these names; no module restates a limit as a literal, and
+ * messages that quote a limit are built from it ({@linkcode formatBytes}).
+ * This module imports nothing, so the browser page uses it unchanged.
+ *
+ * @example
+ * ```ts
+ * import { formatBytes, MAX_SKILL_FILE_BYTES } from "./limits.ts";
+ * console.log(`SKILL.md exceeds ${formatBytes(MAX_SKILL_FILE_BYTES)}`); // "… 128 KiB"
+ * ```
+ * @module
+ */
+
+/** Largest SKILL.md (or flat skill file) read anywhere: catalog, load, check, bundle, browser. */
+export const MAX_SKILL_FILE_BYTES = 128 * 1024;
+
+/** Largest other file in a bundle. */
+export const MAX_BUNDLE_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Largest bundle: all its files together. */
+export const MAX_BUNDLE_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/** Largest sources, lock, trust, config or manifest file read; a larger one is refused. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Time allowed to one git command, and to one background sync, in milliseconds. */
+export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+
+/** Largest output read from one git command. */
+export const MAX_GIT_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+/** Longest file-name-derived fallback skill name shown by `check`. */
+export const MAX_FALLBACK_NAME_LENGTH = 128;
+
+/**
+ * A byte count in the unit people read: `131072` → `"128 KiB"`,
+ * `1048576` → `"1 MiB"`, `1000` → `"1000 bytes"`.
+ *
+ * @example
+ * ```ts
+ * import { formatBytes } from "./limits.ts";
+ * console.log(formatBytes(32 * 1024 * 1024)); // "32 MiB"
+ * ```
+ */
+export function formatBytes(bytes: number): string {
+  const mib = 1024 * 1024;
+  if (bytes >= mib && bytes % mib === 0) return `${bytes / mib} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

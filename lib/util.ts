@@ -1,0 +1,66 @@
+/**
+ * Small helpers every package needs, defined once. Browser-safe: this module
+ * imports nothing (hashing with `node:crypto` and path containment live in
+ * `lib/fs/`).
+ *
+ * @example
+ * ```ts
+ * import { compareCodeUnits } from "./util.ts";
+ * console.log(["b", "B", "a"].sort(compareCodeUnits)); // ["B", "a", "b"]
+ * ```
+ * @module
+ */
+
+/** A diagnostic sink: `warn` lines go to stderr in the CLI, `info` only when verbose. */
+export type Log = (level: "info" | "warn", message: string) => void;
+
+/** A log that drops everything. */
+export const silentLog: Log = () => {};
+
+/**
+ * Orders strings by UTF-16 code units, the same on every machine and locale
+ * (never `localeCompare`).
+ *
+ * @example
+ * ```ts
+ * import { compareCodeUnits } from "./util.ts";
+ * console.log(compareCodeUnits("a", "b")); // -1
+ * ```
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * True for a plain object (a YAML/JSON mapping): not null, not an array.
+ *
+ * @example
+ * ```ts
+ * import { isPlainObject } from "./util.ts";
+ * console.log(isPlainObject({}), isPlainObject([]), isPlainObject(null)); // true false false
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Joins byte chunks into one array.
+ *
+ * @example
+ * ```ts
+ * import { concatBytes } from "./util.ts";
+ * console.log(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])])); // Uint8Array [1, 2, 3]
+ * ```
+ */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
