@@ -334,7 +334,7 @@ function assertParseResult(result: ParseResult, what: string): void {
     ok(Array.isArray(result.skill.warnings));
   } else {
     equal(result.ok, false);
-    ok(typeof result.reason === "string" && result.reason !== "", `${what}: no reason`);
+    ok(typeof result.message === "string" && result.message !== "", `${what}: no reason`);
   }
 }
 
@@ -358,7 +358,7 @@ function assertSkillText(text: string, fallback: string): void {
   assertParseResult(lenient, "lenient");
   // Lenient repairs; it never refuses what strict accepts, and agrees on the name.
   if (strict.ok) {
-    ok(lenient.ok, `lenient refused a strict-valid document: ${!lenient.ok && lenient.reason}`);
+    ok(lenient.ok, `lenient refused a strict-valid document: ${!lenient.ok && lenient.message}`);
     equal(lenient.skill.name, strict.skill.name);
   }
   if (split === undefined) ok(!strict.ok, "strict accepted a document without frontmatter");
@@ -427,7 +427,7 @@ Deno.test("fuzz: a valid SKILL.md keeps its name in both modes whatever follows 
             .join(eol) + eol + body;
         for (const lenient of [false, true]) {
           const result = parseSkillMarkdown(text, { fallbackName: "other", lenient });
-          ok(result.ok, `${lenient ? "lenient" : "strict"}: ${!result.ok && result.reason}`);
+          ok(result.ok, `${lenient ? "lenient" : "strict"}: ${!result.ok && result.message}`);
           equal(result.skill.name, name);
           equal(result.skill.description, description.trim());
         }

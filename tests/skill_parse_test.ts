@@ -7,7 +7,7 @@ import {
   MAX_NAME_LENGTH,
   normalizeSkillName,
 } from "../lib/skill/names.ts";
-import { splitFrontmatter, splitLines } from "../lib/skill/frontmatter.ts";
+import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
 import {
   codePointLength,
   deriveDescription,
@@ -30,13 +30,13 @@ function doc(frontmatter: string[], body = "Body text."): string {
 }
 
 function parsed(result: ParseResult): ParsedSkill {
-  if (!result.ok) throw new Error(`expected success, got failure: ${result.reason}`);
+  if (!result.ok) throw new Error(`expected success, got failure: ${result.message}`);
   return result.skill;
 }
 
 function failure(result: ParseResult): string {
   if (result.ok) throw new Error(`expected failure, got skill ${JSON.stringify(result.skill)}`);
-  return result.reason;
+  return result.message;
 }
 
 const strict: ParseOptions = { fallbackName: "fallback", lenient: false };
@@ -186,8 +186,8 @@ Deno.test("splitFrontmatter: empty frontmatter", () => {
   strictEqual(split.bodyLine, 3);
 });
 
-Deno.test("splitLines splits on CRLF and LF", () => {
-  deepStrictEqual(splitLines("a\r\nb\nc"), ["a", "b", "c"]);
+Deno.test("splitFrontmatter splits lines on CRLF and LF alike", () => {
+  deepStrictEqual(splitFrontmatter("---\r\na\nb\r\n---\nc")?.yaml, "a\nb");
 });
 
 Deno.test("parseSkillMarkdown: REF §12 #4 CRLF, BOM and `...` through the parser", () => {
