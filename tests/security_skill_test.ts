@@ -219,7 +219,7 @@ const SLOPPY: Record<string, string> = {
 
 function parseOk(text: string, fallbackName: string, lenient = true): ParsedSkill {
   const result = parseSkillMarkdown(text, { fallbackName, lenient });
-  if (!result.ok) throw new Error(`${fallbackName}: ${result.reason}`);
+  if (!result.ok) throw new Error(`${fallbackName}: ${result.message}`);
   return result.skill;
 }
 

@@ -5,16 +5,9 @@
 // files over 1 MiB are refused with one line naming the file, without being read.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { MAX_CONFIG_BYTES } from "../lib/sources/files.ts";
-import {
-  projectKey,
-  projectTrust,
-  readTrust,
-  revokeProject,
-  sha256Hex,
-  trustFile,
-  trustProject,
-} from "../lib/sources/trust.ts";
+import { sha256Hex } from "../lib/hash.ts";
+import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
+import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/trust.ts";
 import { cliCommand, currentDenoDir, listTree, MAIN, mkfifo, withTempDir } from "./helpers.ts";
 import {
   cli,
@@ -48,6 +41,13 @@ async function exists(path: string): Promise<boolean> {
 /** The lines of `text` matching `pattern`. */
 function linesMatching(text: string, pattern: RegExp): string[] {
   return text.split("\n").filter((line) => pattern.test(line));
+}
+
+/** The core's warning lines, without the prefix the surface adds. */
+function warningsMatching(text: string, pattern: RegExp): string[] {
+  return linesMatching(text, pattern).map((line) =>
+    line.replace(/^(?:dsh-)?skills-anywhere: /, "")
+  );
 }
 
 /** An upstream repository with one skill, listed by the project's sources file. */
@@ -273,15 +273,15 @@ Deno.test("a tampered, invalid or oversized trust file trusts nothing, with one 
     const big = await cli(box, ["list"]);
     equal(big.code, 0, big.stderr);
     ok(!big.stdout.includes("from-project"));
-    deepEqual(linesMatching(big.stderr, /trust\.json/), [
-      `skills-anywhere: cannot read ${trustFile}: larger than 1048576 bytes; no project is trusted`,
+    deepEqual(warningsMatching(big.stderr, /trust\.json/), [
+      `cannot read ${trustFile}: larger than 1048576 bytes; no project is trusted`,
     ]);
     await Deno.remove(trustFile);
     await mkfifo(trustFile);
     const fifo = await cli(box, ["list"]);
     equal(fifo.code, 0, fifo.stderr);
-    deepEqual(linesMatching(fifo.stderr, /trust\.json/), [
-      `skills-anywhere: cannot read ${trustFile}: not a regular file; no project is trusted`,
+    deepEqual(warningsMatching(fifo.stderr, /trust\.json/), [
+      `cannot read ${trustFile}: not a regular file; no project is trusted`,
     ]);
     // `trust` replaces a broken trust file.
     const retrust = await cli(box, ["trust", "--yes"]);
@@ -321,8 +321,8 @@ Deno.test("100 MB sources, lock and trust files are refused with one line naming
     await sparse(lockFile);
     const sources = await cli(box, ["sources"]);
     equal(sources.code, 0, sources.stderr);
-    deepEqual(linesMatching(sources.stderr, /lock\.json/), [
-      `skills-anywhere: cannot read ${lockFile}: larger than 1048576 bytes`,
+    deepEqual(warningsMatching(sources.stderr, /lock\.json/), [
+      `cannot read ${lockFile}: larger than 1048576 bytes`,
     ]);
   });
 });
@@ -434,7 +434,10 @@ Deno.test("trust.ts: trust, check, change, revoke round-trip; the key is the rea
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     );
     equal(MAX_CONFIG_BYTES, 1024 * 1024);
-    deepEqual(await readTrust(trustFile(dshHome)), { projects: {} });
+    deepEqual(await projectTrust(dshHome, project, new Uint8Array()), {
+      state: "untrusted",
+      sha256: sha256Hex(new Uint8Array()),
+    });
     const bytes = new TextEncoder().encode('{"sources": ["o/r"]}');
     equal((await projectTrust(dshHome, project, bytes)).state, "untrusted");
     const record = await trustProject(dshHome, join(dir, "link"), bytes);

@@ -1,28 +1,17 @@
-// Parsing a SKILL.md: names, frontmatter split, YAML, strict and lenient modes.
-// REF §3.5 and REF §12 items 1–15; SPEC §3 (YAML bounds, duplicate keys, line numbers).
+// parseSkillMarkdown: strict and lenient modes, names, descriptions, invocation flags,
+// metadata, legacy keys, and the YAML rules as the parser applies them (bounds, duplicate keys,
+// file line numbers, prototype keys).
 import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
-import {
-  isSkillName,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_NAME_LENGTH,
-  normalizeSkillName,
-} from "../lib/skill/names.ts";
-import { splitFrontmatter, splitLines } from "../lib/skill/frontmatter.ts";
-import {
-  codePointLength,
-  deriveDescription,
-  truncateCodePoints,
-} from "../lib/skill/description.ts";
+import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
+import { codePointLength, deriveDescription } from "../lib/skill/description.ts";
 import { MAX_ALIASES, parseFrontmatterYaml } from "../lib/skill/yaml.ts";
 import {
   type ParsedSkill,
+  type ParseFailureKind,
   type ParseOptions,
   type ParseResult,
   parseSkillMarkdown,
 } from "../lib/skill/parse.ts";
-
-// ---------------------------------------------------------------------------
-// helpers
 
 /** A document with the given frontmatter lines and body. */
 function doc(frontmatter: string[], body = "Body text."): string {
@@ -30,167 +19,46 @@ function doc(frontmatter: string[], body = "Body text."): string {
 }
 
 function parsed(result: ParseResult): ParsedSkill {
-  if (!result.ok) throw new Error(`expected success, got failure: ${result.reason}`);
+  if (!result.ok) throw new Error(`expected success, got failure: ${result.message}`);
   return result.skill;
 }
 
 function failure(result: ParseResult): string {
   if (result.ok) throw new Error(`expected failure, got skill ${JSON.stringify(result.skill)}`);
-  return result.reason;
+  return result.message;
 }
 
 const strict: ParseOptions = { fallbackName: "fallback", lenient: false };
+
 const lenient: ParseOptions = { fallbackName: "fallback", lenient: true };
 
-// ---------------------------------------------------------------------------
-// REF §12 #1–#2: normalizeSkillName
+const SPEC_CLEAN = doc([
+  "name: pdf-processing",
+  "description: Extract text and tables from PDF files. Use when working with PDFs.",
+  "license: Apache-2.0",
+  "compatibility: Requires python3",
+  "allowed-tools: Bash(git:*) Read",
+  "metadata:",
+  "  author: example-org",
+  '  version: "1.0"',
+  'argument-hint: "[file]"',
+], "\n# PDF processing\n\nRun the script.\n");
 
-Deno.test("normalizeSkillName: REF §12 #1 examples", () => {
-  strictEqual(normalizeSkillName("PDF Processing"), "pdf-processing");
-  strictEqual(normalizeSkillName("my__skill--v2"), "my-skill-v2");
-  strictEqual(normalizeSkillName("Café Résumé"), "cafe-resume");
-});
+const DERIVE_BODY = "# Title\n\nUse **this** when things happen.\nSecond line.\n\nMore.";
 
-Deno.test("normalizeSkillName: REF §12 #2 nothing usable is undefined", () => {
-  strictEqual(normalizeSkillName("---"), undefined);
-  strictEqual(normalizeSkillName(""), undefined);
-  strictEqual(normalizeSkillName("日本語"), undefined);
-  strictEqual(normalizeSkillName("###"), undefined);
-});
+const BILLION_LAUGHS = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+  "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
+  "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
+  "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]",
+  "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]",
+];
 
-Deno.test("normalizeSkillName: REF §12 #2 long names are cut to 64 with no trailing hyphen", () => {
-  const out = normalizeSkillName("a".repeat(63) + "-bcd");
-  ok(out !== undefined);
-  ok(out.length <= MAX_NAME_LENGTH, `length ${out.length}`);
-  ok(!out.endsWith("-"));
-  ok(isSkillName(out));
-  strictEqual(out, "a".repeat(63));
-});
-
-Deno.test("normalizeSkillName: other REF §3.5 step 4 examples", () => {
-  strictEqual(normalizeSkillName("Code_Review"), "code-review");
-  strictEqual(normalizeSkillName("My Dir"), "my-dir");
-  strictEqual(normalizeSkillName("  --Leading and trailing--  "), "leading-and-trailing");
-  // compatibility decomposition (NFKD): fullwidth letters and ligatures fold to ASCII
-  strictEqual(normalizeSkillName("ＡＢＣ ﬁle"), "abc-file");
-  strictEqual(normalizeSkillName("ok-name"), "ok-name");
-  strictEqual(normalizeSkillName("a".repeat(100)), "a".repeat(64));
-});
-
-// ---------------------------------------------------------------------------
-// REF §12 #3: isSkillName
-
-Deno.test("isSkillName: REF §12 #3", () => {
-  strictEqual(isSkillName("ok-name"), true);
-  strictEqual(isSkillName("Bad"), false);
-  strictEqual(isSkillName("a--b"), false);
-  strictEqual(isSkillName("a".repeat(65)), false);
-});
-
-Deno.test("isSkillName: grammar edges", () => {
-  strictEqual(isSkillName("a"), true);
-  strictEqual(isSkillName("v2"), true);
-  strictEqual(isSkillName("a1-b2-c3"), true);
-  strictEqual(isSkillName("a".repeat(64)), true);
-  strictEqual(isSkillName(""), false);
-  strictEqual(isSkillName("-a"), false);
-  strictEqual(isSkillName("a-"), false);
-  strictEqual(isSkillName("a_b"), false);
-  strictEqual(isSkillName("a b"), false);
-  strictEqual(isSkillName("café"), false);
-  strictEqual(isSkillName(42), false);
-  strictEqual(isSkillName(undefined), false);
-});
-
-// ---------------------------------------------------------------------------
-// REF §12 #4: frontmatter split
-
-Deno.test("splitFrontmatter: LF document", () => {
-  const split = splitFrontmatter("---\nname: a\ndescription: b\n---\nBody\nmore");
-  ok(split);
-  strictEqual(split.yaml, "name: a\ndescription: b");
-  strictEqual(split.body, "Body\nmore");
-  strictEqual(split.yamlLine, 2);
-  strictEqual(split.bodyLine, 5);
-});
-
-Deno.test("splitFrontmatter: REF §12 #4 CRLF lines are re-joined with LF", () => {
-  const split = splitFrontmatter("---\r\nname: a\r\ndescription: b\r\n---\r\nBody\r\nmore\r\n");
-  ok(split);
-  strictEqual(split.yaml, "name: a\ndescription: b");
-  strictEqual(split.body, "Body\nmore\n");
-  ok(!split.yaml.includes("\r"));
-  ok(!split.body.includes("\r"));
-});
-
-Deno.test("splitFrontmatter: REF §12 #4 leading BOM is accepted", () => {
-  const split = splitFrontmatter("\uFEFF---\nname: a\n---\nBody");
-  ok(split);
-  strictEqual(split.yaml, "name: a");
-  strictEqual(split.body, "Body");
-});
-
-Deno.test("splitFrontmatter: REF §12 #4 `...` terminator", () => {
-  const split = splitFrontmatter("---\nname: a\n...\nBody");
-  ok(split);
-  strictEqual(split.yaml, "name: a");
-  strictEqual(split.body, "Body");
-});
-
-Deno.test("splitFrontmatter: BOM + CRLF + `...` together", () => {
-  const split = splitFrontmatter("\uFEFF---\r\nname: x\r\n...\r\nHi");
-  ok(split);
-  strictEqual(split.yaml, "name: x");
-  strictEqual(split.body, "Hi");
-});
-
-Deno.test("splitFrontmatter: trailing spaces and tabs on the delimiters", () => {
-  const split = splitFrontmatter("--- \t\nname: a\n---  \t\nBody");
-  ok(split);
-  strictEqual(split.yaml, "name: a");
-  strictEqual(split.body, "Body");
-});
-
-Deno.test("splitFrontmatter: ends at the FIRST closing line", () => {
-  const split = splitFrontmatter("---\nname: a\n---\nBody\n---\nafter");
-  ok(split);
-  strictEqual(split.yaml, "name: a");
-  strictEqual(split.body, "Body\n---\nafter");
-});
-
-Deno.test("splitFrontmatter: REF §12 #4 unclosed frontmatter is none", () => {
-  strictEqual(splitFrontmatter("---\nname: x\n"), undefined);
-  strictEqual(splitFrontmatter("---\nname: x\ndescription: y\nBody"), undefined);
-  strictEqual(splitFrontmatter("---"), undefined);
-});
-
-Deno.test("splitFrontmatter: documents that do not open with `---` have none", () => {
-  strictEqual(splitFrontmatter("Body only"), undefined);
-  strictEqual(splitFrontmatter(""), undefined);
-  strictEqual(splitFrontmatter(" ---\nname: a\n---\n"), undefined);
-  strictEqual(splitFrontmatter("\n---\nname: a\n---\n"), undefined);
-  strictEqual(splitFrontmatter("----\nname: a\n---\n"), undefined);
-  strictEqual(splitFrontmatter("--- x\nname: a\n---\n"), undefined);
-  // a BOM is only accepted as the very first character
-  strictEqual(splitFrontmatter("x\uFEFF---\nname: a\n---\n"), undefined);
-  // the closer must be exactly --- or ... (plus spaces/tabs)
-  strictEqual(splitFrontmatter("---\nname: a\n--- x\n"), undefined);
-  strictEqual(splitFrontmatter("---\nname: a\n ---\n"), undefined);
-});
-
-Deno.test("splitFrontmatter: empty frontmatter", () => {
-  const split = splitFrontmatter("---\n---\nBody");
-  ok(split);
-  strictEqual(split.yaml, "");
-  strictEqual(split.body, "Body");
-  strictEqual(split.bodyLine, 3);
-});
-
-Deno.test("splitLines splits on CRLF and LF", () => {
-  deepStrictEqual(splitLines("a\r\nb\nc"), ["a", "b", "c"]);
-});
-
-Deno.test("parseSkillMarkdown: REF §12 #4 CRLF, BOM and `...` through the parser", () => {
+Deno.test("parseSkillMarkdown: CRLF, BOM and `...` through the parser", () => {
   const skill = parsed(
     parseSkillMarkdown(
       "\uFEFF---\r\nname: demo\r\ndescription: CRLF works\r\n...\r\n\r\nLine one\r\nLine two\r\n",
@@ -211,22 +79,7 @@ Deno.test("parseSkillMarkdown: unclosed frontmatter is treated as no frontmatter
   strictEqual(skill.warnings[0], "missing YAML frontmatter; derived name and description");
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #5: metadata retention (REF §3.5 step 8 example)
-
-const SPEC_CLEAN = doc([
-  "name: pdf-processing",
-  "description: Extract text and tables from PDF files. Use when working with PDFs.",
-  "license: Apache-2.0",
-  "compatibility: Requires python3",
-  "allowed-tools: Bash(git:*) Read",
-  "metadata:",
-  "  author: example-org",
-  '  version: "1.0"',
-  'argument-hint: "[file]"',
-], "\n# PDF processing\n\nRun the script.\n");
-
-Deno.test("parseSkillMarkdown: REF §12 #5 exact metadata object and no warnings", () => {
+Deno.test("parseSkillMarkdown: exact metadata object and no warnings", () => {
   for (const options of [strict, lenient]) {
     const skill = parsed(parseSkillMarkdown(SPEC_CLEAN, options));
     strictEqual(skill.name, "pdf-processing");
@@ -303,9 +156,6 @@ Deno.test("metadata: empty frontmatter object is omitted", () => {
   deepStrictEqual(skill.metadata, {});
 });
 
-// ---------------------------------------------------------------------------
-// String coercion (REF §3.5 step 3) and whenToUse (step 7)
-
 Deno.test("string fields: numbers become strings, strings are trimmed, others are absent", () => {
   const skill = parsed(parseSkillMarkdown(
     doc(["name: 123", 'description: "   padded text   "', "license: 2.5"]),
@@ -349,10 +199,7 @@ Deno.test("whenToUse: camelCase key wins over when-to-use; both are trimmed", ()
   strictEqual(blank.whenToUse, "kebab");
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #6: invocation coercions
-
-Deno.test("invocation: REF §12 #6 true/yes/on/1 disable model invocation", () => {
+Deno.test("invocation: true/yes/on/1 disable model invocation", () => {
   for (const value of ["true", "yes", "on", "1", "TRUE", "Yes", '" On "', '"1"', "True"]) {
     for (const options of [strict, lenient]) {
       const skill = parsed(parseSkillMarkdown(
@@ -366,7 +213,7 @@ Deno.test("invocation: REF §12 #6 true/yes/on/1 disable model invocation", () =
   }
 });
 
-Deno.test("invocation: REF §12 #6 false/off (and no/0) keep the model invocable", () => {
+Deno.test("invocation: false/off (and no/0) keep the model invocable", () => {
   for (const value of ["false", "off", "no", "0", "FALSE", "Off", '"0"']) {
     const skill = parsed(parseSkillMarkdown(
       doc(["name: demo", "description: d", `disable-model-invocation: ${value}`]),
@@ -390,7 +237,7 @@ Deno.test("invocation: user-invocable coercions", () => {
   deepStrictEqual(user("~"), { modelInvocable: true, userInvocable: true });
 });
 
-Deno.test("invocation: REF §12 #6 `user-invocable: maybe` fails in both modes", () => {
+Deno.test("invocation: `user-invocable: maybe` fails in both modes", () => {
   for (const options of [strict, lenient]) {
     strictEqual(
       failure(parseSkillMarkdown(
@@ -415,10 +262,7 @@ Deno.test("invocation: other non-boolean values fail", () => {
   }
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #7–#8: names, lenient and strict
-
-Deno.test("name: REF §12 #7 lenient missing name uses the directory `My Dir`", () => {
+Deno.test("name: lenient missing name uses the directory `My Dir`", () => {
   const skill = parsed(parseSkillMarkdown(
     doc(["description: d"]),
     { fallbackName: "My Dir", lenient: true },
@@ -437,7 +281,7 @@ Deno.test("name: strict missing name fails", () => {
   );
 });
 
-Deno.test("name: REF §12 #8 Code_Review normalised (lenient) vs invalid (strict)", () => {
+Deno.test("name: Code_Review normalised (lenient) vs invalid (strict)", () => {
   const raw = doc(["name: Code_Review", "description: Reviews code."]);
   const skill = parsed(parseSkillMarkdown(raw, lenient));
   strictEqual(skill.name, "code-review");
@@ -474,90 +318,21 @@ Deno.test("name: a valid frontmatter name wins over the directory, without warni
   deepStrictEqual(skill.warnings, []);
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #9: derived description
-
-const DERIVE_BODY = "# Title\n\nUse **this** when things happen.\nSecond line.\n\nMore.";
-
-Deno.test("description: REF §12 #9 lenient derives the first paragraph", () => {
+Deno.test("description: lenient derives the first paragraph", () => {
   const skill = parsed(parseSkillMarkdown(doc(["name: demo"], DERIVE_BODY), lenient));
   strictEqual(skill.description, "Use this when things happen. Second line.");
   deepStrictEqual(skill.warnings, ["description missing; derived from the first paragraph"]);
   strictEqual(skill.content, DERIVE_BODY);
 });
 
-Deno.test("description: REF §12 #9 strict requires a description", () => {
+Deno.test("description: strict requires a description", () => {
   strictEqual(
     failure(parseSkillMarkdown(doc(["name: demo"], DERIVE_BODY), strict)),
     "frontmatter requires description",
   );
 });
 
-Deno.test("deriveDescription: REF §3.5 step 5 example", () => {
-  strictEqual(deriveDescription(DERIVE_BODY), "Use this when things happen. Second line.");
-});
-
-Deno.test("deriveDescription: skips fences, comments, rules and heading-only blocks", () => {
-  strictEqual(
-    deriveDescription(
-      [
-        "# Title",
-        "## Subtitle",
-        "",
-        "---",
-        "",
-        "```sh",
-        "not this",
-        "",
-        "nor this",
-        "```",
-        "",
-        "~~~",
-        "tilde fence",
-        "~~~",
-        "",
-        "<!-- a comment",
-        "",
-        "spanning blocks -->",
-        "",
-        "> Quoted `code` and _emphasis_",
-        "",
-        "Later.",
-      ].join("\n"),
-    ),
-    "Quoted code and emphasis",
-  );
-});
-
-Deno.test("deriveDescription: heading lines inside the paragraph are dropped", () => {
-  strictEqual(deriveDescription("## Heading\nText under it.\n"), "Text under it.");
-});
-
-Deno.test("deriveDescription: an unclosed fence runs to the end", () => {
-  strictEqual(deriveDescription("```\ncode\n\nStill code."), undefined);
-  strictEqual(deriveDescription("Real.\n\n```\ncode"), "Real.");
-});
-
-Deno.test("deriveDescription: CRLF and whitespace are collapsed", () => {
-  strictEqual(deriveDescription("\r\n  Line   one\r\n\tline two  \r\n"), "Line one line two");
-});
-
-Deno.test("deriveDescription: capped at 1024 code points", () => {
-  const out = deriveDescription("word ".repeat(500));
-  ok(out !== undefined);
-  strictEqual(out.length, MAX_DESCRIPTION_LENGTH);
-});
-
-Deno.test("deriveDescription: nothing to derive", () => {
-  strictEqual(deriveDescription(""), undefined);
-  strictEqual(deriveDescription("# Only\n\n## Headings\n\n***\n"), undefined);
-  strictEqual(deriveDescription("<!-- everything is a comment -->"), undefined);
-});
-
-// ---------------------------------------------------------------------------
-// REF §12 #10: no frontmatter
-
-Deno.test("no frontmatter: REF §12 #10 lenient derives name and description", () => {
+Deno.test("no frontmatter: lenient derives name and description", () => {
   const raw = "# My Notes\r\n\r\nUse this for notes.\r\nAnd more.\r\n";
   const skill = parsed(parseSkillMarkdown(raw, { fallbackName: "My Dir", lenient: true }));
   strictEqual(skill.name, "my-dir");
@@ -569,7 +344,7 @@ Deno.test("no frontmatter: REF §12 #10 lenient derives name and description", (
   strictEqual(skill.content, "# My Notes\n\nUse this for notes.\nAnd more.");
 });
 
-Deno.test("no frontmatter: REF §12 #10 strict fails", () => {
+Deno.test("no frontmatter: strict fails", () => {
   strictEqual(
     failure(parseSkillMarkdown("# My Notes\n\nUse this.", { fallbackName: "x", lenient: false })),
     "missing YAML frontmatter",
@@ -592,10 +367,7 @@ Deno.test("parseSkillMarkdown: default mode is lenient", () => {
   strictEqual(skill.name, "plain");
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #11: legacy camelCase keys
-
-Deno.test("legacy: REF §12 #11 disableModelInvocation lenient warns, strict fails", () => {
+Deno.test("legacy: disableModelInvocation lenient warns, strict fails", () => {
   const raw = doc(["name: demo", "description: d", "disableModelInvocation: true"]);
   const skill = parsed(parseSkillMarkdown(raw, lenient));
   strictEqual(skill.invocation.modelInvocable, false);
@@ -657,10 +429,7 @@ Deno.test("legacy: a non-boolean legacy value fails in lenient mode", () => {
   );
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #12: invalid YAML and non-mapping frontmatter
-
-Deno.test("yaml: REF §12 #12 broken YAML fails in both modes and names the file line", () => {
+Deno.test("yaml: broken YAML fails in both modes and names the file line", () => {
   // the bad indentation is on file line 4 (line 3 of the YAML)
   const raw = doc(["name: demo", "description: x", "  bad: indent"]);
   for (const options of [strict, lenient]) {
@@ -685,7 +454,7 @@ Deno.test("yaml: line numbers count the BOM document's lines from the file", () 
   match(reason, /\bline [45]\b/);
 });
 
-Deno.test("yaml: REF §12 #12 list frontmatter is not a mapping", () => {
+Deno.test("yaml: list frontmatter is not a mapping", () => {
   for (const options of [strict, lenient]) {
     strictEqual(
       failure(parseSkillMarkdown(doc(["- name: demo", "- description: d"]), options)),
@@ -726,31 +495,6 @@ Deno.test("yaml: empty, whitespace and null frontmatter are `{}`", () => {
   deepStrictEqual(parseFrontmatterYaml(bare.yaml), { ok: true, value: null });
 });
 
-Deno.test("yaml: YAML 1.2 core schema (yes/on are strings, no timestamps)", () => {
-  const result = parseFrontmatterYaml(
-    "a: yes\nb: on\nc: 1.0\nd: 0x1F\ne: 2001-12-14\nf: ~\ng: true",
-  );
-  ok(result.ok);
-  deepStrictEqual(result.value, {
-    a: "yes",
-    b: "on",
-    c: 1,
-    d: 31,
-    e: "2001-12-14",
-    f: null,
-    g: true,
-  });
-});
-
-Deno.test("yaml: scalarsAsStrings reads every scalar as a string", () => {
-  const result = parseFrontmatterYaml("a: 1.0\nb: true\nc: [1, 2]", { scalarsAsStrings: true });
-  ok(result.ok);
-  deepStrictEqual(result.value, { a: "1.0", b: "true", c: ["1", "2"] });
-});
-
-// ---------------------------------------------------------------------------
-// SPEC §3: duplicate keys, alias bombs, deep nesting, prototype keys
-
 Deno.test("yaml: duplicate keys are rejected and the message names the file line", () => {
   const direct = parseFrontmatterYaml("a: 1\nb: 2\na: 3", { firstLine: 2 });
   ok(!direct.ok);
@@ -775,18 +519,6 @@ Deno.test("yaml: duplicate keys in nested mappings are rejected too", () => {
   match(reason, /^invalid YAML frontmatter: duplicated mapping key/);
   match(reason, /\bline 6\b/);
 });
-
-const BILLION_LAUGHS = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
-  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
-  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
-  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
-  "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
-  "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
-  "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]",
-  "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]",
-];
 
 Deno.test("yaml: a billion-laughs alias bomb fails", () => {
   const direct = parseFrontmatterYaml(BILLION_LAUGHS.join("\n"), { firstLine: 2 });
@@ -819,12 +551,6 @@ Deno.test("yaml: few aliases that expand too far fail", () => {
   ok(reason.startsWith("invalid YAML frontmatter: "), reason);
 });
 
-Deno.test("yaml: modest alias use still parses", () => {
-  const result = parseFrontmatterYaml("base: &b [x, y]\nuse: *b\nagain: *b");
-  ok(result.ok);
-  deepStrictEqual(result.value, { base: ["x", "y"], use: ["x", "y"], again: ["x", "y"] });
-});
-
 Deno.test("yaml: deeply nested documents fail cleanly", () => {
   // flow nesting, far deeper than any stack would tolerate unbounded
   const flow = parseFrontmatterYaml("a: " + "[".repeat(100_000) + "]".repeat(100_000));
@@ -844,11 +570,6 @@ Deno.test("yaml: deeply nested documents fail cleanly", () => {
     match(reason, /nesting|depth/);
     match(reason, /\bline \d+\b/);
   }
-});
-
-Deno.test("yaml: moderate nesting is fine", () => {
-  const result = parseFrontmatterYaml("a: " + "[".repeat(20) + "x" + "]".repeat(20));
-  ok(result.ok);
 });
 
 Deno.test("yaml: `__proto__` keys do not pollute prototypes", () => {
@@ -900,10 +621,7 @@ Deno.test("yaml: a scalar or list `__proto__` key is kept as a plain frontmatter
   }
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #13: long descriptions
-
-Deno.test("description: REF §12 #13 1100 chars truncated to 1024 with a warning, strict too", () => {
+Deno.test("description: 1100 chars truncated to 1024 with a warning, strict too", () => {
   const long = "x".repeat(1100);
   for (const options of [strict, lenient]) {
     const skill = parsed(parseSkillMarkdown(
@@ -941,27 +659,14 @@ Deno.test("description: truncation counts code points and never splits a pair", 
   deepStrictEqual(exact.warnings, []);
 });
 
-Deno.test("codePointLength and truncateCodePoints", () => {
-  strictEqual(codePointLength(""), 0);
-  strictEqual(codePointLength("abc"), 3);
-  strictEqual(codePointLength("😀a😀"), 3);
-  strictEqual(codePointLength("\uD800"), 1); // a lone surrogate counts once
-  strictEqual(truncateCodePoints("😀😀😀", 2), "😀😀");
-  strictEqual(truncateCodePoints("abc", 5), "abc");
-  strictEqual(truncateCodePoints("a😀b", 2), "a😀");
-});
-
-// ---------------------------------------------------------------------------
-// REF §12 #14: nothing usable
-
-Deno.test("name: REF §12 #14 fallback `###` with no name fails", () => {
+Deno.test("name: fallback `###` with no name fails", () => {
   strictEqual(
     failure(parseSkillMarkdown(doc(["description: d"]), { fallbackName: "###", lenient: true })),
     'no usable skill name (frontmatter: undefined, directory: "###")',
   );
 });
 
-Deno.test("description: REF §12 #14 heading-only body without description fails", () => {
+Deno.test("description: heading-only body without description fails", () => {
   strictEqual(
     failure(parseSkillMarkdown(
       doc(["name: demo"], "# Heading\n\n## Another heading\n"),
@@ -971,10 +676,7 @@ Deno.test("description: REF §12 #14 heading-only body without description fails
   );
 });
 
-// ---------------------------------------------------------------------------
-// REF §12 #15: unterminated comment (0.5.0 fix)
-
-Deno.test("description: REF §12 #15 unterminated `<!-- draft` after a paragraph", () => {
+Deno.test("description: unterminated `<!-- draft` after a paragraph", () => {
   const body = "Real paragraph here.\n\n<!-- draft\n\nSecret draft text.\n\nMore secret.";
   const skill = parsed(parseSkillMarkdown(doc(["name: demo"], body), lenient));
   strictEqual(skill.description, "Real paragraph here.");
@@ -984,4 +686,22 @@ Deno.test("description: REF §12 #15 unterminated `<!-- draft` after a paragraph
   // a terminated comment hides only itself
   strictEqual(deriveDescription("<!-- note -->\n\nVisible."), "Visible.");
   equal(deriveDescription("Before <!-- hidden --> after."), "Before after.");
+});
+
+Deno.test("parseSkillMarkdown: every failure carries its kind", () => {
+  const cases: [string, ParseOptions, ParseFailureKind][] = [
+    ["Body only.", strict, "no-frontmatter"],
+    [doc(["name: [oops"]), lenient, "yaml"],
+    [doc(["- a"]), lenient, "not-mapping"],
+    [doc(["description: D."]), strict, "missing-field"],
+    [doc(["name: Bad_Name", "description: D."]), strict, "invalid-name"],
+    [doc(["name: ok", "description: D.", "modelInvocable: false"]), strict, "unsupported-field"],
+    [doc(["name: ok", "description: D.", "user-invocable: maybe"]), lenient, "not-boolean"],
+    [doc(["description: D."]), { fallbackName: "###" }, "no-name"],
+    [doc(["name: ok"], "# Heading only"), lenient, "no-description"],
+  ];
+  for (const [raw, options, kind] of cases) {
+    const result = parseSkillMarkdown(raw, options);
+    equal(result.ok ? "ok" : result.kind, kind, raw);
+  }
 });

@@ -1,11 +1,11 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { join } from "node:path";
+import { KindError } from "../lib/errors.ts";
 import {
   classifyDestination,
   MAX_RESOURCE_LINKS,
   type ResourceReference,
   resourceReferences,
-  TooManyLinksError,
 } from "../lib/skill/links.ts";
 import {
   buildResourcesReport,
@@ -13,6 +13,10 @@ import {
   RESOURCES_SCOPE,
   type ResourcesReport,
 } from "../lib/skill/resources.ts";
+
+function tooManyLinks(error: unknown): boolean {
+  return error instanceof KindError && error.kind === "too-many-links";
+}
 
 // ---------------------------------------------------------------------------
 // classifyDestination
@@ -287,17 +291,17 @@ Deno.test("resourceReferences allows exactly 1000 local links", () => {
   deepEqual(refs[999], { url: "f999.md", line: 1999, path: "f999.md" });
 });
 
-Deno.test("resourceReferences throws TooManyLinksError past 1000 links", () => {
+Deno.test("resourceReferences throws too-many-links past 1000 links", () => {
   const raw = Array.from({ length: 1001 }, (_, i) => `[l${i}](f${i}.md)`).join("\n");
   throws(() => resourceReferences(raw), (error: unknown) => {
-    ok(error instanceof TooManyLinksError);
+    ok(error instanceof KindError && error.kind === "too-many-links");
     ok(error instanceof Error);
     match(error.message, /1000/);
     return true;
   });
   // Outside and invalid links count too.
   const bad = Array.from({ length: 1001 }, () => "[x](../x)").join(" ");
-  throws(() => resourceReferences(bad), TooManyLinksError);
+  throws(() => resourceReferences(bad), tooManyLinks);
 });
 
 // ---------------------------------------------------------------------------
@@ -575,7 +579,7 @@ Deno.test("checkResources with no local links is an empty report", async () => {
   });
 });
 
-Deno.test("checkResources propagates TooManyLinksError", async () => {
+Deno.test("checkResources propagates too-many-links", async () => {
   await withSkillDir(async (_root, skill) => {
     const raw = Array.from({ length: 1001 }, (_, i) => `[l](f${i}.md)`).join("\n");
     let caught: unknown;
@@ -584,7 +588,7 @@ Deno.test("checkResources propagates TooManyLinksError", async () => {
     } catch (error) {
       caught = error;
     }
-    ok(caught instanceof TooManyLinksError);
+    ok(tooManyLinks(caught));
   });
 });
 

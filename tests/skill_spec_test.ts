@@ -1,4 +1,4 @@
-// Agent Skills specification conformance findings (SPEC §3) and the per-file check report.
+// Agent Skills specification conformance findings and the per-file check report.
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import {
   estimateTokens,

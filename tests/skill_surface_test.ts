@@ -1,6 +1,5 @@
 import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import {
-  compareStrings,
   extractUrls,
   groupSources,
   hostOf,
@@ -9,6 +8,7 @@ import {
   readSurface,
 } from "../lib/skill/surface.ts";
 import { findHiddenCharacters, formatCodePoint } from "../lib/skill/hidden.ts";
+import { compareCodeUnits } from "../lib/util.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const SHA_UPPER = "0123456789ABCDEF0123456789ABCDEF01234567";
@@ -117,9 +117,9 @@ Deno.test("groupSources of nothing is empty", () => {
   deepEqual(groupSources([]), []);
 });
 
-Deno.test("compareStrings is code-unit order, not locale order", () => {
-  deepEqual(["b", "B", "a", "A", "_"].sort(compareStrings), ["A", "B", "_", "a", "b"]);
-  equal(compareStrings("x", "x"), 0);
+Deno.test("hosts and URLs sort in code-unit order, not locale order", () => {
+  deepEqual(["b", "B", "a", "A", "_"].sort(compareCodeUnits), ["A", "B", "_", "a", "b"]);
+  equal(compareCodeUnits("x", "x"), 0);
 });
 
 // ---------------------------------------------------------------------------

@@ -9,15 +9,20 @@ import {
   writeLock,
   writeSourcesFile,
 } from "../lib/sources/files.ts";
-import { resolveSource, SourceError } from "../lib/sources/resolve.ts";
+import { resolveSource, SourceError, type SourceErrorKind } from "../lib/sources/resolve.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-async function rejectsWith(promise: Promise<unknown>, message: string): Promise<void> {
+async function rejectsWith(
+  promise: Promise<unknown>,
+  kind: SourceErrorKind,
+  message: string,
+): Promise<void> {
   await rejects(promise, (error: unknown) => {
-    equal((error as Error).message, message);
     equal(error instanceof SourceError, true);
+    equal((error as SourceError).kind, kind);
+    equal((error as Error).message, message);
     return true;
   });
 }
@@ -66,7 +71,8 @@ Deno.test("#53 invalid entries are rejected with the entry as JSON", async () =>
       const bad = list.find((entry) => entry !== "o/r");
       await rejectsWith(
         readSourcesFile(join(dir, name)),
-        `skills-anywhere: invalid source entry in ${join(dir, name)}: ${JSON.stringify(bad)}`,
+        "invalid-entry",
+        `invalid source entry in ${join(dir, name)}: ${JSON.stringify(bad)}`,
       );
     }
   });
@@ -82,7 +88,8 @@ Deno.test("#53 a wrong shape is rejected", async () => {
       await writeTree(dir, { [name]: JSON.stringify(content) });
       await rejectsWith(
         readSourcesFile(join(dir, name)),
-        `skills-anywhere: ${join(dir, name)} must be {"sources": [...]}`,
+        "invalid-shape",
+        `${join(dir, name)} must be {"sources": [...]}`,
       );
     }
   });
@@ -93,10 +100,9 @@ Deno.test("broken JSON in a sources file is a clear error", async () => {
     await writeTree(dir, { "broken.json": '{"sources": [' });
     await rejects(readSourcesFile(join(dir, "broken.json")), (error: unknown) => {
       equal(error instanceof SourceError, true);
+      equal((error as SourceError).kind, "invalid-json");
       equal(
-        (error as Error).message.startsWith(
-          `skills-anywhere: ${join(dir, "broken.json")} is not valid JSON: `,
-        ),
+        (error as Error).message.startsWith(`${join(dir, "broken.json")} is not valid JSON: `),
         true,
       );
       return true;

@@ -6,13 +6,8 @@ import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readLock, writeLock } from "../lib/sources/files.ts";
 import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
-import {
-  gitAvailable,
-  isShaLike,
-  syncAll,
-  type SyncOptions,
-  syncSource,
-} from "../lib/sources/sync.ts";
+import { gitAvailable } from "../lib/sources/git.ts";
+import { syncAll, type SyncOptions, syncSource } from "../lib/sources/sync.ts";
 import { listTree, runGit, withTempDir, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
@@ -121,16 +116,6 @@ Deno.test("gitAvailable probes git once; a missing executable is false", async (
   equal(await gitAvailable("/nonexistent/bin/git-not-here"), false);
 });
 
-Deno.test("isShaLike accepts 7 to 40 hex digits", () => {
-  ok(isShaLike("abcdef0"));
-  ok(isShaLike("ABCDEF0123"));
-  ok(isShaLike("a".repeat(40)));
-  ok(!isShaLike("abcdef"));
-  ok(!isShaLike("a".repeat(41)));
-  ok(!isShaLike("main"));
-  ok(!isShaLike(undefined));
-});
-
 Deno.test("#54 clone, then unchanged, then updated after a new upstream commit", async () => {
   await withSandbox(async (box) => {
     const first = await box.commit("skills/demo/SKILL.md", "---\nname: demo\n---\none\n");
@@ -149,7 +134,7 @@ Deno.test("#54 clone, then unchanged, then updated after a new upstream commit",
       "---\nname: demo\n---\none\n",
     );
     deepEqual(await stagingLeftovers(source.dir), []);
-    deepEqual(box.lines, [`info skills-anywhere: cloned ${box.upstream} @ ${first.slice(0, 12)}`]);
+    deepEqual(box.lines, [`info cloned ${box.upstream} @ ${first.slice(0, 12)}`]);
 
     const again = await syncSource(source, box.options());
     deepEqual(again, { ...cloned, status: "unchanged" });
@@ -164,9 +149,7 @@ Deno.test("#54 clone, then unchanged, then updated after a new upstream commit",
     );
     equal(
       box.lines[1],
-      `info skills-anywhere: updated ${box.upstream} ${first.slice(0, 12)} -> ${
-        second.slice(0, 12)
-      }`,
+      `info updated ${box.upstream} ${first.slice(0, 12)} -> ${second.slice(0, 12)}`,
     );
     equal(await box.git(source.dir, "rev-parse", "HEAD"), second);
   });
@@ -311,7 +294,7 @@ Deno.test("#54 a bad URL fails with one line and leaves no half clone", async ()
       );
       await assertNoCheckout(source);
     }
-    match(box.lines[0], /^warn skills-anywhere: sync of .+ failed: /);
+    match(box.lines[0], /^warn sync of .+ failed: /);
   });
 });
 
@@ -560,7 +543,7 @@ Deno.test("syncAll warns when the lock file cannot be written", async () => {
     equal(results[0].status, "cloned");
     const warning = box.lines.find((line) => line.startsWith("warn "));
     ok(warning !== undefined);
-    ok(warning.startsWith(`warn skills-anywhere: could not write ${lockFile}`), warning);
+    ok(warning.startsWith(`warn could not write ${lockFile}`), warning);
   });
 });
 

@@ -280,7 +280,7 @@ function readSkill(
     return { invalid: invalidFor(error, found.file, root, boundary) };
   }
   const result = parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
-  if (!result.ok) return { invalid: { path: found.file, root: root.path, reason: result.reason } };
+  if (!result.ok) return { invalid: { path: found.file, root: root.path, reason: result.message } };
   const { skill } = result;
   const relativePath = toPosix(relativeTo(root.path, found.file));
   const origin = root.origin.kind === "claude-plugins"

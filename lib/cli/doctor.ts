@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import { gitAvailable } from "../sources/sync.ts";
+import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";

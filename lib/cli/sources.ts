@@ -28,7 +28,8 @@ import {
   SourceError,
   type SourceSpec,
 } from "../sources/resolve.ts";
-import { gitAvailable, syncAll, type SyncResult } from "../sources/sync.ts";
+import { gitAvailable } from "../sources/git.ts";
+import { syncAll, type SyncResult } from "../sources/sync.ts";
 import { projectTrust, trustProject } from "../sources/trust.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";

@@ -43,6 +43,8 @@ import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
 import { errorText, KindError } from "../errors.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { concatBytes } from "../util.ts";
 
 /** Why a bounded read failed. */
 export type ReadErrorKind =
@@ -108,12 +110,12 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const CHUNK = 64 * 1024;
 
 /** Flags for a read-only, non-blocking open; `followSymlinks` false adds no-follow. */
-export function openFlags(followSymlinks: boolean): number {
+function openFlags(followSymlinks: boolean): number {
   return constants.O_RDONLY | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW);
 }
 
 /** Turns a system error from open/stat/read into a {@linkcode ReadError}. */
-export function toReadError(error: unknown): ReadError {
+function toReadError(error: unknown): ReadError {
   if (error instanceof ReadError) return error;
   const code = (error as { code?: string })?.code;
   if (code === "ENOENT" || code === "ENOTDIR") {
@@ -129,22 +131,17 @@ export function toReadError(error: unknown): ReadError {
   return new ReadError("unreadable", errorText(error), code);
 }
 
-let scratch = new Uint8Array(128 * 1024 + 1);
+// Grown on demand; the common size is a SKILL.md's cap plus the one byte that proves it too large.
+let scratch = new Uint8Array(MAX_SKILL_FILE_BYTES + 1);
 
 /** Pseudo-filesystems whose files are never skill text, whatever link leads there. */
-export const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
+const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
 
 /**
  * Whether a real path lies in a pseudo-filesystem ({@linkcode SYSTEM_DIRS}),
- * or is one of them.
- *
- * @example
- * ```ts
- * isSystemPath("/proc/123/environ"); // true
- * isSystemPath("/home/me/.claude/skills"); // false
- * ```
+ * or is one of them: `/proc/123/environ` does, `/home/me/.claude/skills` not.
  */
-export function isSystemPath(real: string): boolean {
+function isSystemPath(real: string): boolean {
   return SYSTEM_DIRS.some((dir) => real === dir || real.startsWith(dir + "/"));
 }
 
@@ -387,9 +384,16 @@ export function streamRegularFile(
 // keep them) and copied when `keep` is set.
 const chunkBuffer = new Uint8Array(CHUNK);
 
-/** {@linkcode streamRegularFile} with synchronous system calls (what it runs on). */
+/**
+ * {@linkcode streamRegularFile} with synchronous system calls (what it runs on).
+ *
+ * @example
+ * ```ts
+ * import { streamRegularFileSync } from "./mod.ts";
+ * const { size } = streamRegularFileSync("/tmp/SKILL.md", { maxBytes: 1 << 20, onChunk: () => {} });
+ * ```
+ */
 export function streamRegularFileSync(path: string, options: StreamOptions): StreamResult {
-  const { maxBytes, expected, onChunk, keep = false, verifyAfter = true } = options;
   let fd: number;
   try {
     fd = openSync(path, openFlags(false));
@@ -397,53 +401,66 @@ export function streamRegularFileSync(path: string, options: StreamOptions): Str
     throw toReadError(error);
   }
   try {
-    const before = fstatSync(fd, { bigint: true });
-    if (!before.isFile()) throw new ReadError("not-regular", "not a regular file");
-    if (expected !== undefined && !sameIdentity(expected, before)) {
-      throw new ReadError("changed", "changed before it could be read");
-    }
-    if (before.size > BigInt(maxBytes)) {
-      throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
-    }
-    // Read exactly the size the handle reported. Growth is caught by the identity check
-    // after the last chunk (size and times), so no extra read is spent probing for EOF.
-    const expectedSize = Number(before.size);
+    const before = checkBefore(fd, options);
     const kept: Uint8Array[] = [];
-    const buffer = chunkBuffer;
-    let size = 0;
-    while (size < expectedSize) {
-      const want = Math.min(CHUNK, expectedSize - size);
-      const bytesRead = readSync(fd, buffer, 0, want, null);
-      if (bytesRead === 0) break;
-      size += bytesRead;
-      const chunk = buffer.subarray(0, bytesRead);
-      onChunk(chunk);
-      if (keep) kept.push(chunk.slice());
-    }
-    if (size !== expectedSize) throw new ReadError("changed", "changed while being read");
-    if (verifyAfter) {
-      const after = fstatSync(fd, { bigint: true });
-      if (after.size > BigInt(maxBytes)) {
-        throw new ReadError("grew", `grew past ${maxBytes} bytes`);
-      }
-      if (!sameIdentity(before, after)) throw new ReadError("changed", "changed while being read");
-    }
-    const result: StreamResult = { size };
-    if (keep) {
-      const bytes = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of kept) {
-        bytes.set(chunk, offset);
-        offset += chunk.length;
-      }
-      result.bytes = bytes;
-    }
-    return result;
+    const size = streamChunks(
+      fd,
+      Number(before.size),
+      options.onChunk,
+      options.keep ? kept : undefined,
+    );
+    if (options.verifyAfter ?? true) checkAfter(fd, before, options.maxBytes);
+    return options.keep ? { size, bytes: concatBytes(kept) } : { size };
   } catch (error) {
     throw toReadError(error);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The open handle's identity: a regular file, the one the caller saw, within `maxBytes`. */
+function checkBefore(fd: number, options: StreamOptions): BigIntStats {
+  const before = fstatSync(fd, { bigint: true });
+  if (!before.isFile()) throw new ReadError("not-regular", "not a regular file");
+  if (options.expected !== undefined && !sameIdentity(options.expected, before)) {
+    throw new ReadError("changed", "changed before it could be read");
+  }
+  if (before.size > BigInt(options.maxBytes)) {
+    throw new ReadError("too-large", `larger than ${options.maxBytes} bytes`);
+  }
+  return before;
+}
+
+/**
+ * Reads exactly the size the handle reported, chunk by chunk. Growth is
+ * caught by the identity check after the last chunk (size and times), so no
+ * extra read is spent probing for the end.
+ */
+function streamChunks(
+  fd: number,
+  expectedSize: number,
+  onChunk: (chunk: Uint8Array) => void,
+  kept: Uint8Array[] | undefined,
+): number {
+  let size = 0;
+  while (size < expectedSize) {
+    const want = Math.min(CHUNK, expectedSize - size);
+    const bytesRead = readSync(fd, chunkBuffer, 0, want, null);
+    if (bytesRead === 0) break;
+    size += bytesRead;
+    const chunk = chunkBuffer.subarray(0, bytesRead);
+    onChunk(chunk);
+    kept?.push(chunk.slice());
+  }
+  if (size !== expectedSize) throw new ReadError("changed", "changed while being read");
+  return size;
+}
+
+/** The handle after the last byte: not grown past `maxBytes`, identity unchanged. */
+function checkAfter(fd: number, before: BigIntStats, maxBytes: number): void {
+  const after = fstatSync(fd, { bigint: true });
+  if (after.size > BigInt(maxBytes)) throw new ReadError("grew", `grew past ${maxBytes} bytes`);
+  if (!sameIdentity(before, after)) throw new ReadError("changed", "changed while being read");
 }
 
 /**
@@ -457,7 +474,11 @@ export function streamRegularFileSync(path: string, options: StreamOptions): Str
  * isWithin("/a/bc", "/a/b"); // false
  * ```
  */
-export function isWithin(child: string, parent: string, options: { allowSame?: boolean } = {}) {
+export function isWithin(
+  child: string,
+  parent: string,
+  options: { allowSame?: boolean } = {},
+): boolean {
   const rel = relative(parent, child);
   if (rel === "") return options.allowSame ?? false;
   return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);

@@ -96,6 +96,6 @@ export function parseSkillBytes(
     return { status: "invalid", reason: "not UTF-8 text" };
   }
   const parsed = parseSkillMarkdown(text, options);
-  if (!parsed.ok) return { status: "invalid", reason: parsed.reason };
+  if (!parsed.ok) return { status: "invalid", reason: parsed.message };
   return { status: "ok", skill: parsed.skill, bytes };
 }

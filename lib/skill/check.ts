@@ -89,7 +89,7 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
         metadataKeys: Object.keys(result.skill.metadata).sort(),
         bodyBytes: utf8Length(result.skill.content),
       }
-      : { ok: false, reason: result.reason };
+      : { ok: false, reason: result.message };
   const tools = lenient.ok ? lenient.skill.metadata.allowedTools : undefined;
   return {
     schema: "skills-anywhere-local-check-1",

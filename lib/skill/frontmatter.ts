@@ -29,7 +29,7 @@ const OPENER = /^\uFEFF?---[ \t]*$/;
 const CLOSER = /^(?:---|\.\.\.)[ \t]*$/;
 
 /** Splits text into lines on CRLF or LF. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   return text.split(/\r?\n/);
 }
 

@@ -133,7 +133,15 @@ function isControl(cp: number): boolean {
   return (cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || (cp >= 0x7f && cp <= 0x9f);
 }
 
-/** `U+` and at least four upper-case hex digits. */
+/**
+ * `U+` and at least four upper-case hex digits.
+ *
+ * @example
+ * ```ts
+ * import { formatCodePoint } from "./hidden.ts";
+ * console.log(formatCodePoint(0xad)); // "U+00AD"
+ * ```
+ */
 export function formatCodePoint(cp: number): string {
   return "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
 }
@@ -151,14 +159,24 @@ export function formatCodePoint(cp: number): string {
  */
 export function findHiddenCharacters(text: string, options: HiddenOptions = {}): HiddenCharacter[] {
   const found = new Map<number, HiddenCharacter>();
-  const entry = (key: number, codePoint: string, name: string, kind: HiddenKind) => {
-    let hit = found.get(key);
-    if (hit === undefined) {
-      hit = { codePoint, name, kind, count: 0, lines: [], fields: [] };
-      found.set(key, hit);
-    }
-    return hit;
-  };
+  countInText(text, found);
+  if (options.frontmatter !== undefined) recordFields(options.frontmatter, found);
+  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, hit]) => hit);
+}
+
+/** The record of one hidden character (or block), created on first sight. */
+function entry(found: Map<number, HiddenCharacter>, hit: Hit): HiddenCharacter {
+  const [key, codePoint, name, kind] = hit;
+  let record = found.get(key);
+  if (record === undefined) {
+    record = { codePoint, name, kind, count: 0, lines: [], fields: [] };
+    found.set(key, record);
+  }
+  return record;
+}
+
+/** Counts the hidden characters of the raw text and the lines they are on. */
+function countInText(text: string, found: Map<number, HiddenCharacter>): void {
   let line = 1;
   scan(text, true, (cp, _index, hit) => {
     if (cp === 0x0a) {
@@ -166,22 +184,23 @@ export function findHiddenCharacters(text: string, options: HiddenOptions = {}):
       return;
     }
     if (hit === undefined) return;
-    const record = entry(...hit);
+    const record = entry(found, hit);
     record.count++;
     if (record.lines.length < MAX_LINES && record.lines[record.lines.length - 1] !== line) {
       record.lines.push(line);
     }
   });
-  if (options.frontmatter !== undefined) {
-    walkStrings(options.frontmatter, "", new Set(), (value, field) => {
-      scan(value, false, (_cp, _index, hit) => {
-        if (hit === undefined) return;
-        const fields = entry(...hit).fields;
-        if (fields.length < MAX_FIELDS && !fields.includes(field)) fields.push(field);
-      });
+}
+
+/** Records the frontmatter fields whose key or string value holds a hidden character. */
+function recordFields(frontmatter: unknown, found: Map<number, HiddenCharacter>): void {
+  walkStrings(frontmatter, "", new Set(), (value, field) => {
+    scan(value, false, (_cp, _index, hit) => {
+      if (hit === undefined) return;
+      const fields = entry(found, hit).fields;
+      if (fields.length < MAX_FIELDS && !fields.includes(field)) fields.push(field);
     });
-  }
-  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, hit]) => hit);
+  });
 }
 
 /**

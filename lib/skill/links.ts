@@ -13,6 +13,7 @@
  */
 import { fromMarkdown } from "mdast-util-from-markdown";
 import type { Nodes } from "mdast";
+import { KindError } from "../errors.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 
 /** Most references one file may have. */
@@ -30,8 +31,8 @@ export interface ResourceReference {
   problem?: "outside" | "invalid";
 }
 
-/** Raised when a file has more references than {@linkcode MAX_RESOURCE_LINKS}. */
-export class TooManyLinksError extends Error {}
+/** Why {@linkcode resourceReferences} gave up: more references than {@linkcode MAX_RESOURCE_LINKS}. */
+export type LinksErrorKind = "too-many-links";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const DRIVE = /^[a-z]:[\\/]/i;
@@ -41,6 +42,13 @@ const CONTROL = /[\u0000-\u001f\u007f\\]/;
 /**
  * Classifies one destination: `undefined` for references that are not local
  * files (empty, `#fragment`, `//host`, other schemes).
+ *
+ * @example
+ * ```ts
+ * import { classifyDestination } from "./links.ts";
+ * console.log(classifyDestination("./a/../b.md#top")); // { path: "b.md" }
+ * console.log(classifyDestination("../x")); // { problem: "outside" }
+ * ```
  */
 export function classifyDestination(
   url: string,
@@ -77,14 +85,17 @@ function markdownOnly(raw: string): string {
   return "\n".repeat(split.bodyLine - 1) + split.body;
 }
 
-/**
- * Lists the local references of a SKILL.md in document order.
- * Throws {@linkcode TooManyLinksError} past 1000.
- */
-export function resourceReferences(raw: string): ResourceReference[] {
-  const tree = fromMarkdown(markdownOnly(raw));
-  const found: Array<{ url: string; line: number; column: number }> = [];
-  const definitions = new Map<string, { url: string; line: number; column: number }>();
+/** A destination where it was written. */
+interface Found {
+  url: string;
+  line: number;
+  column: number;
+}
+
+/** Links, images and used reference definitions of the Markdown, in document order. */
+function destinations(markdown: string): Found[] {
+  const found: Found[] = [];
+  const definitions = new Map<string, Found>();
   const used = new Set<string>();
   const visit = (node: Nodes) => {
     const start = node.position?.start ?? { line: 0, column: 0 };
@@ -99,17 +110,35 @@ export function resourceReferences(raw: string): ResourceReference[] {
     }
     if ("children" in node) { for (const child of node.children) visit(child as Nodes); }
   };
-  visit(tree);
+  visit(fromMarkdown(markdown));
   for (const [identifier, definition] of definitions) {
     if (used.has(identifier)) found.push(definition);
   }
-  found.sort((a, b) => a.line - b.line || a.column - b.column);
+  return found.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Lists the local references of a SKILL.md in document order. Throws a
+ * {@linkcode KindError} of kind `too-many-links` past
+ * {@linkcode MAX_RESOURCE_LINKS}.
+ *
+ * @example
+ * ```ts
+ * import { resourceReferences } from "./links.ts";
+ * const refs = resourceReferences("---\nname: a\n---\nSee [b](b.md) and [web](https://x.example).");
+ * console.log(refs); // [{ url: "b.md", line: 4, path: "b.md" }]
+ * ```
+ */
+export function resourceReferences(raw: string): ResourceReference[] {
   const references: ResourceReference[] = [];
-  for (const { url, line } of found) {
+  for (const { url, line } of destinations(markdownOnly(raw))) {
     const classified = classifyDestination(url);
     if (classified === undefined) continue;
     if (references.length === MAX_RESOURCE_LINKS) {
-      throw new TooManyLinksError(`more than ${MAX_RESOURCE_LINKS} local resource links`);
+      throw new KindError<LinksErrorKind>(
+        "too-many-links",
+        `more than ${MAX_RESOURCE_LINKS} local resource links`,
+      );
     }
     references.push({ url, line, ...classified });
   }

@@ -24,6 +24,8 @@
  * ```
  * @module
  */
+import { type Failure, failure, KindError } from "../errors.ts";
+import { isPlainObject } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength, deriveDescription, truncateCodePoints } from "./description.ts";
 import { isSkillName, MAX_DESCRIPTION_LENGTH, normalizeSkillName } from "./names.ts";
@@ -56,8 +58,32 @@ export interface ParsedSkill {
   warnings: string[];
 }
 
+/**
+ * Why a document is not a skill:
+ *
+ * - `no-frontmatter`: strict mode and no closed frontmatter;
+ * - `yaml`: the frontmatter is not valid YAML (the message names the file line);
+ * - `not-mapping`: the frontmatter is YAML but not a mapping;
+ * - `missing-field`: strict mode and no `name` or `description`;
+ * - `invalid-name`: strict mode and a `name` outside the grammar;
+ * - `unsupported-field`: strict mode and a legacy camelCase key;
+ * - `not-boolean`: a flag that is not a boolean word (both modes);
+ * - `no-name`: lenient mode and nothing, not even the fallback, gives a name;
+ * - `no-description`: lenient mode and no body text to derive one from.
+ */
+export type ParseFailureKind =
+  | "no-frontmatter"
+  | "yaml"
+  | "not-mapping"
+  | "missing-field"
+  | "invalid-name"
+  | "unsupported-field"
+  | "not-boolean"
+  | "no-name"
+  | "no-description";
+
 /** The outcome of {@linkcode parseSkillMarkdown}. */
-export type ParseResult = { ok: true; skill: ParsedSkill } | { ok: false; reason: string };
+export type ParseResult = { ok: true; skill: ParsedSkill } | Failure<ParseFailureKind>;
 
 /** Options of {@linkcode parseSkillMarkdown}. */
 export interface ParseOptions {
@@ -86,10 +112,9 @@ const KNOWN_KEYS = new Set([
 const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
 const FALSE_WORDS = new Set(["0", "false", "no", "off"]);
 
-class ParseFailure extends Error {}
-
-function fail(reason: string): never {
-  throw new ParseFailure(reason);
+/** Stops the parse; {@linkcode parseSkillMarkdown} turns it into a {@linkcode Failure}. */
+function fail(kind: ParseFailureKind, message: string): never {
+  throw new KindError(kind, message);
 }
 
 /** Reads a string field: numbers become strings, strings are trimmed, blanks are absent. */
@@ -113,11 +138,7 @@ function booleanField(data: Record<string, unknown>, key: string): boolean | und
     if (TRUE_WORDS.has(word)) return true;
     if (FALSE_WORDS.has(word)) return false;
   }
-  fail(`frontmatter field "${key}" must be a boolean`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  fail("not-boolean", `frontmatter field "${key}" must be a boolean`);
 }
 
 function resolveName(
@@ -129,7 +150,8 @@ function resolveName(
   const raw = stringField(data, "name");
   if (raw !== undefined && isSkillName(raw)) return raw;
   if (!lenient) {
-    fail(raw === undefined ? "frontmatter requires name" : `invalid skill name "${raw}"`);
+    if (raw === undefined) fail("missing-field", "frontmatter requires name");
+    fail("invalid-name", `invalid skill name "${raw}"`);
   }
   if (raw !== undefined) {
     const normalised = normalizeSkillName(raw);
@@ -138,20 +160,27 @@ function resolveName(
       return normalised;
     }
   }
-  const fromDirectory = normalizeSkillName(fallbackName);
-  if (fromDirectory === undefined) {
-    fail(
-      `no usable skill name (frontmatter: ${jsonOrUndefined(raw)}, directory: ${
-        JSON.stringify(fallbackName)
-      })`,
-    );
-  }
+  const fromDirectory = fallbackSkillName(raw, fallbackName);
   warnings.push(`name missing or invalid; using "${fromDirectory}" from the directory`);
   return fromDirectory;
 }
 
-function jsonOrUndefined(value: string | undefined): string {
-  return value === undefined ? "undefined" : JSON.stringify(value);
+/** The fallback name normalised, or a `no-name` failure naming both candidates. */
+function fallbackSkillName(raw: string | undefined, fallbackName: string): string {
+  const name = normalizeSkillName(fallbackName);
+  if (name !== undefined) return name;
+  const given = raw === undefined ? "undefined" : JSON.stringify(raw);
+  fail(
+    "no-name",
+    `no usable skill name (frontmatter: ${given}, directory: ${JSON.stringify(fallbackName)})`,
+  );
+}
+
+/** A description derived from the body, or a `no-description` failure. */
+function derivedDescription(body: string): string {
+  const derived = deriveDescription(body);
+  if (derived !== undefined) return derived;
+  fail("no-description", "no description in frontmatter and no body text to derive one from");
 }
 
 function limitDescription(description: string, warnings: string[]): string {
@@ -177,11 +206,8 @@ function resolveDescription(
   if (given !== undefined) {
     return limitDescription(revealed(given, "description", warnings), warnings);
   }
-  if (!lenient) fail("frontmatter requires description");
-  const derived = deriveDescription(body);
-  if (derived === undefined) {
-    fail("no description in frontmatter and no body text to derive one from");
-  }
+  if (!lenient) fail("missing-field", "frontmatter requires description");
+  const derived = derivedDescription(body);
   warnings.push("description missing; derived from the first paragraph");
   return limitDescription(revealed(derived, "description", warnings), warnings);
 }
@@ -193,7 +219,7 @@ function legacyFlag(
   warnings: string[],
 ): boolean | undefined {
   if (data[key] === undefined) return undefined;
-  if (!lenient) fail(`frontmatter field "${key}" is unsupported`);
+  if (!lenient) fail("unsupported-field", `frontmatter field "${key}" is unsupported`);
   const value = booleanField(data, key);
   warnings.push(`legacy frontmatter field "${key}" accepted`);
   return value;
@@ -217,9 +243,9 @@ function resolveInvocation(
 }
 
 /** Most characters of the text the opt-out scan reads. */
-export const OPT_OUT_SCAN_CHARS = 8192;
+const OPT_OUT_SCAN_CHARS = 8192;
 /** Most lines of the text the opt-out scan reads. */
-export const OPT_OUT_SCAN_LINES = 64;
+const OPT_OUT_SCAN_LINES = 64;
 
 /** Opt-out keys with the value that opts out, compared lower-case without `-` and `_`. */
 const OPT_OUT_KEYS: ReadonlyMap<string, boolean> = new Map([
@@ -259,8 +285,7 @@ function optOutLine(line: string): boolean | undefined {
  * (`disable-model-invocation`, `disableModelInvocation` true, or
  * `modelInvocable` false; any case, quoting, YAML 1.1/1.2 boolean word).
  *
- * A bounded, linear scan of at most {@linkcode OPT_OUT_SCAN_CHARS} characters
- * and {@linkcode OPT_OUT_SCAN_LINES} lines, split on LF, CRLF or CR, each line
+ * A bounded, linear scan of at most 8192 characters and 64 lines, split on LF, CRLF or CR, each line
  * stripped of leading spaces, tabs and BOMs. It reads the YAML-looking head of
  * the file: blank lines, delimiter lines (`---`, `----`, `...`), indented
  * lines, list items, lines with a colon, and `#` comments after an opening
@@ -346,13 +371,14 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Par
   try {
     return { ok: true, skill: parseOrThrow(raw, fallbackName, lenient) };
   } catch (error) {
-    if (error instanceof ParseFailure) return { ok: false, reason: error.message };
+    // Only `fail` throws a KindError here; anything else is a bug and propagates.
+    if (error instanceof KindError) return failure(error.kind as ParseFailureKind, error.message);
     throw error;
   }
 }
 
 /** The warning of an opt-out the frontmatter parse did not see. */
-export const OPT_OUT_WARNING =
+const OPT_OUT_WARNING =
   'author opt-out ("disable-model-invocation") found outside a valid frontmatter; not offered to the model';
 
 /**
@@ -368,36 +394,43 @@ function failClosed(unparsed: string, skill: ParsedSkill): ParsedSkill {
 
 function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): ParsedSkill {
   const split = splitFrontmatter(raw);
-  const warnings: string[] = [];
   if (split === undefined) {
-    if (!lenient) fail("missing YAML frontmatter");
-    const body = raw.replace(/\r\n/g, "\n");
-    const name = normalizeSkillName(fallbackName);
-    if (name === undefined) {
-      fail(
-        `no usable skill name (frontmatter: undefined, directory: ${JSON.stringify(fallbackName)})`,
-      );
-    }
-    const derived = deriveDescription(body);
-    if (derived === undefined) {
-      fail("no description in frontmatter and no body text to derive one from");
-    }
-    warnings.push("missing YAML frontmatter; derived name and description");
-    return failClosed(raw, {
-      name,
-      description: limitDescription(revealed(derived, "description", warnings), warnings),
-      invocation: { modelInvocable: true, userInvocable: true },
-      metadata: {},
-      content: body.trim(),
-      warnings,
-    });
+    if (!lenient) fail("no-frontmatter", "missing YAML frontmatter");
+    return failClosed(raw, withoutFrontmatter(raw, fallbackName));
   }
   const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
-  if (!parsed.ok) fail(`invalid YAML frontmatter: ${parsed.error}`);
+  if (!parsed.ok) fail("yaml", `invalid YAML frontmatter: ${parsed.error}`);
   const value = parsed.value ?? {};
-  if (!isPlainObject(value)) fail("frontmatter must be a YAML mapping");
+  if (!isPlainObject(value)) fail("not-mapping", "frontmatter must be a YAML mapping");
+  return failClosed(split.body, fromFrontmatter(value, split.body, fallbackName, lenient));
+}
+
+/** Lenient mode without a frontmatter: name from the fallback, description from the body. */
+function withoutFrontmatter(raw: string, fallbackName: string): ParsedSkill {
+  const body = raw.replace(/\r\n/g, "\n");
+  const name = fallbackSkillName(undefined, fallbackName);
+  const derived = derivedDescription(body);
+  const warnings = ["missing YAML frontmatter; derived name and description"];
+  return {
+    name,
+    description: limitDescription(revealed(derived, "description", warnings), warnings),
+    invocation: { modelInvocable: true, userInvocable: true },
+    metadata: {},
+    content: body.trim(),
+    warnings,
+  };
+}
+
+/** A skill from a frontmatter mapping and the body after it. */
+function fromFrontmatter(
+  value: Record<string, unknown>,
+  body: string,
+  fallbackName: string,
+  lenient: boolean,
+): ParsedSkill {
+  const warnings: string[] = [];
   const name = resolveName(value, fallbackName, lenient, warnings);
-  const description = resolveDescription(value, split.body, lenient, warnings);
+  const description = resolveDescription(value, body, lenient, warnings);
   const invocation = resolveInvocation(value, lenient, warnings);
   const whenToUse = stringField(value, "whenToUse") ?? stringField(value, "when-to-use");
   const skill: ParsedSkill = {
@@ -405,9 +438,9 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
     description,
     invocation,
     metadata: collectMetadata(value),
-    content: split.body.trim(),
+    content: body.trim(),
     warnings,
   };
   if (whenToUse !== undefined) skill.whenToUse = revealed(whenToUse, "whenToUse", warnings);
-  return failClosed(split.body, skill);
+  return skill;
 }

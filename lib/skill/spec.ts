@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { isPlainObject } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength } from "./description.ts";
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./names.ts";
@@ -107,10 +108,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(ascii / 4) + other;
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** File line of a top-level key, found by scanning the unindented frontmatter lines. */
 function keyLines(yaml: string, firstLine: number): Map<string, number> {
   const lines = new Map<string, number>();
@@ -150,7 +147,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
     return { ok: false, findings };
   }
   const data = parsed.value ?? {};
-  if (!isMapping(data)) {
+  if (!isPlainObject(data)) {
     add("yaml-invalid", "frontmatter must be a YAML mapping", split.yamlLine);
     return { ok: false, findings };
   }
@@ -158,6 +155,17 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
   checkName(data.name, lineOf.get("name"), options.directoryName, add);
   checkDescription(data.description, lineOf.get("description"), add);
   checkOptionalFields(data, lineOf, add);
+  checkExtensionFields(data, lineOf, add);
+  checkBodySize(split, add);
+  return { ok: findings.every((f) => f.severity !== "error"), findings };
+}
+
+/** A warning for every key outside the specification, naming the client it belongs to. */
+function checkExtensionFields(
+  data: Record<string, unknown>,
+  lineOf: Map<string, number>,
+  add: Add,
+): void {
   for (const key of Object.keys(data)) {
     if (SPEC_KEYS.includes(key)) continue;
     const client = Object.hasOwn(KNOWN_EXTENSIONS, key) ? KNOWN_EXTENSIONS[key] : undefined;
@@ -166,6 +174,10 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
       : `"${key}" is a ${client} extension, not a field of the Agent Skills specification`;
     add("extension-field", message, lineOf.get(key), "warning");
   }
+}
+
+/** Warnings for a body over the recommended line and token counts. */
+function checkBodySize(split: { body: string; bodyLine: number }, add: Add): void {
   const body = split.body.trim();
   const bodyLines = body === "" ? 0 : body.split("\n").length;
   if (bodyLines > MAX_BODY_LINES) {
@@ -188,7 +200,6 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
       "warning",
     );
   }
-  return { ok: findings.every((f) => f.severity !== "error"), findings };
 }
 
 type Add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => void;
@@ -282,7 +293,7 @@ function checkOptionalFields(
   }
   if ("metadata" in data) {
     const value = data.metadata;
-    if (!isMapping(value)) {
+    if (!isPlainObject(value)) {
       add(
         "metadata-type",
         "metadata must map string keys to string values",

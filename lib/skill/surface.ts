@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { compareCodeUnits } from "../util.ts";
 import { findHiddenCharacters, type HiddenCharacter } from "./hidden.ts";
 
 /** External references grouped by host. */
@@ -114,15 +115,10 @@ export function groupSources(urls: string[]): ExternalSource[] {
     if (set === undefined) byHost.set(host, set = new Set());
     set.add(url);
   }
-  return [...byHost.keys()].sort(compareStrings).map((host) => {
-    const list = [...byHost.get(host)!].sort(compareStrings);
+  return [...byHost.keys()].sort(compareCodeUnits).map((host) => {
+    const list = [...byHost.get(host)!].sort(compareCodeUnits);
     return { host, urls: list, pinned: list.every(isPinnedUrl) };
   });
-}
-
-/** Plain code-unit string order (never locale order). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Inputs of {@linkcode readSurface}. */

@@ -7,17 +7,23 @@
  *
  * @example
  * ```ts
- * import { resolveConfig } from "../catalog/config.ts";
  * import { collectSources } from "./collect.ts";
- * const config = resolveConfig({ sharedDirs: true });
+ * const settings = {
+ *   sources: ["anthropics/skills"],
+ *   sourcesFiles: true,
+ *   dshHome: "/home/me/.dsh",
+ *   cacheDir: "/home/me/.dsh/skills-anywhere/cache",
+ * };
  * const { sources, untrusted } = await collectSources(
- *   config,
+ *   settings,
  *   "/repo",
  *   (_level, message) => console.error(message),
  * );
  * ```
  * @module
  */
+import { errorText } from "../errors.ts";
+import type { Log } from "../util.ts";
 import {
   mergeSources,
   parseSourcesFile,
@@ -30,8 +36,9 @@ import { type ResolvedSource, resolveSource, type SourceSpec } from "./resolve.t
 import { projectTrust } from "./trust.ts";
 
 /**
- * The settings sources are collected with (a catalog configuration has them
- * all); declared here so this package does not import the catalog's.
+ * The settings sources are collected with. The catalog's resolved
+ * configuration has them all and is passed as is; they are declared here so
+ * this package never imports the catalog (which imports this package).
  */
 export interface SourcesConfig {
   /** Sources given in configuration, in force first. */
@@ -43,9 +50,6 @@ export interface SourcesConfig {
   /** The checkout cache. */
   cacheDir: string;
 }
-
-/** A diagnostic sink. */
-export type SourceLog = (level: "info" | "warn", message: string) => void;
 
 /** A project sources file that lists sources but is not trusted (or changed since). */
 export interface UntrustedProject {
@@ -69,14 +73,10 @@ export interface CollectedSources {
   untrusted?: UntrustedProject;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function resolveAll(
   entries: readonly (string | SourceSpec)[],
   cacheDir: string,
-  log: SourceLog,
+  log: Log,
 ): ResolvedSource[] {
   const resolved: ResolvedSource[] = [];
   for (const entry of entries) {
@@ -92,7 +92,7 @@ function resolveAll(
 async function fromUserFile(
   path: string,
   cacheDir: string,
-  log: SourceLog,
+  log: Log,
 ): Promise<ResolvedSource[]> {
   try {
     return resolveAll(await readSourcesFile(path, { followSymlinks: true }), cacheDir, log);
@@ -109,7 +109,7 @@ async function fromUserFile(
 async function fromProjectFile(
   config: SourcesConfig,
   projectRoot: string,
-  log: SourceLog,
+  log: Log,
 ): Promise<CollectedSources> {
   const file = projectSourcesFile(projectRoot);
   let bytes: Uint8Array | undefined;
@@ -140,14 +140,15 @@ async function fromProjectFile(
  *
  * @example
  * ```ts
- * import { resolveConfig } from "../catalog/config.ts";
- * const { sources } = await collectSources(resolveConfig(), undefined, () => {});
+ * import { collectSources } from "./collect.ts";
+ * const settings = { sources: ["o/r"], sourcesFiles: false, dshHome: "/h/.dsh", cacheDir: "/cache" };
+ * const { sources } = await collectSources(settings, undefined, () => {});
  * ```
  */
 export async function collectSources(
   config: SourcesConfig,
   projectRoot: string | undefined,
-  log: SourceLog,
+  log: Log,
 ): Promise<CollectedSources> {
   const lists = [resolveAll(config.sources, config.cacheDir, log)];
   let untrusted: UntrustedProject | undefined;

@@ -25,16 +25,11 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
+import { errorText } from "../errors.ts";
 import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
-import {
-  normalizeSourcePath,
-  type ResolvedSource,
-  SourceError,
-  type SourceSpec,
-} from "./resolve.ts";
-
-/** The largest sources, lock or trust file read (1 MiB); a larger one is refused. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+import { MAX_CONFIG_BYTES } from "../limits.ts";
+import { isPlainObject } from "../util.ts";
+import { comparablePath, type ResolvedSource, SourceError, type SourceSpec } from "./resolve.ts";
 
 /** Options of {@linkcode readConfigBytes} and {@linkcode readSourcesFile}. */
 export interface ConfigReadOptions {
@@ -84,10 +79,6 @@ export function projectSourcesFile(projectRoot: string): string {
   return join(projectRoot, ".dsh", "skills-anywhere.json");
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function optionalString(value: unknown): boolean {
   return value === undefined || typeof value === "string";
 }
@@ -95,7 +86,7 @@ function optionalString(value: unknown): boolean {
 /** A string or `{repo, ref?, path?, rank?}` with the right types, as a spec; else undefined. */
 function toSpec(entry: unknown): SourceSpec | undefined {
   if (typeof entry === "string") return entry.trim() === "" ? undefined : { repo: entry };
-  if (!isRecord(entry)) return undefined;
+  if (!isPlainObject(entry)) return undefined;
   const { repo, ref, path, rank } = entry;
   if (typeof repo !== "string" || repo.trim() === "") return undefined;
   if (!optionalString(ref) || !optionalString(path)) return undefined;
@@ -118,14 +109,11 @@ function specObject(spec: SourceSpec): SourceSpec {
   };
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Reads a small configuration file whole, through the bounded reader: its
  * exact bytes, or `undefined` when it does not exist. Throws
- * {@linkcode SourceError} (`skills-anywhere: cannot read <path>: <why>`) when
+ * {@linkcode SourceError} `unreadable` (`cannot read <path>: <why>`, the why
+ * in the read error's own words) when
  * it is larger than {@linkcode MAX_CONFIG_BYTES}, not a regular file, a
  * symlink not to be followed, or unreadable.
  *
@@ -146,7 +134,9 @@ export async function readConfigBytes(
     return bytes;
   } catch (error) {
     if (error instanceof ReadError && error.kind === "missing") return undefined;
-    throw new SourceError(`skills-anywhere: cannot read ${path}: ${errorText(error)}`);
+    throw new SourceError("unreadable", `cannot read ${path}: ${errorText(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -165,17 +155,18 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
   try {
     parsed = JSON.parse(decodeUtf8(bytes));
   } catch (error) {
-    throw new SourceError(`skills-anywhere: ${path} is not valid JSON: ${errorText(error)}`);
+    throw new SourceError("invalid-json", `${path} is not valid JSON: ${errorText(error)}`);
   }
-  const list = Array.isArray(parsed) ? parsed : isRecord(parsed) ? parsed.sources : undefined;
+  const list = Array.isArray(parsed) ? parsed : isPlainObject(parsed) ? parsed.sources : undefined;
   if (!Array.isArray(list)) {
-    throw new SourceError(`skills-anywhere: ${path} must be {"sources": [...]}`);
+    throw new SourceError("invalid-shape", `${path} must be {"sources": [...]}`);
   }
   return list.map((entry: unknown) => {
     const spec = toSpec(entry);
     if (spec === undefined) {
       throw new SourceError(
-        `skills-anywhere: invalid source entry in ${path}: ${JSON.stringify(entry)}`,
+        "invalid-entry",
+        `invalid source entry in ${path}: ${JSON.stringify(entry)}`,
       );
     }
     return spec;
@@ -185,10 +176,10 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
 /**
  * Reads a sources file. A missing file is an empty list; `{"sources": [...]}`
  * and a bare array are accepted; string entries become `{repo}`. Throws
- * {@linkcode SourceError} for an unreadable or oversized file (see
- * {@linkcode readConfigBytes}), invalid JSON, a wrong shape
- * (`skills-anywhere: <path> must be {"sources": [...]}`) and an invalid entry
- * (`skills-anywhere: invalid source entry in <path>: <json>`).
+ * {@linkcode SourceError} for an unreadable or oversized file (`unreadable`,
+ * see {@linkcode readConfigBytes}), invalid JSON (`invalid-json`), a wrong
+ * shape (`invalid-shape`: `<path> must be {"sources": [...]}`) and an invalid
+ * entry (`invalid-entry`: `invalid source entry in <path>: <json>`).
  *
  * @example
  * ```ts
@@ -242,7 +233,7 @@ export async function writeSourcesFile(
 }
 
 function toLockEntry(value: unknown): LockEntry | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const { url, ref, sha, syncedAt } = value;
   if (typeof url !== "string" || typeof sha !== "string" || typeof syncedAt !== "string") {
     return undefined;
@@ -280,7 +271,7 @@ export async function readLock(path: string, options: ReadLockOptions = {}): Pro
     );
     return {};
   }
-  if (!isRecord(parsed)) return {};
+  if (!isPlainObject(parsed)) return {};
   const entries: [string, LockEntry][] = [];
   for (const [key, value] of Object.entries(parsed)) {
     const entry = toLockEntry(value);
@@ -325,7 +316,7 @@ export function mergeSources(...lists: readonly (readonly ResolvedSource[])[]): 
       const identity = JSON.stringify([
         source.id,
         source.ref ?? null,
-        normalizeSourcePath(source.path),
+        comparablePath(source.path),
       ]);
       if (seen.has(identity)) continue;
       seen.add(identity);

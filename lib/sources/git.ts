@@ -33,33 +33,38 @@
  * ```
  * @module
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { devNull } from "node:os";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
+import { KindError } from "../errors.ts";
+import { DEFAULT_GIT_TIMEOUT_MS, formatBytes, MAX_GIT_OUTPUT_BYTES } from "../limits.ts";
+import { concatBytes } from "../util.ts";
 
-/** The default timeout of one git command, in milliseconds. */
-export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
-/** The most output (stdout and stderr each) kept from one git command. */
-export const MAX_GIT_OUTPUT = 4 * 1024 * 1024;
 /** The message of a git that cannot be started. */
 export const GIT_MISSING = "git is not installed or not on PATH";
 
 /**
- * A git command that did not succeed: `refused` when git itself exited with an
+ * Why a git command did not succeed: `refused` when git itself exited with an
  * error (the message is the useful line of its stderr), `stopped` when it was
  * timed out, aborted, cut off or could not start.
  */
-export class GitError extends Error {
-  /** Why the command did not succeed. */
-  readonly kind: "refused" | "stopped";
-  /** Builds a git error with a finished message. */
-  constructor(kind: "refused" | "stopped", message: string) {
-    super(message);
-    this.name = "GitError";
-    this.kind = kind;
-  }
-}
+export type GitErrorKind = "refused" | "stopped";
+
+/**
+ * A git command that did not succeed.
+ *
+ * @example
+ * ```ts
+ * import { GitError, runGit } from "./git.ts";
+ * try {
+ *   await runGit(["rev-parse", "HEAD"], { gitDir: "/nowhere/.git" });
+ * } catch (error) {
+ *   if (error instanceof GitError) console.log(error.kind); // "refused"
+ * }
+ * ```
+ */
+export class GitError extends KindError<GitErrorKind> {}
 
 /** Options of {@linkcode runGit}. */
 export interface GitOptions {
@@ -107,7 +112,7 @@ function policyArgs(allowFile: boolean): string[] {
 }
 
 /** The environment git runs with: the caller's, minus every `GIT_*` variable, plus the policy. */
-export function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...extra })) {
     if (value !== undefined && !name.toUpperCase().startsWith("GIT_")) env[name] = value;
@@ -128,17 +133,6 @@ function gitMessage(stderr: string): string | undefined {
   return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0];
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 /**
  * Runs git with an argument list (never a shell) under the policy of this
  * module, and resolves with its trimmed stdout once the process has exited
@@ -152,80 +146,104 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
  */
 export function runGit(args: readonly string[], options: GitOptions = {}): Promise<string> {
   const command = `git ${args[0] ?? ""}`.trim();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  if (options.signal?.aborted) {
+    return Promise.reject(new GitError("stopped", `${command} aborted`));
+  }
+  const child = spawn(options.git ?? "git", gitArgv(args, options), {
+    cwd: options.cwd,
+    env: spawnEnvironment(options),
+    stdio: ["ignore", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  return settle(child, command, options);
+}
+
+/** The policy's `-c` settings, the repository location, then the caller's arguments. */
+function gitArgv(args: readonly string[], options: GitOptions): string[] {
   const location = [
     ...(options.gitDir !== undefined ? [`--git-dir=${options.gitDir}`] : []),
     ...(options.workTree !== undefined ? [`--work-tree=${options.workTree}`] : []),
   ];
-  const argv = [...policyArgs(options.allowFileProtocol === true), ...location, ...args];
+  return [...policyArgs(options.allowFileProtocol === true), ...location, ...args];
+}
+
+/** {@linkcode gitEnvironment}, with no repository lookup above `cwd` for `noRepository`. */
+function spawnEnvironment(options: GitOptions): Record<string, string> {
+  const env = gitEnvironment(options.env);
+  if (options.noRepository === true) {
+    env.GIT_CEILING_DIRECTORIES = dirname(resolve(options.cwd ?? process.cwd()));
+  }
+  return env;
+}
+
+/** Chunks of one output stream, up to {@linkcode MAX_GIT_OUTPUT_BYTES}. */
+class Output {
+  readonly chunks: Uint8Array[] = [];
+  bytes = 0;
+
+  /** Keeps `chunk` unless the stream is now over the cap; returns whether it was kept. */
+  add(chunk: Uint8Array): boolean {
+    this.bytes += chunk.length;
+    if (this.bytes > MAX_GIT_OUTPUT_BYTES) return false;
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  /** The kept bytes as text. */
+  text(): string {
+    return new TextDecoder().decode(concatBytes(this.chunks));
+  }
+}
+
+/**
+ * Waits for a started git process under the bounds of `options`: a timeout
+ * and the abort signal stop it (SIGTERM, then SIGKILL after 2 s), as does
+ * stdout past the output cap. Resolves with trimmed stdout on exit code 0.
+ */
+function settle(child: ChildProcess, command: string, options: GitOptions): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   return new Promise((resolvePromise, rejectPromise) => {
-    if (options.signal?.aborted) {
-      rejectPromise(new GitError("stopped", `${command} aborted`));
-      return;
-    }
-    const env = gitEnvironment(options.env);
-    if (options.noRepository === true) {
-      env.GIT_CEILING_DIRECTORIES = dirname(resolve(options.cwd ?? process.cwd()));
-    }
-    const child = spawn(options.git ?? "git", argv, {
-      cwd: options.cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
-    const stdout: Uint8Array[] = [];
-    const stderr: Uint8Array[] = [];
-    let stdoutBytes = 0;
-    let stderrBytes = 0;
-    let failure: string | undefined;
+    const stdout = new Output();
+    const stderr = new Output();
+    let stopped: string | undefined;
     let settled = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
-
     const stop = (reason: string) => {
-      failure ??= reason;
+      stopped ??= reason;
       child.kill("SIGTERM");
       killTimer ??= setTimeout(() => child.kill("SIGKILL"), 2000);
     };
     const timer = setTimeout(() => stop(`${command} timed out after ${timeoutMs} ms`), timeoutMs);
     const onAbort = () => stop(`${command} aborted`);
     options.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const finish = (error: Error | undefined, output?: string) => {
+    const finish = (error: Error | undefined, output = "") => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (killTimer !== undefined) clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       if (error !== undefined) rejectPromise(error);
-      else resolvePromise(output ?? "");
+      else resolvePromise(output);
     };
-
-    child.stdout.on("data", (chunk: Uint8Array) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_GIT_OUTPUT) stop(`${command} printed more than 4 MiB`);
-      else stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Uint8Array) => {
-      stderrBytes += chunk.length;
-      if (stderrBytes <= MAX_GIT_OUTPUT) stderr.push(chunk);
-    });
-    child.on("error", (error: Error & { code?: string }) => {
-      // A process that never started emits no "close" worth waiting for.
-      if (child.pid === undefined) {
-        const message = error.code === "ENOENT" ? GIT_MISSING : error.message;
-        finish(new GitError("stopped", failure ?? message));
+    child.stdout?.on("data", (chunk: Uint8Array) => {
+      if (!stdout.add(chunk)) {
+        stop(`${command} printed more than ${formatBytes(MAX_GIT_OUTPUT_BYTES)}`);
       }
     });
+    child.stderr?.on("data", (chunk: Uint8Array) => stderr.add(chunk));
+    child.on("error", (error: Error & { code?: string }) => {
+      // A process that never started emits no "close" worth waiting for.
+      if (child.pid !== undefined) return;
+      const message = error.code === "ENOENT" ? GIT_MISSING : error.message;
+      finish(new GitError("stopped", stopped ?? message));
+    });
     child.on("close", (code: number | null, signal: string | null) => {
-      const decoder = new TextDecoder();
-      const out = decoder.decode(concat(stdout));
-      if (failure !== undefined) return finish(new GitError("stopped", failure));
-      if (code === 0) return finish(undefined, out.trim());
-      const detail = gitMessage(decoder.decode(concat(stderr)));
+      if (stopped !== undefined) return finish(new GitError("stopped", stopped));
+      if (code === 0) return finish(undefined, stdout.text().trim());
       const fallback = signal !== null
         ? `${command} was killed by ${signal}`
         : `${command} exited with code ${code}`;
-      finish(new GitError("refused", detail ?? fallback));
+      finish(new GitError("refused", gitMessage(stderr.text()) ?? fallback));
     });
   });
 }

@@ -43,7 +43,9 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { KindError } from "../errors.ts";
 import { isWithin } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
 
 /** One source as written in configuration or a sources file. */
 export interface SourceSpec {
@@ -81,14 +83,43 @@ export interface ResolvedSource {
   display: string;
 }
 
-/** A source string or spec that cannot be used; the message is user-facing. */
-export class SourceError extends Error {
-  /** Builds a source error with a finished message. */
-  constructor(message: string) {
-    super(message);
-    this.name = "SourceError";
-  }
-}
+/**
+ * Why a source, or a file of sources, cannot be used:
+ *
+ * - `unparseable`: the string is not `owner/repo`, a git URL or a local path,
+ *   or its id has an empty, `.`, `..`, backslash or NUL segment;
+ * - `hostile`: a form a stranger could slip past git (see the module doc);
+ * - `escapes`: the sub-path leaves the repository, or the checkout the cache;
+ * - `unreadable`: a sources file that is too large, not a regular file, a
+ *   symlink not to be followed, or unreadable (the read error's wording);
+ * - `invalid-json`, `invalid-shape`, `invalid-entry`: a sources file that is
+ *   not JSON, not `{"sources": [...]}`, or holds an entry of the wrong type.
+ */
+export type SourceErrorKind =
+  | "unparseable"
+  | "hostile"
+  | "escapes"
+  | "unreadable"
+  | "invalid-json"
+  | "invalid-shape"
+  | "invalid-entry";
+
+/**
+ * A source string, spec or sources file that cannot be used: a
+ * {@linkcode KindError} of the sources package, its message one sentence
+ * without a product prefix.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource, SourceError } from "./resolve.ts";
+ * try {
+ *   resolveSource("nope", "/cache");
+ * } catch (error) {
+ *   if (error instanceof SourceError) console.log(error.kind); // "unparseable"
+ * }
+ * ```
+ */
+export class SourceError extends KindError<SourceErrorKind> {}
 
 /** What a source string names, before any cache directory is involved. */
 interface Identity {
@@ -127,14 +158,8 @@ function schemeOf(value: string): string | undefined {
 /**
  * Whether `value` is a git URL in the sense of the source grammar: it starts
  * with `http(s)://`, `ssh://`, `git://`, `git@` or `user@host:`.
- *
- * @example
- * ```ts
- * isGitUrl("git@github.com:o/r.git"); // true
- * isGitUrl("o/r"); // false
- * ```
  */
-export function isGitUrl(value: string): boolean {
+function isGitUrl(value: string): boolean {
   return schemeOf(value) !== undefined || value.startsWith("git@") || isScpLike(value);
 }
 
@@ -168,7 +193,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function cannotParse(repo: string): SourceError {
   return new SourceError(
-    `skills-anywhere: cannot parse source "${repo}" (expected owner/repo, a git URL, or a local path)`,
+    "unparseable",
+    `cannot parse source "${repo}" (expected owner/repo, a git URL, or a local path)`,
   );
 }
 
@@ -230,7 +256,7 @@ function hasControl(value: string): boolean {
 }
 
 function refused(repo: string, why: string): SourceError {
-  return new SourceError(`skills-anywhere: refusing source "${repo}" (${why})`);
+  return new SourceError("hostile", `refusing source "${repo}" (${why})`);
 }
 
 const OPTION_LIKE = "a part starts with -, which git or ssh would read as an option";
@@ -295,85 +321,92 @@ function refuseHostile(original: string, identity: Identity): void {
   }
 }
 
-/** Steps 1–7: what the string names, validated segment by segment. */
-function identify(spec: SourceSpec): Identity {
-  const original = spec.repo;
-  let repo = original.trim();
-  let ref: string | undefined;
-  let path: string | undefined;
+/** What the string names before the spec's own ref and path apply: identity, parsed ref and path. */
+interface Parsed {
+  base: Identity;
+  ref?: string;
+  path?: string;
+}
 
-  if (!isGitUrl(repo) && !repo.startsWith("file:") && !isAbsolute(repo)) {
-    const split = splitSuffixRef(repo);
-    repo = split.rest;
-    ref = split.ref;
-  }
+/** `owner/repo[/sub/dir]`, with an optional `github:` or `gh:` prefix. */
+function parseShorthand(original: string, repo: string): Parsed {
+  const prefix = SHORTHAND_PREFIXES.find((candidate) => repo.startsWith(candidate));
+  const bare = prefix !== undefined ? repo.slice(prefix.length) : repo;
+  const parts = trimSlashes(bare).split("/");
+  if (parts.length < 2 || parts[0] === "" || parts[1] === "") throw cannotParse(original);
+  const base = githubIdentity(parts[0], stripGitSuffix(parts[1]));
+  return parts.length > 2 ? { base, path: parts.slice(2).join("/") } : { base };
+}
 
-  let base: Identity;
+/** Any git URL but a GitHub one: the id is the URL without scheme, `git@` and `.git`. */
+function genericGitIdentity(repo: string): Identity {
+  const scheme = schemeOf(repo);
+  let cleaned = scheme !== undefined ? repo.slice(scheme.length) : repo;
+  if (cleaned.startsWith("git@")) cleaned = cleaned.slice(4);
+  cleaned = stripGitSuffix(trimTrailingSlashes(cleaned.replace(":", "/")));
+  return { id: cleaned.toLowerCase(), url: repo, display: cleaned };
+}
+
+/** Which form the (trimmed, ref-split) string has, and what it names. */
+function parseForm(original: string, repo: string): Parsed {
   const github = parseGithubUrl(repo);
   if (github !== undefined) {
-    base = githubIdentity(github.owner, github.name);
-    ref = github.ref;
-    path = github.path;
-  } else if (repo.startsWith("file:")) {
-    let local: string;
+    const { owner, name, ref, path } = github;
+    return { base: githubIdentity(owner, name), ref, path };
+  }
+  if (repo.startsWith("file:")) {
     try {
-      local = fileURLToPath(repo);
+      return { base: localIdentity(fileURLToPath(repo)) };
     } catch {
       throw cannotParse(original);
     }
-    base = localIdentity(local);
-  } else if (isLocalPath(repo)) {
-    base = localIdentity(repo);
-  } else if (isGitUrl(repo)) {
-    const scheme = schemeOf(repo);
-    let cleaned = scheme !== undefined ? repo.slice(scheme.length) : repo;
-    if (cleaned.startsWith("git@")) cleaned = cleaned.slice(4);
-    cleaned = cleaned.replace(":", "/");
-    cleaned = stripGitSuffix(trimTrailingSlashes(cleaned));
-    base = { id: cleaned.toLowerCase(), url: repo, display: cleaned };
-  } else {
-    let bare = repo;
-    const prefix = SHORTHAND_PREFIXES.find((candidate) => bare.startsWith(candidate));
-    if (prefix !== undefined) bare = bare.slice(prefix.length);
-    const parts = trimSlashes(bare).split("/");
-    if (parts.length < 2 || parts[0] === "" || parts[1] === "") throw cannotParse(original);
-    base = githubIdentity(parts[0], stripGitSuffix(parts[1]));
-    if (parts.length > 2) path = parts.slice(2).join("/");
   }
+  if (isLocalPath(repo)) return { base: localIdentity(repo) };
+  if (isGitUrl(repo)) return { base: genericGitIdentity(repo) };
+  return parseShorthand(original, repo);
+}
 
-  for (const segment of base.id.split("/")) {
+/** Refuses an id with an empty, `.`, `..`, backslash or NUL segment. */
+function checkIdSegments(original: string, id: string): void {
+  for (const segment of id.split("/")) {
     if (
       segment === "" || segment === "." || segment === ".." || segment.includes("\\") ||
       segment.includes("\0")
     ) {
       throw new SourceError(
-        `skills-anywhere: cannot parse source "${original}" (invalid path segment in ${base.id})`,
+        "unparseable",
+        `cannot parse source "${original}" (invalid path segment in ${id})`,
       );
     }
   }
+}
 
-  ref = nonEmpty(spec.ref) ?? nonEmpty(ref);
-  path = nonEmpty(spec.path) ?? nonEmpty(path);
+/**
+ * What the spec names, validated segment by segment: a trailing `@ref`/`#ref`
+ * split off (not from URLs and absolute paths), the form parsed, the id
+ * checked, the spec's own ref and path applied, hostile forms refused.
+ */
+function identify(spec: SourceSpec): Identity {
+  const original = spec.repo;
+  let repo = original.trim();
+  let suffixRef: string | undefined;
+  if (!isGitUrl(repo) && !repo.startsWith("file:") && !isAbsolute(repo)) {
+    const split = splitSuffixRef(repo);
+    repo = split.rest;
+    suffixRef = split.ref;
+  }
+  const parsed = parseForm(original, repo);
+  checkIdSegments(original, parsed.base.id);
+  // A URL is never split, so the parsed ref (a GitHub tree URL's) and a suffix never meet.
+  const ref = nonEmpty(spec.ref) ?? nonEmpty(parsed.ref ?? suffixRef);
+  const path = nonEmpty(spec.path) ?? nonEmpty(parsed.path);
   const identity: Identity = {
-    ...base,
+    ...parsed.base,
     ...(ref !== undefined ? { ref } : {}),
     ...(path !== undefined ? { path } : {}),
   };
   refuseHostile(original, identity);
   return identity;
-}
-
-/**
- * Replaces every run of characters outside `[A-Za-z0-9_.-]` with `_`, so a ref
- * can be part of a directory name.
- *
- * @example
- * ```ts
- * sanitizeRef("feature/x"); // "feature_x"
- * ```
- */
-export function sanitizeRef(ref: string): string {
-  return ref.replace(/[^A-Za-z0-9_.-]+/g, "_");
 }
 
 /** The longest readable part of a checkout folder name. */
@@ -401,8 +434,7 @@ export function checkoutName(source: { id: string; url: string; ref?: string }):
   let start = 0;
   while (start < rendered.length && "._-".includes(rendered[start])) start++;
   const slug = rendered.slice(start, start + SLUG_MAX) || "source";
-  const hash = createHash("sha256").update(`${source.url}\0${source.ref ?? ""}`).digest("hex");
-  return `${slug}-${hash.slice(0, 12)}`;
+  return `${slug}-${sha256Hex(`${source.url}\0${source.ref ?? ""}`).slice(0, 12)}`;
 }
 
 /**
@@ -446,13 +478,14 @@ export function resolveSource(spec: string | SourceSpec, cacheDir: string): Reso
   const dir = join(cache, name);
   if (dirname(dir) !== cache || basename(dir) !== name) {
     throw new SourceError(
-      `skills-anywhere: source "${input.repo}" resolves outside the cache directory`,
+      "escapes",
+      `source "${input.repo}" resolves outside the cache directory`,
     );
   }
 
   const scanDir = path !== undefined ? join(dir, ...path.split("/")) : dir;
   if (!isWithin(scanDir, dir, { allowSame: true })) {
-    throw new SourceError(`skills-anywhere: source path escapes the repository: ${path}`);
+    throw new SourceError("escapes", `source path escapes the repository: ${path}`);
   }
 
   return {
@@ -478,10 +511,16 @@ function tryIdentify(spec: string | SourceSpec): Identity | undefined {
 }
 
 /**
- * A path with empty and `.` segments dropped and `..` applied, for comparing
- * `skills`, `skills/` and `./skills` as one.
+ * A sub-path with empty and `.` segments dropped and `..` applied, so
+ * `skills`, `skills/` and `./skills` compare as one.
+ *
+ * @example
+ * ```ts
+ * import { comparablePath } from "./resolve.ts";
+ * console.log(comparablePath("./skills/")); // "skills"
+ * ```
  */
-function comparablePath(path: string | undefined): string {
+export function comparablePath(path: string | undefined): string {
   const out: string[] = [];
   for (const segment of (path ?? "").split("/")) {
     if (segment === "" || segment === ".") continue;
@@ -523,17 +562,4 @@ export function sameSource(a: string | SourceSpec, b: string | SourceSpec): bool
   const right = tryIdentify(b);
   return left !== undefined && right !== undefined && left.id === right.id &&
     comparablePath(left.path) === comparablePath(right.path);
-}
-
-/**
- * The path as a comparable value (empty and `.` segments dropped), used to
- * de-duplicate sources that differ only in how the sub-path is spelled.
- *
- * @example
- * ```ts
- * normalizeSourcePath("./skills/"); // "skills"
- * ```
- */
-export function normalizeSourcePath(path: string | undefined): string {
-  return comparablePath(path);
 }

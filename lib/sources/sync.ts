@@ -45,11 +45,12 @@ import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, realpath, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
+import { errorText, KindError } from "../errors.ts";
+import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
+import type { Log } from "../util.ts";
 import { type LockFile, readLock, writeLock } from "./files.ts";
 import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
-import { DEFAULT_GIT_TIMEOUT_MS, GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
-
-export { GIT_MISSING, gitAvailable };
+import { GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
 
 /** What happened to one source. */
 export type SyncStatus = "cloned" | "updated" | "unchanged" | "failed" | "skipped";
@@ -67,19 +68,16 @@ export interface SyncResult {
   error: string | null;
 }
 
-/** Receives progress lines (`info`) and problems (`warn`). */
-export type SyncLog = (level: "info" | "warn", message: string) => void;
-
 /** Options of {@linkcode syncSource}. */
 export interface SyncOptions {
   /** Re-fetch a source pinned to a commit even when the checkout is already there. */
   force?: boolean;
-  /** Per git command, in milliseconds (default 120000). */
+  /** Per git command, in milliseconds (default `DEFAULT_GIT_TIMEOUT_MS`, 120 s). */
   timeoutMs?: number;
   /** Aborts the running git command; the source then fails. */
   signal?: AbortSignal;
-  /** Progress and warning lines. */
-  log?: SyncLog;
+  /** Progress (`info`) and problem (`warn`) lines, without a product prefix. */
+  log?: Log;
   /** Extra environment for git, on top of the process environment. */
   env?: Record<string, string>;
   /** The git executable (default `git`, looked up on PATH). */
@@ -92,26 +90,15 @@ export interface SyncAllOptions extends SyncOptions {
   lockFile: string;
 }
 
-/** The default timeout of one git command. */
-export const DEFAULT_SYNC_TIMEOUT_MS = DEFAULT_GIT_TIMEOUT_MS;
-
 const SHA_LIKE = /^[0-9a-f]{7,40}$/i;
 
-/**
- * Whether a ref looks like a commit: 7 to 40 hexadecimal digits.
- *
- * @example
- * ```ts
- * isShaLike("3f2a9c1"); // true
- * isShaLike("main"); // false
- * ```
- */
-export function isShaLike(ref: string | undefined): boolean {
+/** Whether a ref looks like a commit: 7 to 40 hexadecimal digits. */
+function isShaLike(ref: string | undefined): ref is string {
   return ref !== undefined && SHA_LIKE.test(ref);
 }
 
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== "") ?? text;
 }
 
@@ -132,7 +119,10 @@ const TRASH = ".trash-";
 async function placeOf(source: ResolvedSource): Promise<Place> {
   const name = basename(source.dir);
   if (name !== checkoutName(source)) {
-    throw new Error(`${source.dir} is not the cache folder of ${source.display}; nothing was done`);
+    throw new KindError(
+      "not-cache-folder",
+      `${source.dir} is not the cache folder of ${source.display}; nothing was done`,
+    );
   }
   const cacheDir = dirname(source.dir);
   await mkdir(cacheDir, { recursive: true });
@@ -147,7 +137,10 @@ async function assertEntry(place: Place, target: string): Promise<void> {
   if (
     !flat || join(place.cache, name) !== target || await realpath(dirname(target)) !== place.cache
   ) {
-    throw new Error(`refusing to touch ${target}: it is not an entry of the cache folder`);
+    throw new KindError(
+      "not-cache-entry",
+      `refusing to touch ${target}: it is not an entry of the cache folder`,
+    );
   }
 }
 
@@ -282,7 +275,7 @@ async function build(git: Git, place: Place, source: ResolvedSource): Promise<st
   const staging = tempEntry(place, STAGING);
   await assertEntry(place, staging);
   try {
-    if (source.ref !== undefined && isShaLike(source.ref)) {
+    if (isShaLike(source.ref)) {
       await git(["init", "-q", "--template=", "--", staging]);
       await git(["remote", "add", "--", "origin", source.url], staging);
       await checkoutPinned(git, staging, source.ref);
@@ -349,66 +342,92 @@ export async function syncSource(
   options: SyncOptions = {},
 ): Promise<SyncResult> {
   const base = { source: source.display, key: source.key };
-  const gitCommand = options.git ?? "git";
-  if (!(await gitAvailable(gitCommand))) {
+  if (!(await gitAvailable(options.git ?? "git"))) {
     return { ...base, status: "skipped", sha: null, error: GIT_MISSING };
   }
-  const { ref } = source;
   try {
     const place = await placeOf(source);
-    const runOptions = {
-      timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS,
-      signal: options.signal,
-      env: options.env,
-      git: gitCommand,
-      allowFileProtocol: isLocalSource(source),
-    };
-    const git: Git = (args, dir) =>
-      runGit(
-        args,
-        dir === undefined
-          ? { ...runOptions, cwd: place.cache, noRepository: true }
-          : { ...runOptions, cwd: place.cache, gitDir: join(dir, ".git"), workTree: dir },
-      );
+    const git = gitAt(place, source, options);
     await cleanLeftovers(place);
     const now = await current(git, place, source);
-    if (now.state === "checkout") {
-      const unchanged = { ...base, status: "unchanged" as const, sha: now.sha, error: null };
-      if (ref !== undefined && isShaLike(ref)) {
-        if (now.sha.startsWith(ref.toLowerCase()) && options.force !== true) return unchanged;
-      } else if (await remoteCommit(git, source) === now.sha) {
-        return unchanged;
-      }
-    } else if (now.state === "foreign") {
-      options.log?.("info", `skills-anywhere: replacing the cached ${source.display}: ${now.why}`);
+    if (now.state === "checkout" && await upToDate(git, source, now.sha, options)) {
+      return { ...base, status: "unchanged", sha: now.sha, error: null };
     }
-
-    const staging = await build(git, place, source);
-    let sha: string;
-    try {
-      sha = await git(["rev-parse", "--verify", "-q", "HEAD"], staging);
-      if (now.state === "checkout" && sha === now.sha) {
-        await removeEntry(place, staging);
-        return { ...base, status: "unchanged", sha, error: null };
-      }
-      await swapIn(place, staging);
-    } catch (error) {
-      await removeEntry(place, staging).catch(() => {});
-      throw error;
+    if (now.state === "foreign") {
+      options.log?.("info", `replacing the cached ${source.display}: ${now.why}`);
     }
+    const sha = await replace(git, place, source, now);
     if (now.state !== "checkout") {
-      options.log?.("info", `skills-anywhere: cloned ${source.display} @ ${sha.slice(0, 12)}`);
+      options.log?.("info", `cloned ${source.display} @ ${sha.slice(0, 12)}`);
       return { ...base, status: "cloned", sha, error: null };
     }
+    if (sha === now.sha) return { ...base, status: "unchanged", sha, error: null };
     options.log?.(
       "info",
-      `skills-anywhere: updated ${source.display} ${now.sha.slice(0, 12)} -> ${sha.slice(0, 12)}`,
+      `updated ${source.display} ${now.sha.slice(0, 12)} -> ${sha.slice(0, 12)}`,
     );
     return { ...base, status: "updated", sha, error: null };
   } catch (error) {
     const reason = firstLine(error);
-    options.log?.("warn", `skills-anywhere: sync of ${source.display} failed: ${reason}`);
+    options.log?.("warn", `sync of ${source.display} failed: ${reason}`);
     return { ...base, status: "failed", sha: null, error: reason };
+  }
+}
+
+/** The runner for one source: in the cache folder, on a checkout or on no repository. */
+function gitAt(place: Place, source: ResolvedSource, options: SyncOptions): Git {
+  const runOptions = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    signal: options.signal,
+    env: options.env,
+    git: options.git ?? "git",
+    allowFileProtocol: isLocalSource(source),
+    cwd: place.cache,
+  };
+  return (args, dir) =>
+    runGit(
+      args,
+      dir === undefined
+        ? { ...runOptions, noRepository: true }
+        : { ...runOptions, gitDir: join(dir, ".git"), workTree: dir },
+    );
+}
+
+/**
+ * Whether the checkout at `sha` is what the source names: for a commit pin,
+ * without network (unless `force`); for a branch or tag, the remote's commit.
+ */
+async function upToDate(
+  git: Git,
+  source: ResolvedSource,
+  sha: string,
+  options: SyncOptions,
+): Promise<boolean> {
+  if (isShaLike(source.ref)) {
+    return sha.startsWith(source.ref.toLowerCase()) && options.force !== true;
+  }
+  return await remoteCommit(git, source) === sha;
+}
+
+/**
+ * Builds the source's commit in staging and swaps it in; returns its SHA. A
+ * build that lands on the commit already checked out is removed instead.
+ */
+async function replace(
+  git: Git,
+  place: Place,
+  source: ResolvedSource,
+  now: Current,
+): Promise<string> {
+  const staging = await build(git, place, source);
+  try {
+    const sha = await git(["rev-parse", "--verify", "-q", "HEAD"], staging);
+    if (now.state === "checkout" && sha === now.sha) await removeEntry(place, staging);
+    else await swapIn(place, staging);
+    return sha;
+  } catch (error) {
+    await removeEntry(place, staging).catch(() => {});
+    throw error;
   }
 }
 
@@ -456,10 +475,7 @@ export async function syncAll(
     }
     await writeLock(options.lockFile, lock);
   } catch (error) {
-    options.log?.(
-      "warn",
-      `skills-anywhere: could not write ${options.lockFile}: ${firstLine(error)}`,
-    );
+    options.log?.("warn", `could not write ${options.lockFile}: ${firstLine(error)}`);
   }
   return results;
 }

@@ -24,14 +24,16 @@
  * ```
  * @module
  */
-import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { errorText } from "../errors.ts";
 import { decodeUtf8 } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
+import { isPlainObject } from "../util.ts";
 import { readConfigBytes, writeWhole } from "./files.ts";
 
 /** The `schema` of the trust file. */
-export const TRUST_SCHEMA = "skills-anywhere-trust-1";
+const TRUST_SCHEMA = "skills-anywhere-trust-1";
 
 /** One trusted project: the hash of its sources file when it was trusted, and when. */
 export interface TrustRecord {
@@ -44,8 +46,8 @@ export interface TrustRecord {
 /** The trust file's projects, keyed by the real path of the project root. */
 export type TrustedProjects = Record<string, TrustRecord>;
 
-/** What {@linkcode readTrust} found. */
-export interface TrustRead {
+/** What the trust file holds. */
+interface TrustRead {
   /** The trusted projects (empty when the file is missing or invalid). */
   projects: TrustedProjects;
   /** Why an existing file was not used, in one line naming it. */
@@ -82,18 +84,6 @@ export function trustFile(dshHome: string): string {
 }
 
 /**
- * The SHA-256 of `bytes`, lower-case hex.
- *
- * @example
- * ```ts
- * sha256Hex(new Uint8Array()); // "e3b0c442…b855"
- * ```
- */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
-/**
  * The key a project root is recorded under: its real path (symlinks
  * resolved), or the resolved path when it cannot be resolved.
  *
@@ -106,17 +96,13 @@ export async function projectKey(projectRoot: string): Promise<string> {
   return await realpath(projectRoot).catch(() => resolve(projectRoot));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function hasExactKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
   const own = Object.keys(value);
   return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
 }
 
 function toRecord(value: unknown): TrustRecord | undefined {
-  if (!isRecord(value) || !hasExactKeys(value, ["sha256", "trusted_at"])) return undefined;
+  if (!isPlainObject(value) || !hasExactKeys(value, ["sha256", "trusted_at"])) return undefined;
   const { sha256, trusted_at } = value;
   if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return undefined;
   if (typeof trusted_at !== "string") return undefined;
@@ -129,8 +115,8 @@ function toRecord(value: unknown): TrustRecord | undefined {
  * projects, or `undefined` when anything is off.
  */
 function toProjects(doc: unknown): TrustedProjects | undefined {
-  if (!isRecord(doc) || !hasExactKeys(doc, ["schema", "projects"])) return undefined;
-  if (doc.schema !== TRUST_SCHEMA || !isRecord(doc.projects)) return undefined;
+  if (!isPlainObject(doc) || !hasExactKeys(doc, ["schema", "projects"])) return undefined;
+  if (doc.schema !== TRUST_SCHEMA || !isPlainObject(doc.projects)) return undefined;
   const entries: [string, TrustRecord][] = [];
   for (const [key, value] of Object.entries(doc.projects)) {
     const record = toRecord(value);
@@ -147,19 +133,13 @@ function toProjects(doc: unknown): TrustedProjects | undefined {
  * Reads the trust file. A missing file trusts nothing; an oversized,
  * unreadable, invalid or tampered one (any other shape) trusts nothing too and
  * says why in `warning`. Never throws.
- *
- * @example
- * ```ts
- * const { projects, warning } = await readTrust("/home/me/.dsh/skills-anywhere/trust.json");
- * ```
  */
-export async function readTrust(path: string): Promise<TrustRead> {
+async function readTrust(path: string): Promise<TrustRead> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readConfigBytes(path, { followSymlinks: true });
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { projects: {}, warning: `${why}; no project is trusted` };
+    return { projects: {}, warning: `${errorText(error)}; no project is trusted` };
   }
   if (bytes === undefined) return { projects: {} };
   let doc: unknown;
