@@ -166,7 +166,7 @@ Deno.test("#17 a root that cannot be stat'ed warns and marks the report incomple
     equal(report.complete, false);
     equal(report.roots[0].exists, false);
     equal(messages.length, 1);
-    ok(messages[0].startsWith(`warn: skills-anywhere: cannot access ${loop}: `), messages[0]);
+    ok(messages[0].startsWith(`warn: cannot access ${loop}: `), messages[0]);
   });
 });
 

@@ -216,7 +216,7 @@ function scanRoot(root: Root, log: Log): Scanned {
     if (code === "ENOENT" || code === "ENOTDIR") {
       return { exists: false, files: [], complete: true };
     }
-    log("warn", `skills-anywhere: cannot access ${root.path}: ${errorText(error)}`);
+    log("warn", `cannot access ${root.path}: ${errorText(error)}`);
     return { exists: false, files: [], complete: false };
   }
   if (!info.isDirectory()) return { exists: false, files: [], complete: true };
@@ -231,14 +231,14 @@ function scanRoot(root: Root, log: Log): Scanned {
       const refused = invalidFor(error, root.path, root, boundary, base);
       return { exists: true, files: [], complete: true, boundary, refused };
     }
-    log("warn", `skills-anywhere: cannot access ${root.path}: ${errorText(error)}`);
+    log("warn", `cannot access ${root.path}: ${errorText(error)}`);
     return { exists: false, files: [], complete: false };
   }
   try {
     const files = walkRoot({ ...root, within: boundary?.real });
     return { exists: true, files, complete: true, boundary };
   } catch (error) {
-    log("warn", `skills-anywhere: discovery under ${root.path} failed: ${errorText(error)}`);
+    log("warn", `discovery under ${root.path} failed: ${errorText(error)}`);
     return { exists: true, files: [], complete: false, boundary };
   }
 }
