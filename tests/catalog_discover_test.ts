@@ -3,7 +3,8 @@
 import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { discover, MAX_SKILL_FILE_BYTES } from "../lib/catalog/discover.ts";
+import { discover } from "../lib/catalog/discover.ts";
+import { MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
@@ -92,7 +93,7 @@ Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", a
     equal(alpha.directory, join(root, "alpha"));
     equal(beta.path, join(root, "beta.md"));
     equal(beta.directory, root, "a flat file's directory is the root");
-    equal((beta.metadata.skillsAnywhere as Record<string, unknown>).relativePath, "beta.md");
+    equal(beta.relativePath, "beta.md");
     equal(alpha.root, root);
     equal(alpha.rootIndex, 0);
     equal(alpha.source, "anywhere-project");
@@ -217,7 +218,7 @@ Deno.test("#18 strict parsing records what lenient parsing repairs", async () =>
   });
 });
 
-Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; repairs add warnings", async () => {
+Deno.test("#19 a skill carries origin, root and relativePath as fields; metadata is its own; repairs are warnings", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "clean/SKILL.md": "---\nname: clean\ndescription: Clean.\nlicense: MIT\n" +
@@ -230,10 +231,9 @@ Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; rep
     equal(clean.name, "clean");
     equal(clean.whenToUse, "When it is clean.");
     deepEqual(clean.warnings, []);
-    deepEqual(clean.metadata, {
-      license: "MIT",
-      skillsAnywhere: { origin, root: dir, relativePath: "clean/SKILL.md" },
-    });
+    deepEqual(clean.metadata, { license: "MIT" });
+    equal(clean.root, dir);
+    equal(clean.relativePath, "clean/SKILL.md");
     deepEqual(clean.origin, origin);
     equal(clean.source, "anywhere-user");
     equal(clean.rank, 550);
@@ -248,12 +248,10 @@ Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; rep
       'name "Code_Review" normalised to "code-review"',
       "description missing; derived from the first paragraph",
     ]);
-    deepEqual(repaired.metadata.skillsAnywhere, {
-      origin,
-      root: dir,
-      relativePath: "repaired/SKILL.md",
-      warnings: repaired.warnings,
-    });
+    deepEqual(repaired.repairs, repaired.warnings);
+    equal(repaired.renamedFrom, undefined);
+    deepEqual(repaired.metadata, {});
+    equal(repaired.relativePath, "repaired/SKILL.md");
     equal(repaired.whenToUse, undefined);
     ok(!("whenToUse" in repaired));
   });
@@ -263,10 +261,7 @@ Deno.test("#19 relativePath uses forward slashes for nested skills", async () =>
   await withTempDir(async (dir) => {
     await writeTree(dir, { "skills/pdf/forms/SKILL.md": md("forms") });
     const report = await discover([nestedRoot(dir)]);
-    deepEqual(
-      (report.skills[0].metadata.skillsAnywhere as Record<string, unknown>).relativePath,
-      "skills/pdf/forms/SKILL.md",
-    );
+    equal(report.skills[0].relativePath, "skills/pdf/forms/SKILL.md");
     equal(report.skills[0].directory, join(dir, "skills", "pdf", "forms"));
   });
 });
@@ -335,7 +330,7 @@ Deno.test("#21 a nested root with its own SKILL.md yields it and the skills belo
     const pdf = report.skills.find((s) => s.name === "pdf")!;
     equal(pdf.path, join(root, "SKILL.md"));
     equal(pdf.directory, root);
-    equal((pdf.metadata.skillsAnywhere as Record<string, unknown>).relativePath, "SKILL.md");
+    equal(pdf.relativePath, "SKILL.md");
   });
 });
 
@@ -384,14 +379,10 @@ Deno.test("#22 plugin origins are enriched for marketplace and versioned cache l
       marketplace: "cache-market",
       plugin: "my-plugin",
     });
-    deepEqual((cached.metadata.skillsAnywhere as Record<string, unknown>).origin, cached.origin);
     equal(cached.source, "anywhere-claude-plugins");
     equal(cached.rank, 580);
     equal(cached.root, join(plugins, "cache"));
-    equal(
-      (cached.metadata.skillsAnywhere as Record<string, unknown>).relativePath,
-      "cache-market/my-plugin/1.2.3/skills/cached/SKILL.md",
-    );
+    equal(cached.relativePath, "cache-market/my-plugin/1.2.3/skills/cached/SKILL.md");
   });
 });
 

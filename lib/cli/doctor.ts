@@ -14,7 +14,7 @@ import type { OptionValues } from "./args.ts";
 import { cliCatalog, cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
-import { displayPath, isRenamed, parseWarnings } from "./list.ts";
+import { displayPath } from "./list.ts";
 import { formatTable } from "./table.ts";
 
 /** Runs `doctor`; always exit 0. */
@@ -30,14 +30,12 @@ export async function runDoctor(
     gitAvailable(),
   ]);
   const show = (path: string) => displayPath(path, config.home, sources);
-  const renamed = report.skills.filter(isRenamed).map((s) => ({
-    name: s.name,
-    from: (s.metadata.skillsAnywhere as { renamedFrom: string }).renamedFrom,
-    path: s.path,
-  }));
+  const renamed = report.skills.flatMap((s) =>
+    s.renamedFrom === undefined ? [] : [{ name: s.name, from: s.renamedFrom, path: s.path }]
+  );
   const repaired = report.skills
-    .filter((s) => parseWarnings(s).length > 0)
-    .map((s) => ({ name: s.name, path: s.path, warnings: parseWarnings(s) }));
+    .filter((s) => s.repairs.length > 0)
+    .map((s) => ({ name: s.name, path: s.path, warnings: s.repairs }));
   const doc = {
     git,
     roots: report.roots.map((r) => ({
