@@ -1,6 +1,5 @@
 // End-to-end tests of the catalog commands — list, agents, sources, add,
-// remove|rm, sync, doctor — over real child processes (REF §5, §11 #10 #22
-// #25, §12 #55 #65 #66). Every run gets a temp HOME and DSH_HOME, an isolated
+// remove|rm, sync, doctor — over real child processes. Every run gets a temp HOME and DSH_HOME, an isolated
 // git configuration and a temp project with its own `.git`, so nothing reads
 // or writes the real home. Upstream repositories are made with the system git.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
@@ -325,7 +324,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
   });
 });
 
-Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths (REF §11 #22, #25)", async () => {
+Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", async () => {
   await withSandbox(async (box) => {
     // A cached checkout is read as it is: discovery never runs git.
     const checkout = resolveSource("acme/tools", box.cacheDir).dir;
@@ -562,7 +561,7 @@ Deno.test("add/remove: add a local repo with --path, duplicate is already in, rm
   });
 });
 
-Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source (REF §11 #10)", async () => {
+Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source", async () => {
   await withSandbox(async (box) => {
     const cases: [unknown, string[]][] = [
       [{ repo: "o/r", path: "skills" }, ["add", "o/r/skills"]],

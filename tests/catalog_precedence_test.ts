@@ -1,5 +1,5 @@
-// Precedence, dedupe, exclusion and collision renaming (REF §3.3, §11 #5/#7/#24,
-// §12 #24–#28 and #30–#32), over real temp trees and over built skill records.
+// Precedence, dedupe, exclusion and collision renaming, over real temp trees and over built
+// skill records.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { resolveConfig } from "../lib/catalog/config.ts";
 import { discover, type DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
-import { applyPrecedence, comparePrecedence } from "../lib/catalog/precedence.ts";
+import { applyPrecedence } from "../lib/catalog/precedence.ts";
 import type { Root } from "../lib/catalog/roots.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
@@ -186,7 +186,7 @@ Deno.test("#26 dedupe:false keeps both copies (identical and symlinked)", async 
   });
 });
 
-Deno.test("#27 excludeSkills drops by raw name (REF §11 #7)", async () => {
+Deno.test("#27 excludeSkills drops by raw name", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "alpha/SKILL.md": md("alpha"),
@@ -248,14 +248,14 @@ Deno.test("#28 ordering: rank, then root order, then path (zed in an earlier roo
   });
 });
 
-Deno.test("#28 comparePrecedence orders by rank, root index, then code-unit path", () => {
+Deno.test("#28 precedence orders by rank, root index, then code-unit path", () => {
   const o = CLAUDE_PROJECT;
   const a = record("a", { origin: o, rank: 250, rootIndex: 3, path: "/z/SKILL.md" });
   const b = record("b", { origin: o, rank: 550, rootIndex: 0, path: "/a/SKILL.md" });
   const c = record("c", { origin: o, rank: 250, rootIndex: 1, path: "/z/SKILL.md" });
   const d = record("d", { origin: o, rank: 250, rootIndex: 1, path: "/Z/SKILL.md" });
-  deepEqual(names([a, b, c, d].sort(comparePrecedence)), ["d", "c", "a", "b"]);
-  equal(comparePrecedence(a, a), 0);
+  const { skills } = applyPrecedence([a, b, c, d], { dedupe: false, excludeSkills: [] });
+  deepEqual(names(skills), ["d", "c", "a", "b"]);
 });
 
 Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async () => {
@@ -297,7 +297,7 @@ Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async ()
   });
 });
 
-Deno.test("#31 an all-plugin collision prefixes every member: no bare access (REF §11 #24)", async () => {
+Deno.test("#31 an all-plugin collision prefixes every member: no bare access", async () => {
   await withTempDir(async (home) => {
     await writeTree(join(home, ".claude", "plugins", "marketplaces", "official", "plugins"), {
       "discord/skills/access/SKILL.md": md("access", "Discord access."),
@@ -383,7 +383,7 @@ Deno.test("#32 a rename never reuses a taken name: build, cursor-build, cursor-b
   });
 });
 
-Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix kept (REF §11 #5)", async () => {
+Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix kept", async () => {
   await withTempDir(async (dir) => {
     const long = "a".repeat(63);
     equal(`cursor-${long}`.length, 70);

@@ -1,4 +1,4 @@
-// Hostile input and faults across the surfaces (SPEC §10, issue 10): the MCP server fed garbage,
+// Hostile input and faults across the surfaces: the MCP server fed garbage,
 // unknown methods, wrong argument types, an oversized message and a client that vanishes;
 // `bundle` and `check` on trees that change while they are read; `sync` with an unreachable or
 // malicious repository; and the guard test: every command run against a fixture home, with the

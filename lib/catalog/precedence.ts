@@ -42,7 +42,7 @@ export interface PrecedenceOptions {
 }
 
 /** Rank, then root order, then path (plain code-unit order). */
-export function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
+function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
   return a.rank - b.rank || a.rootIndex - b.rootIndex || compareCodeUnits(a.path, b.path);
 }
 

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { errorText, KindError } from "../errors.ts";
 
 /** Every option of every command. */
-export const OPTIONS = {
+const OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
   cwd: { type: "string" },

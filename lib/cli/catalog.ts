@@ -21,7 +21,7 @@ import type { UntrustedProject } from "../sources/collect.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { tildePath } from "./table.ts";
 
-/** The configuration every CLI command uses (REF: defaults only, env HOME / DSH_HOME). */
+/** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
   return resolveConfig({ sharedDirs: true, watch: false, sync: false, ...overrides }, process.env);
 }

@@ -123,7 +123,7 @@ const COMMANDS: Record<string, Command> = {
 const DEFAULT_COMMAND = "list";
 
 /** Top-level help text. */
-export function helpText(): string {
+function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const rows = Object.entries(COMMANDS).map(([name, command]) =>
     `  ${name.padEnd(width)}  ${command.summary}`
