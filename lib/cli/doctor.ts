@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import { runDoctor } from "./doctor.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runDoctor([], { json: true }, "/repo", processIo()); // always 0
  * ```
  * @module
  */

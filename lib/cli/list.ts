@@ -5,6 +5,8 @@
  * @example
  * ```ts
  * import { runList } from "./list.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runList([], { json: true }, "/repo", processIo()); // always 0
  * ```
  * @module
  */

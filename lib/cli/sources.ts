@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import { runSources } from "./sources.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runSources([], { json: true }, "/repo", processIo());
  * ```
  * @module
  */

@@ -10,6 +10,8 @@
  * @example
  * ```ts
  * import { runTrust } from "./trust.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runTrust([], { json: true }, "/repo", processIo()); // 1: no terminal to ask on
  * ```
  * @module
  */
