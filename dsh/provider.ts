@@ -352,7 +352,13 @@ export class SkillsAnywhereProvider {
     const invocation = state === "hidden"
       ? { modelInvocable: false, userInvocable: author.userInvocable }
       : { ...author };
-    const meta = skill.metadata.skillsAnywhere as Record<string, unknown>;
+    const meta = {
+      origin: skill.origin,
+      root: skill.root,
+      relativePath: skill.relativePath,
+      ...(skill.warnings.length > 0 ? { warnings: skill.warnings } : {}),
+      ...(skill.renamedFrom === undefined ? {} : { renamedFrom: skill.renamedFrom }),
+    };
     const candidate: Candidate = {
       name: skill.name,
       description: skill.description,

@@ -1,15 +1,16 @@
 // Discovery over real temp trees: flat and nested walks, invalid files, metadata,
-// plugin origins, symlinks, bad input and abort (REF §3.1–§3.2, §12 #16–#23, #29).
+// plugin origins, symlinks, bad input and abort.
 import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { discover, MAX_SKILL_FILE_BYTES } from "../lib/catalog/discover.ts";
+import { discover } from "../lib/catalog/discover.ts";
+import { MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
 import type { Root } from "../lib/catalog/roots.ts";
-import { IGNORED_FLAT_FILES, SKIPPED_DIRS, walkRoot } from "../lib/catalog/walk.ts";
+import { walkRoot } from "../lib/catalog/walk.ts";
 import { listTree, mkfifo, withTempDir, writeTree } from "./helpers.ts";
 
 /** A spec-clean SKILL.md. */
@@ -58,7 +59,18 @@ Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", a
   await withTempDir(async (dir) => {
     const root = join(dir, "skills");
     const ignored: Record<string, string> = {};
-    for (const file of IGNORED_FLAT_FILES) ignored[file] = md("ignored");
+    for (
+      const file of [
+        "AGENTS.md",
+        "CHANGELOG.md",
+        "CLAUDE.md",
+        "CONTRIBUTING.md",
+        "GEMINI.md",
+        "LICENSE.md",
+        "README.md",
+        "README.zh.md",
+      ]
+    ) ignored[file] = md("ignored");
     await writeTree(root, {
       ...ignored,
       "alpha/SKILL.md": md("alpha"),
@@ -70,16 +82,6 @@ Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", a
       "empty-dir/README.md": md("no-skill-md"),
       "deep/inner/SKILL.md": md("too-deep"),
     });
-    deepEqual([...IGNORED_FLAT_FILES].sort(), [
-      "AGENTS.md",
-      "CHANGELOG.md",
-      "CLAUDE.md",
-      "CONTRIBUTING.md",
-      "GEMINI.md",
-      "LICENSE.md",
-      "README.md",
-      "README.zh.md",
-    ]);
     const report = await discover([flatRoot(root)]);
     deepEqual(names(report.skills), ["alpha", "beta"]);
     deepEqual(report.invalid, []);
@@ -92,7 +94,7 @@ Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", a
     equal(alpha.directory, join(root, "alpha"));
     equal(beta.path, join(root, "beta.md"));
     equal(beta.directory, root, "a flat file's directory is the root");
-    equal((beta.metadata.skillsAnywhere as Record<string, unknown>).relativePath, "beta.md");
+    equal(beta.relativePath, "beta.md");
     equal(alpha.root, root);
     equal(alpha.rootIndex, 0);
     equal(alpha.source, "anywhere-project");
@@ -166,7 +168,7 @@ Deno.test("#17 a root that cannot be stat'ed warns and marks the report incomple
     equal(report.complete, false);
     equal(report.roots[0].exists, false);
     equal(messages.length, 1);
-    ok(messages[0].startsWith(`warn: skills-anywhere: cannot access ${loop}: `), messages[0]);
+    ok(messages[0].startsWith(`warn: cannot access ${loop}: `), messages[0]);
   });
 });
 
@@ -217,7 +219,7 @@ Deno.test("#18 strict parsing records what lenient parsing repairs", async () =>
   });
 });
 
-Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; repairs add warnings", async () => {
+Deno.test("#19 a skill carries origin, root and relativePath as fields; metadata is its own; repairs are warnings", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "clean/SKILL.md": "---\nname: clean\ndescription: Clean.\nlicense: MIT\n" +
@@ -230,10 +232,9 @@ Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; rep
     equal(clean.name, "clean");
     equal(clean.whenToUse, "When it is clean.");
     deepEqual(clean.warnings, []);
-    deepEqual(clean.metadata, {
-      license: "MIT",
-      skillsAnywhere: { origin, root: dir, relativePath: "clean/SKILL.md" },
-    });
+    deepEqual(clean.metadata, { license: "MIT" });
+    equal(clean.root, dir);
+    equal(clean.relativePath, "clean/SKILL.md");
     deepEqual(clean.origin, origin);
     equal(clean.source, "anywhere-user");
     equal(clean.rank, 550);
@@ -248,12 +249,10 @@ Deno.test("#19 metadata carries skillsAnywhere {origin, root, relativePath}; rep
       'name "Code_Review" normalised to "code-review"',
       "description missing; derived from the first paragraph",
     ]);
-    deepEqual(repaired.metadata.skillsAnywhere, {
-      origin,
-      root: dir,
-      relativePath: "repaired/SKILL.md",
-      warnings: repaired.warnings,
-    });
+    deepEqual(repaired.repairs, repaired.warnings);
+    equal(repaired.renamedFrom, undefined);
+    deepEqual(repaired.metadata, {});
+    equal(repaired.relativePath, "repaired/SKILL.md");
     equal(repaired.whenToUse, undefined);
     ok(!("whenToUse" in repaired));
   });
@@ -263,10 +262,7 @@ Deno.test("#19 relativePath uses forward slashes for nested skills", async () =>
   await withTempDir(async (dir) => {
     await writeTree(dir, { "skills/pdf/forms/SKILL.md": md("forms") });
     const report = await discover([nestedRoot(dir)]);
-    deepEqual(
-      (report.skills[0].metadata.skillsAnywhere as Record<string, unknown>).relativePath,
-      "skills/pdf/forms/SKILL.md",
-    );
+    equal(report.skills[0].relativePath, "skills/pdf/forms/SKILL.md");
     equal(report.skills[0].directory, join(dir, "skills", "pdf", "forms"));
   });
 });
@@ -274,7 +270,19 @@ Deno.test("#19 relativePath uses forward slashes for nested skills", async () =>
 Deno.test("#20 the nested walk stops at depth 5, treats skill dirs as leaves, skips node_modules/.git", async () => {
   await withTempDir(async (dir) => {
     const skipped: Record<string, string> = {};
-    for (const name of SKIPPED_DIRS) skipped[`${name}/inside/SKILL.md`] = md("skipped");
+    for (
+      const name of [
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "__pycache__",
+        "build",
+        "dist",
+        "node_modules",
+        "venv",
+      ]
+    ) skipped[`${name}/inside/SKILL.md`] = md("skipped");
     await writeTree(dir, {
       ...skipped,
       "l1/l2/l3/l4/d5/SKILL.md": md("depth-five"),
@@ -284,17 +292,6 @@ Deno.test("#20 the nested walk stops at depth 5, treats skill dirs as leaves, sk
       "pack/sub/deeper/SKILL.md": md("leaf-grandchild"),
       "a/b/SKILL.md": md("ab"),
     });
-    deepEqual([...SKIPPED_DIRS].sort(), [
-      ".git",
-      ".hg",
-      ".svn",
-      ".venv",
-      "__pycache__",
-      "build",
-      "dist",
-      "node_modules",
-      "venv",
-    ]);
     const report = await discover([nestedRoot(dir)]);
     deepEqual(names(report.skills), ["ab", "depth-five", "pack"]);
     const shallow = await discover([nestedRoot(dir, 2)]);
@@ -319,7 +316,7 @@ Deno.test("#20 walkRoot lists nested files in sorted order with fallback names",
   });
 });
 
-Deno.test("#21 a nested root with its own SKILL.md yields it and the skills below (REF §11 #8)", async () => {
+Deno.test("#21 a nested root with its own SKILL.md yields it and the skills below", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "repo", "skills", "pdf");
     await writeTree(root, {
@@ -335,7 +332,7 @@ Deno.test("#21 a nested root with its own SKILL.md yields it and the skills belo
     const pdf = report.skills.find((s) => s.name === "pdf")!;
     equal(pdf.path, join(root, "SKILL.md"));
     equal(pdf.directory, root);
-    equal((pdf.metadata.skillsAnywhere as Record<string, unknown>).relativePath, "SKILL.md");
+    equal(pdf.relativePath, "SKILL.md");
   });
 });
 
@@ -384,14 +381,10 @@ Deno.test("#22 plugin origins are enriched for marketplace and versioned cache l
       marketplace: "cache-market",
       plugin: "my-plugin",
     });
-    deepEqual((cached.metadata.skillsAnywhere as Record<string, unknown>).origin, cached.origin);
     equal(cached.source, "anywhere-claude-plugins");
     equal(cached.rank, 580);
     equal(cached.root, join(plugins, "cache"));
-    equal(
-      (cached.metadata.skillsAnywhere as Record<string, unknown>).relativePath,
-      "cache-market/my-plugin/1.2.3/skills/cached/SKILL.md",
-    );
+    equal(cached.relativePath, "cache-market/my-plugin/1.2.3/skills/cached/SKILL.md");
   });
 });
 

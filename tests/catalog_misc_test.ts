@@ -1,5 +1,5 @@
 // The agent registry, configuration, project root, roots, origins, catalog budget and
-// keyword search (REF §2, §3.1, §3.4, §9.4; §12 #33–#35, #37, #38, #44).
+// keyword search.
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { agentById, AGENTS } from "../lib/catalog/agents.ts";
@@ -14,15 +14,15 @@ import {
 } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { originLabel, pluginOrigin } from "../lib/catalog/origin.ts";
-import { buildRoots, type Root, rootBasename } from "../lib/catalog/roots.ts";
+import { buildRoots, type Root } from "../lib/catalog/roots.ts";
 import { queryTerms, searchSkills } from "../lib/catalog/search.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------------------------
-// Agent registry (REF §2.2, §2.3)
+// Agent registry
 
-/** REF §2.2 in table order, with the 0.14 project dirs of cline and droid (REF §2.3). */
+/** The supported agents in table order, with the project dirs of cline and droid. */
 const REF_TABLE: [id: string, label: string, project: string[] | undefined, user: string][] = [
   ["claude-code", "Claude Code", [".claude/skills"], ".claude/skills"],
   ["codex", "OpenAI Codex", undefined, ".codex/skills"],
@@ -94,7 +94,7 @@ const REF_TABLE: [id: string, label: string, project: string[] | undefined, user
   ["cortex", "Cortex Code", [".cortex/skills"], ".snowflake/cortex/skills"],
 ];
 
-Deno.test("agents: every row of REF §2.2 in table order with its label and paths", () => {
+Deno.test("agents: every supported agent in table order with its label and paths", () => {
   equal(REF_TABLE.length, 68);
   deepEqual(
     AGENTS.slice(0, 68).map((row) => [row.id, row.label, row.project, row.user]),
@@ -394,7 +394,6 @@ Deno.test("roots: extra dirs keep their place; no project root means no project 
     label: `${join(HOME, "mine")} (user)`,
     maxDepth: 1,
   });
-  equal(rootBasename(list[extraUser]), "mine");
 
   const cwdless = roots({ extraProjectDirs: ["team"] }, [], null);
   ok(!cwdless.some((r) => r.source === "anywhere-project"));
@@ -504,7 +503,7 @@ Deno.test("loadCatalog resolves roots from config, the user sources file and the
 });
 
 // ---------------------------------------------------------------------------------------------
-// Origins (REF §2.4)
+// Origins
 
 Deno.test("#22 pluginOrigin: marketplace checkout and versioned cache layouts", () => {
   deepEqual(pluginOrigin("official/plugins/hookify/skills/x"), {
@@ -609,7 +608,7 @@ Deno.test("#35 pin jumps the queue, hide never shows, disabled is uncounted, lim
 });
 
 // ---------------------------------------------------------------------------------------------
-// Keyword ranker (REF §9.4)
+// Keyword ranker
 
 Deno.test("queryTerms: lowercase, split on non-letters/digits, ≤1-char terms dropped, deduped", () => {
   deepEqual(queryTerms("PDF forms, pdf!"), ["pdf", "forms"]);

@@ -1,5 +1,5 @@
-// Precedence, dedupe, exclusion and collision renaming (REF §3.3, §11 #5/#7/#24,
-// §12 #24–#28 and #30–#32), over real temp trees and over built skill records.
+// Precedence, dedupe, exclusion and collision renaming, over real temp trees and over built
+// skill records.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { resolveConfig } from "../lib/catalog/config.ts";
 import { discover, type DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
-import { applyPrecedence, comparePrecedence } from "../lib/catalog/precedence.ts";
+import { applyPrecedence } from "../lib/catalog/precedence.ts";
 import type { Root } from "../lib/catalog/roots.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
@@ -48,12 +48,6 @@ function record(
   const root = options.root ?? `/nowhere/root-${options.rootIndex ?? 0}`;
   const path = options.path ?? `${root}/${name}/SKILL.md`;
   const warnings = options.warnings ?? [];
-  const skillsAnywhere: Record<string, unknown> = {
-    origin: options.origin,
-    root,
-    relativePath: `${name}/SKILL.md`,
-  };
-  if (warnings.length > 0) skillsAnywhere.warnings = [...warnings];
   return {
     name,
     description: `The ${name} skill.`,
@@ -62,12 +56,14 @@ function record(
     rank: options.rank ?? 250,
     path,
     directory: `${root}/${name}`,
-    metadata: { skillsAnywhere },
+    metadata: {},
     origin: options.origin,
     root,
+    relativePath: `${name}/SKILL.md`,
     rootIndex: options.rootIndex ?? 0,
     contentHash: createHash("sha1").update(options.body ?? path).digest("hex"),
-    warnings,
+    repairs: warnings,
+    warnings: [...warnings],
   };
 }
 
@@ -78,7 +74,6 @@ const plugin = (name: string): Origin => ({
 });
 
 const names = (skills: { name: string }[]) => skills.map((s) => s.name);
-const sa = (skill: DiscoveredSkill) => skill.metadata.skillsAnywhere as Record<string, unknown>;
 
 Deno.test("#24 the same file via a symlink in two roots is one skill; the lower rank wins (same-file)", async () => {
   await withTempDir(async (dir) => {
@@ -160,11 +155,11 @@ Deno.test("#25 same name, different content: kept and renamed flat-diff", async 
     deepEqual(report.dropped, []);
     const [kept, renamed] = report.skills;
     deepEqual(kept.warnings, []);
-    equal(sa(kept).renamedFrom, undefined);
+    equal(kept.renamedFrom, undefined);
     const warning = 'name "diff" collides with another skill; published as "flat-diff"';
     deepEqual(renamed.warnings, [warning]);
-    deepEqual(sa(renamed).warnings, [warning]);
-    equal(sa(renamed).renamedFrom, "diff");
+    deepEqual(renamed.repairs, [], "a collision is not a repair");
+    equal(renamed.renamedFrom, "diff");
     equal(renamed.path, join(dir, "two", "flat", "diff.md"));
   });
 });
@@ -191,7 +186,7 @@ Deno.test("#26 dedupe:false keeps both copies (identical and symlinked)", async 
   });
 });
 
-Deno.test("#27 excludeSkills drops by raw name (REF §11 #7)", async () => {
+Deno.test("#27 excludeSkills drops by raw name", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "alpha/SKILL.md": md("alpha"),
@@ -220,7 +215,7 @@ Deno.test("#27 excludeSkills matches published names such as telegram-access; ra
     );
     deepEqual(names(published.report.skills), ["discord-access"]);
     deepEqual(
-      published.report.dropped.map((d) => [d.reason, d.skill.name, sa(d.skill).renamedFrom]),
+      published.report.dropped.map((d) => [d.reason, d.skill.name, d.skill.renamedFrom]),
       [["excluded", "telegram-access", "access"]],
     );
     const raw = await loadCatalog(resolveConfig({ excludeSkills: ["access"] }, { HOME: home }));
@@ -253,14 +248,14 @@ Deno.test("#28 ordering: rank, then root order, then path (zed in an earlier roo
   });
 });
 
-Deno.test("#28 comparePrecedence orders by rank, root index, then code-unit path", () => {
+Deno.test("#28 precedence orders by rank, root index, then code-unit path", () => {
   const o = CLAUDE_PROJECT;
   const a = record("a", { origin: o, rank: 250, rootIndex: 3, path: "/z/SKILL.md" });
   const b = record("b", { origin: o, rank: 550, rootIndex: 0, path: "/a/SKILL.md" });
   const c = record("c", { origin: o, rank: 250, rootIndex: 1, path: "/z/SKILL.md" });
   const d = record("d", { origin: o, rank: 250, rootIndex: 1, path: "/Z/SKILL.md" });
-  deepEqual(names([a, b, c, d].sort(comparePrecedence)), ["d", "c", "a", "b"]);
-  equal(comparePrecedence(a, a), 0);
+  const { skills } = applyPrecedence([a, b, c, d], { dedupe: false, excludeSkills: [] });
+  deepEqual(names(skills), ["d", "c", "a", "b"]);
 });
 
 Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async () => {
@@ -291,7 +286,7 @@ Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async ()
       "claude-plugins",
       "source",
     ]);
-    deepEqual(report.skills.map((s) => sa(s).renamedFrom), [
+    deepEqual(report.skills.map((s) => s.renamedFrom), [
       undefined,
       "configure",
       "configure",
@@ -302,7 +297,7 @@ Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async ()
   });
 });
 
-Deno.test("#31 an all-plugin collision prefixes every member: no bare access (REF §11 #24)", async () => {
+Deno.test("#31 an all-plugin collision prefixes every member: no bare access", async () => {
   await withTempDir(async (home) => {
     await writeTree(join(home, ".claude", "plugins", "marketplaces", "official", "plugins"), {
       "discord/skills/access/SKILL.md": md("access", "Discord access."),
@@ -367,9 +362,9 @@ Deno.test("a renamed skill keeps its parse warnings and appends the collision wa
   ]);
   const collision = 'name "dup" collides with another skill; published as "cursor-dup"';
   deepEqual(kept[1].warnings, [repaired, collision]);
-  deepEqual(sa(kept[1]).warnings, [repaired, collision]);
-  equal(sa(kept[1]).renamedFrom, "dup");
-  equal(sa(kept[1]).relativePath, "dup/SKILL.md", "other metadata is kept");
+  deepEqual(kept[1].repairs, [repaired]);
+  equal(kept[1].renamedFrom, "dup");
+  equal(kept[1].relativePath, "dup/SKILL.md", "other fields are kept");
 });
 
 Deno.test("#32 a rename never reuses a taken name: build, cursor-build, cursor-build-2", async () => {
@@ -384,11 +379,11 @@ Deno.test("#32 a rename never reuses a taken name: build, cursor-build, cursor-b
       flatRoot(join(dir, "cursor"), 250, CURSOR_PROJECT),
     ]);
     deepEqual(names(report.skills), ["build", "cursor-build", "cursor-build-2"]);
-    equal(sa(report.skills[2]).renamedFrom, "build");
+    equal(report.skills[2].renamedFrom, "build");
   });
 });
 
-Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix kept (REF §11 #5)", async () => {
+Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix kept", async () => {
   await withTempDir(async (dir) => {
     const long = "a".repeat(63);
     equal(`cursor-${long}`.length, 70);

@@ -1,7 +1,8 @@
 // The CLI skeleton: version, help, usage errors and misplaced options, over a real child process.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { VERSION } from "../lib/version.ts";
-import { runCli } from "./helpers.ts";
+import { join } from "node:path";
+import { runCli, withTempDir, writeTree } from "./helpers.ts";
 
 Deno.test("--version prints the version", async () => {
   const result = await runCli(["--version"]);
@@ -59,4 +60,29 @@ Deno.test("check with no files is a usage error", async () => {
   equal(result.code, 2);
   match(result.stderr, /check needs at least one file/);
   deepEqual(result.stdout, "");
+});
+
+Deno.test("a broken sources file: one prefix, no usage text, exit 2 (unusable input, not bad usage)", async () => {
+  await withTempDir(async (dir) => {
+    const home = join(dir, "home");
+    const project = join(dir, "project");
+    await writeTree(dir, {
+      "home/.dsh/skills-anywhere/sources.json": "{ not json",
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "project/.dsh/skills-anywhere.json": '{"sources": 7}',
+    });
+    const env = { HOME: home, DSH_HOME: join(home, ".dsh") };
+    for (const args of [["add", "owner/repo"], ["add", "owner/repo", "--project"]]) {
+      const result = await runCli([...args, "--cwd", project], { env });
+      equal(result.code, 2, result.stderr);
+      equal(result.stdout, "");
+      const lines = result.stderr.trimEnd().split("\n");
+      equal(lines.length, 1, result.stderr);
+      match(
+        lines[0],
+        /^dsh-skills-anywhere: [^:]*skills-anywhere[^ ]*json (is not valid JSON|must be)/,
+      );
+      ok(!result.stderr.includes("usage:"), result.stderr);
+    }
+  });
 });

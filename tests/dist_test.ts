@@ -17,6 +17,7 @@ const CLI_SUITE = [
   "tests/check_cli_test.ts",
   "tests/bundle_cli_test.ts",
   "tests/catalog_cli_test.ts",
+  "tests/catalog_sources_cli_test.ts",
 ];
 
 async function run(command: string, args: string[], options: Deno.CommandOptions = {}) {

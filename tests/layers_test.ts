@@ -1,6 +1,7 @@
 // The layers hold: the core (lib/ except lib/cli/) imports no surface, the modules the browser page
-// loads import nothing from `node:`, and no two core packages import each other (directly or through
-// a longer cycle). Imports are read from the source text, so the test needs no build.
+// loads import nothing from `node:`, no two core packages import each other (directly or through
+// a longer cycle), and no string in the core names a product prefix, a CLI flag or an MCP tool
+// (each surface adds its own words). Sources are read as text, so the test needs no build.
 import { deepEqual } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -91,4 +92,65 @@ Deno.test("layers: no cycle between core packages", () => {
   };
   for (const node of [...edges.keys()].sort()) visit(node);
   deepEqual(cycles, []);
+});
+
+/**
+ * The string literals of a module (double- and single-quoted strings and template literals, with
+ * `${…}` parts left in), comments removed first. A regular-expression literal holding a quote can
+ * confuse it, which only makes the test stricter.
+ */
+function stringLiterals(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const out: string[] = [];
+  const token =
+    /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
+  for (const [match] of text.matchAll(token)) {
+    if (!match.startsWith("/")) out.push(match);
+  }
+  return out;
+}
+
+/** The options the CLI knows (`--json`, `--resources`, …), read from its one option table. */
+function cliFlags(): string[] {
+  const text = readFileSync(join(ROOT, "lib/cli/args.ts"), "utf8");
+  const table = text.slice(text.indexOf("const OPTIONS"), text.indexOf("} as const"));
+  return [...table.matchAll(/^\s+"?([a-z][a-z-]*)"?: \{/gm)].map((m) => `--${m[1]}`);
+}
+
+/** The tool names the MCP server and the dsh plugin register. */
+function toolNames(): string[] {
+  const names = new Set<string>();
+  for (const file of ["mcp/server.ts", "dsh/tools.ts"]) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    for (const m of text.matchAll(/registerTool\(\s*"([a-z_]+)"|\bname: "([a-z]+_[a-z_]+)"/g)) {
+      names.add(m[1] ?? m[2]);
+    }
+  }
+  return [...names].sort();
+}
+
+/** A literal that is one command-line argument (`"--version"` for git), not words naming a flag. */
+const ARGUMENT = /^--[a-z-]+(?:=\S*)?$/;
+
+Deno.test("layers: the core's strings name no product prefix, CLI flag or MCP tool", () => {
+  const flags = cliFlags();
+  const tools = toolNames();
+  deepEqual(flags.includes("--resources") && tools.includes("find_skills"), true);
+  const flag = new RegExp(`(?:${flags.join("|")})(?![a-z-])`);
+  const tool = new RegExp(`\\b(?:${tools.join("|")})\\b`);
+  const bad: string[] = [];
+  for (const file of sourceFiles("lib").filter(isCore)) {
+    for (const literal of stringLiterals(file)) {
+      const words = literal.slice(1, -1);
+      const why = words.includes("skills-anywhere: ")
+        ? "a product prefix"
+        : flag.test(words) && !ARGUMENT.test(words)
+        ? "a CLI flag"
+        : tool.test(words)
+        ? "an MCP tool"
+        : undefined;
+      if (why !== undefined) bad.push(`${file}: ${why} in ${literal.slice(0, 80)}`);
+    }
+  }
+  deepEqual(bad, [], bad.join("\n"));
 });

@@ -46,6 +46,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { errorText } from "../errors.ts";
+import { formatBytes, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { type Log, silentLog } from "../util.ts";
 import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { relative, sep } from "node:path";
@@ -56,10 +59,7 @@ import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
 import { type FoundFile, walkRoot } from "./walk.ts";
 
-/** Largest skill file read during discovery (the load limit too). */
-export const MAX_SKILL_FILE_BYTES = 128 * 1024;
-
-/** A parsed, published skill. */
+/** A parsed, published skill: what its file says, and where and how the catalog found it. */
 export interface DiscoveredSkill {
   name: string;
   description: string;
@@ -71,15 +71,23 @@ export interface DiscoveredSkill {
   path: string;
   /** The skill directory (the root for flat files). */
   directory: string;
+  /** The skill's own frontmatter metadata, nothing added. */
   metadata: Record<string, unknown>;
   origin: Origin;
   /** The root path it was found under. */
   root: string;
+  /** The file's path below `root`, with `/` separators. */
+  relativePath: string;
   /** Position of that root in the root list (a precedence tiebreak). */
   rootIndex: number;
   /** SHA-1 of the parsed body. */
   contentHash: string;
+  /** The parser's repairs alone (frontmatter fixed up in lenient mode). */
+  repairs: string[];
+  /** Every warning about the skill: its repairs, then the collision notice when renamed. */
   warnings: string[];
+  /** The name its file declares, when a collision made the catalog publish it as another. */
+  renamedFrom?: string;
   /** The real directory links may not leave when this file is read again (see the module doc). */
   confineTo?: string;
 }
@@ -115,8 +123,8 @@ export interface DiscoveryReport {
   complete: boolean;
 }
 
-/** A diagnostic sink: `warn` lines go to stderr in the CLI. */
-export type Log = (level: "info" | "warn", message: string) => void;
+/** The diagnostic sink (defined in `lib/util.ts`; re-exported for the surfaces that import it from here). */
+export type { Log } from "../util.ts";
 
 /** Options of {@linkcode discover}. */
 export interface DiscoverOptions {
@@ -127,10 +135,6 @@ export interface DiscoverOptions {
   log?: Log;
   /** Called as files are read: (read so far, total found). */
   onProgress?: (done: number, total: number) => void;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A root's link boundary: its real directory and how a reason names it. */
@@ -163,7 +167,7 @@ function readFailure(error: ReadError, base: string, boundary: Boundary | undefi
     case "not-utf8":
       return "not UTF-8 text";
     case "too-large":
-      return `larger than ${MAX_SKILL_FILE_BYTES / 1024} KiB`;
+      return `larger than ${formatBytes(MAX_SKILL_FILE_BYTES)}`;
     case "not-regular":
       return "not a regular file";
     case "outside": {
@@ -216,7 +220,7 @@ function scanRoot(root: Root, log: Log): Scanned {
     if (code === "ENOENT" || code === "ENOTDIR") {
       return { exists: false, files: [], complete: true };
     }
-    log("warn", `skills-anywhere: cannot access ${root.path}: ${errorText(error)}`);
+    log("warn", `cannot access ${root.path}: ${errorText(error)}`);
     return { exists: false, files: [], complete: false };
   }
   if (!info.isDirectory()) return { exists: false, files: [], complete: true };
@@ -231,14 +235,14 @@ function scanRoot(root: Root, log: Log): Scanned {
       const refused = invalidFor(error, root.path, root, boundary, base);
       return { exists: true, files: [], complete: true, boundary, refused };
     }
-    log("warn", `skills-anywhere: cannot access ${root.path}: ${errorText(error)}`);
+    log("warn", `cannot access ${root.path}: ${errorText(error)}`);
     return { exists: false, files: [], complete: false };
   }
   try {
     const files = walkRoot({ ...root, within: boundary?.real });
     return { exists: true, files, complete: true, boundary };
   } catch (error) {
-    log("warn", `skills-anywhere: discovery under ${root.path} failed: ${errorText(error)}`);
+    log("warn", `discovery under ${root.path} failed: ${errorText(error)}`);
     return { exists: true, files: [], complete: false, boundary };
   }
 }
@@ -286,8 +290,6 @@ function readSkill(
   const origin = root.origin.kind === "claude-plugins"
     ? pluginOrigin(toPosix(relative(root.path, found.directory)))
     : root.origin;
-  const skillsAnywhere: Record<string, unknown> = { origin, root: root.path, relativePath };
-  if (skill.warnings.length > 0) skillsAnywhere.warnings = [...skill.warnings];
   const discovered: DiscoveredSkill = {
     name: skill.name,
     description: skill.description,
@@ -296,12 +298,14 @@ function readSkill(
     rank: root.rank,
     path: found.file,
     directory: found.directory,
-    metadata: { ...skill.metadata, skillsAnywhere },
+    metadata: skill.metadata,
     origin,
     root: root.path,
+    relativePath,
     rootIndex,
     contentHash: createHash("sha1").update(skill.content).digest("hex"),
-    warnings: skill.warnings,
+    repairs: skill.warnings,
+    warnings: [...skill.warnings],
   };
   if (skill.whenToUse !== undefined) discovered.whenToUse = skill.whenToUse;
   if (boundary !== undefined) discovered.confineTo = boundary.real;
@@ -317,7 +321,7 @@ export async function discover(
   options: DiscoverOptions = {},
 ): Promise<DiscoveryReport> {
   const { signal, lenient = true } = options;
-  const log: Log = options.log ?? (() => {});
+  const log = options.log ?? silentLog;
   signal?.throwIfAborted();
   // Discovery uses synchronous system calls: for thousands of small files, direct calls are
   // several times faster than promise round trips through a thread pool (see bench/).

@@ -22,6 +22,7 @@
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
 import { MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
+import { compareCodeUnits } from "../util.ts";
 import type { DiscoveredSkill } from "./discover.ts";
 
 /** Why a skill was left out. */
@@ -40,13 +41,9 @@ export interface PrecedenceOptions {
   excludeSkills: readonly string[];
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Rank, then root order, then path (plain code-unit order). */
-export function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
-  return a.rank - b.rank || a.rootIndex - b.rootIndex || compareText(a.path, b.path);
+function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
+  return a.rank - b.rank || a.rootIndex - b.rootIndex || compareCodeUnits(a.path, b.path);
 }
 
 function renamePrefix(skill: DiscoveredSkill): string {
@@ -78,20 +75,11 @@ function freeName(candidate: string, taken: Set<string>): string {
 
 function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
   const warning = `name "${skill.name}" collides with another skill; published as "${newName}"`;
-  const warnings = [...skill.warnings, warning];
-  const meta = skill.metadata.skillsAnywhere as Record<string, unknown>;
   return {
     ...skill,
     name: newName,
-    warnings,
-    metadata: {
-      ...skill.metadata,
-      skillsAnywhere: {
-        ...meta,
-        warnings: [...((meta.warnings as string[] | undefined) ?? []), warning],
-        renamedFrom: skill.name,
-      },
-    },
+    renamedFrom: skill.name,
+    warnings: [...skill.warnings, warning],
   };
 }
 

@@ -17,12 +17,16 @@
  * ```
  * @module
  */
-import { basename, join } from "node:path";
-import { AGENTS } from "./agents.ts";
+import { join } from "node:path";
+import { type AgentRow, AGENTS } from "./agents.ts";
 import { type ResolvedConfig, SHARED_RANKS } from "./config.ts";
 import type { Origin } from "./origin.ts";
 
-/** dsh source labels of the root kinds. */
+/**
+ * Where a root's skills come from, as every surface reports it in a skill's
+ * `source` field (`list --json`, MCP results, dsh): a project folder, one of
+ * the user's folders, Claude Code plugins, or a Git source.
+ */
 export type SourceLabel =
   | "anywhere-project"
   | "anywhere-user"
@@ -68,110 +72,130 @@ export interface RootInputs {
   sources: readonly SourceRoot[];
 }
 
-/** Builds the ordered root list. */
+/** What every group of roots is built from. */
+interface Context {
+  config: ResolvedConfig;
+  inputs: RootInputs;
+  /** The agents in force (configuration's `agents`, `excludeAgents`, `sharedDirs`). */
+  agents: readonly AgentRow[];
+}
+
+/**
+ * The groups of roots, in precedence order: agents' project folders, extra
+ * project folders, agents' user folders, extra user folders, Claude Code
+ * plugins, Git sources.
+ */
+const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
+  ({ config, inputs: { projectRoot }, agents }) =>
+    projectRoot === undefined
+      ? []
+      : agents.flatMap((agent) =>
+        (agent.project ?? []).map((dir) =>
+          projectDir(projectRoot, dir, {
+            rank: agent.shared ? SHARED_RANKS.project : config.ranks.project,
+            origin: { kind: "agent", agent: agent.id, scope: "project" },
+            label: `${agent.id} (project)`,
+          })
+        )
+      ),
+  ({ config, inputs: { projectRoot } }) =>
+    projectRoot === undefined
+      ? []
+      : config.extraProjectDirs.map((dir) =>
+        projectDir(projectRoot, dir, {
+          rank: config.ranks.project,
+          origin: { kind: "custom", scope: "project" },
+          label: `${dir} (project)`,
+        })
+      ),
+  ({ config, agents }) =>
+    agents.flatMap((agent) =>
+      agent.user === undefined ? [] : [userDir(join(config.home, agent.user), {
+        rank: agent.shared ? SHARED_RANKS.user : config.ranks.user,
+        origin: { kind: "agent", agent: agent.id, scope: "user" },
+        label: `${agent.id} (user)`,
+      })]
+    ),
+  ({ config }) =>
+    config.extraUserDirs.map((dir) =>
+      userDir(dir, {
+        rank: config.ranks.user,
+        origin: { kind: "custom", scope: "user" },
+        label: `${dir} (user)`,
+      })
+    ),
+  ({ config }) => config.claudePlugins ? pluginRoots(config) : [],
+  ({ config, inputs }) => inputs.sources.map((source) => sourceRoot(config, source)),
+];
+
+/**
+ * Builds the ordered root list (see the module doc); a path listed twice is
+ * scanned once, at its first place.
+ */
 export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
-  const roots: Root[] = [];
-  const seen = new Set<string>();
-  const add = (root: Root) => {
-    if (seen.has(root.path)) return;
-    seen.add(root.path);
-    roots.push(root);
-  };
   const agents = config.agents
     ? AGENTS.filter((a) => !config.excludeAgents.includes(a.id) && (!a.shared || config.sharedDirs))
     : [];
-  const { projectRoot } = inputs;
-  if (projectRoot !== undefined) {
-    for (const agent of agents) {
-      for (const dir of agent.project ?? []) {
-        add({
-          path: join(projectRoot, dir),
-          mode: "flat",
-          source: "anywhere-project",
-          rank: agent.shared ? SHARED_RANKS.project : config.ranks.project,
-          origin: { kind: "agent", agent: agent.id, scope: "project" },
-          label: `${agent.id} (project)`,
-          maxDepth: 1,
-          project: projectRoot,
-          confineTo: projectRoot,
-        });
-      }
-    }
-    for (const dir of config.extraProjectDirs) {
-      add({
-        path: join(projectRoot, dir),
-        mode: "flat",
-        source: "anywhere-project",
-        rank: config.ranks.project,
-        origin: { kind: "custom", scope: "project" },
-        label: `${dir} (project)`,
-        maxDepth: 1,
-        project: projectRoot,
-        confineTo: projectRoot,
-      });
-    }
-  }
-  for (const agent of agents) {
-    if (agent.user === undefined) continue;
-    add({
-      path: join(config.home, agent.user),
-      mode: "flat",
-      source: "anywhere-user",
-      rank: agent.shared ? SHARED_RANKS.user : config.ranks.user,
-      origin: { kind: "agent", agent: agent.id, scope: "user" },
-      label: `${agent.id} (user)`,
-      maxDepth: 1,
-    });
-  }
-  for (const dir of config.extraUserDirs) {
-    add({
-      path: dir,
-      mode: "flat",
-      source: "anywhere-user",
-      rank: config.ranks.user,
-      origin: { kind: "custom", scope: "user" },
-      label: `${dir} (user)`,
-      maxDepth: 1,
-    });
-  }
-  if (config.claudePlugins) {
-    const plugins = join(config.home, ".claude", "plugins");
-    for (
-      const [dir, label, depth] of [
-        ["marketplaces", "claude-code marketplaces", 6],
-        ["cache", "claude-code plugin cache", 7],
-      ] as const
-    ) {
-      add({
-        path: join(plugins, dir),
-        confineTo: join(plugins, dir),
-        mode: "nested",
-        source: "anywhere-claude-plugins",
-        rank: config.ranks.claudePlugins,
-        origin: { kind: "claude-plugins" },
-        label,
-        maxDepth: Math.max(config.maxDepth, depth),
-      });
-    }
-  }
-  for (const source of inputs.sources) {
-    add({
-      path: source.scanDir,
-      mode: "nested",
-      source: "anywhere-source",
-      rank: source.rank ?? config.ranks.sources,
-      origin: source.dir === undefined
-        ? { kind: "source", repo: source.display }
-        : { kind: "source", repo: source.display, checkout: source.dir },
-      label: `source ${source.display}`,
-      maxDepth: config.maxDepth,
-      confineTo: source.dir ?? source.scanDir,
-    });
-  }
-  return roots;
+  const seen = new Set<string>();
+  return ROOT_GROUPS.flatMap((group) => group({ config, inputs, agents })).filter((root) => {
+    if (seen.has(root.path)) return false;
+    seen.add(root.path);
+    return true;
+  });
 }
 
-/** The prefix a renamed skill from `root` gets when no plugin or repo name is known. */
-export function rootBasename(root: Root): string {
-  return basename(root.path);
+/** The fields that tell one flat root from another of the same kind. */
+type Labelled = Pick<Root, "rank" | "origin" | "label">;
+
+/** A flat folder below the project: links may not leave the project. */
+function projectDir(projectRoot: string, dir: string, fields: Labelled): Root {
+  return {
+    path: join(projectRoot, dir),
+    mode: "flat",
+    source: "anywhere-project",
+    ...fields,
+    maxDepth: 1,
+    project: projectRoot,
+    confineTo: projectRoot,
+  };
+}
+
+/** One of the user's own flat folders: no link boundary. */
+function userDir(path: string, fields: Labelled): Root {
+  return { path, mode: "flat", source: "anywhere-user", ...fields, maxDepth: 1 };
+}
+
+/** Claude Code's marketplaces (depth 6) and plugin cache (depth 7), each its own boundary. */
+function pluginRoots(config: ResolvedConfig): Root[] {
+  const plugins = join(config.home, ".claude", "plugins");
+  const folders = [
+    ["marketplaces", "claude-code marketplaces", 6],
+    ["cache", "claude-code plugin cache", 7],
+  ] as const;
+  return folders.map(([dir, label, depth]) => ({
+    path: join(plugins, dir),
+    confineTo: join(plugins, dir),
+    mode: "nested",
+    source: "anywhere-claude-plugins",
+    rank: config.ranks.claudePlugins,
+    origin: { kind: "claude-plugins" },
+    label,
+    maxDepth: Math.max(config.maxDepth, depth),
+  }));
+}
+
+/** A Git source's folder to scan: links may not leave its checkout. */
+function sourceRoot(config: ResolvedConfig, source: SourceRoot): Root {
+  return {
+    path: source.scanDir,
+    mode: "nested",
+    source: "anywhere-source",
+    rank: source.rank ?? config.ranks.sources,
+    origin: source.dir === undefined
+      ? { kind: "source", repo: source.display }
+      : { kind: "source", repo: source.display, checkout: source.dir },
+    label: `source ${source.display}`,
+    maxDepth: config.maxDepth,
+    confineTo: source.dir ?? source.scanDir,
+  };
 }

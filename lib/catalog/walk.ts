@@ -44,7 +44,7 @@ export interface FoundFile {
 }
 
 /** Flat-root Markdown files that are never skills. */
-export const IGNORED_FLAT_FILES: ReadonlySet<string> = new Set([
+const IGNORED_FLAT_FILES: ReadonlySet<string> = new Set([
   "README.md",
   "README.zh.md",
   "AGENTS.md",
@@ -56,7 +56,7 @@ export const IGNORED_FLAT_FILES: ReadonlySet<string> = new Set([
 ]);
 
 /** Directory names a nested walk never enters. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   ".git",
   "node_modules",
   ".hg",

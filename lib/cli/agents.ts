@@ -5,6 +5,8 @@
  * @example
  * ```ts
  * import { runAgents } from "./agents.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runAgents([], { json: true }, "/repo", processIo());
  * ```
  * @module
  */

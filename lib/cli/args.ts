@@ -11,9 +11,10 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { errorText, KindError } from "../errors.ts";
 
 /** Every option of every command. */
-export const OPTIONS = {
+const OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
   cwd: { type: "string" },
@@ -45,15 +46,14 @@ export type OptionValues = {
     : boolean;
 };
 
-/** A command-line mistake: the message, then usage on stderr, exit 2. */
-export class UsageError extends Error {
+/** A command-line mistake (kind `usage`): the message, then usage on stderr, exit 2. */
+export class UsageError extends KindError<"usage"> {
   /** The command the mistake belongs to, when known (its usage is shown). */
   readonly command?: string;
 
   /** Builds a usage error, optionally naming the command. */
   constructor(message: string, command?: string) {
-    super(message);
-    this.name = "UsageError";
+    super("usage", message);
     this.command = command;
   }
 }
@@ -97,10 +97,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
       allowPositionals: true,
       strict: false,
     });
-    throw new UsageError(
-      error instanceof Error ? error.message : String(error),
-      loose.positionals[0],
-    );
+    throw new UsageError(errorText(error), loose.positionals[0]);
   }
   const [command, ...positionals] = parsed.positionals;
   return { command, positionals, values: parsed.values as OptionValues };

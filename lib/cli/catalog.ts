@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { cliCatalog } from "./catalog.ts";
- * import type { Io } from "./io.ts";
+ * import { type Io, PREFIX } from "./io.ts";
  * declare const io: Io;
  * const { report } = await cliCatalog("/repo", io);
  * ```
@@ -18,10 +18,10 @@ import { resolveConfig, type ResolvedConfig } from "../catalog/config.ts";
 import type { Log } from "../catalog/discover.ts";
 import { escapeTerminal } from "./escape.ts";
 import type { UntrustedProject } from "../sources/collect.ts";
-import type { Io } from "./io.ts";
+import { type Io, PREFIX } from "./io.ts";
 import { tildePath } from "./table.ts";
 
-/** The configuration every CLI command uses (REF: defaults only, env HOME / DSH_HOME). */
+/** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
   return resolveConfig({ sharedDirs: true, watch: false, sync: false, ...overrides }, process.env);
 }
@@ -32,13 +32,13 @@ export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedCon
  */
 export function stderrLog(io: Io): Log {
   return (level, message) => {
-    if (level === "warn" || io.errIsTty) io.err(`${escapeTerminal(message)}\n`);
+    if (level === "warn" || io.errIsTty) io.err(`${PREFIX}${escapeTerminal(message)}\n`);
   };
 }
 
 /** A one-line warning sink for the core's `warn` callbacks: escaped, on stderr. */
 export function stderrWarn(io: Io): (message: string) => void {
-  return (message) => io.err(`${escapeTerminal(message)}\n`);
+  return (message) => io.err(`${PREFIX}${escapeTerminal(message)}\n`);
 }
 
 /**
@@ -54,7 +54,7 @@ export function stderrWarn(io: Io): (message: string) => void {
  */
 export function untrustedNotice(untrusted: UntrustedProject, home: string): string {
   const changed = untrusted.state === "changed" ? " (it changed since it was trusted)" : "";
-  return `dsh-skills-anywhere: ${untrusted.sources.length} Git sources in ${
+  return `${PREFIX}${untrusted.sources.length} Git sources in ${
     escapeTerminal(tildePath(untrusted.file, home))
   } wait for trust${changed}; nothing from it is cloned or listed. Review them with: ` +
     `dsh-skills-anywhere trust --cwd ${escapeTerminal(tildePath(untrusted.projectRoot, home))}\n`;

@@ -6,16 +6,22 @@
  * @example
  * ```ts
  * import { runDoctor } from "./doctor.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runDoctor([], { json: true }, "/repo", processIo()); // always 0
  * ```
  * @module
  */
+import type { DiscoveryReport } from "../catalog/discover.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
-import { displayPath, isRenamed, parseWarnings } from "./list.ts";
+import { displayPath } from "./list.ts";
 import { formatTable } from "./table.ts";
+
+/** What `doctor --json` prints. */
+type DoctorDoc = ReturnType<typeof doctorDoc>;
 
 /** Runs `doctor`; always exit 0. */
 export async function runDoctor(
@@ -29,16 +35,24 @@ export async function runDoctor(
     cliCatalog(cwd, io, config),
     gitAvailable(),
   ]);
-  const show = (path: string) => displayPath(path, config.home, sources);
-  const renamed = report.skills.filter(isRenamed).map((s) => ({
-    name: s.name,
-    from: (s.metadata.skillsAnywhere as { renamedFrom: string }).renamedFrom,
-    path: s.path,
-  }));
+  const doc = doctorDoc(report, git);
+  if (values.json) io.out(jsonText(doc));
+  else {
+    const show = (path: string) => displayPath(path, config.home, sources);
+    io.out(doctorText(doc, show(config.stateDir), show).join("\n") + "\n");
+  }
+  return 0;
+}
+
+/** The facts `doctor` reports, as one document. */
+function doctorDoc(report: DiscoveryReport, git: boolean) {
+  const renamed = report.skills.flatMap((s) =>
+    s.renamedFrom === undefined ? [] : [{ name: s.name, from: s.renamedFrom, path: s.path }]
+  );
   const repaired = report.skills
-    .filter((s) => parseWarnings(s).length > 0)
-    .map((s) => ({ name: s.name, path: s.path, warnings: parseWarnings(s) }));
-  const doc = {
+    .filter((s) => s.repairs.length > 0)
+    .map((s) => ({ name: s.name, path: s.path, warnings: s.repairs }));
+  return {
     git,
     roots: report.roots.map((r) => ({
       label: r.root.label,
@@ -61,13 +75,13 @@ export async function runDoctor(
     })),
     complete: report.complete,
   };
-  if (values.json) {
-    io.out(jsonText(doc));
-    return 0;
-  }
+}
+
+/** The human report: one section per kind of fact, paths shown by `show`. */
+function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => string): string[] {
   const lines = [
-    git ? "git: available" : "git: NOT FOUND (git sources disabled)",
-    `state: ${escapeTerminal(show(config.stateDir))}`,
+    doc.git ? "git: available" : "git: NOT FOUND (git sources disabled)",
+    `state: ${escapeTerminal(stateDir)}`,
   ];
   const present = doc.roots.filter((r) => r.exists);
   lines.push("", `Roots present (${present.length} of ${doc.roots.length}):`);
@@ -76,13 +90,13 @@ export async function runDoctor(
       formatTable(present.map((r) => ["  " + r.label, String(r.count).padStart(3), show(r.path)])),
     );
   }
-  if (renamed.length > 0) {
-    lines.push("", `Renamed to avoid collisions (${renamed.length}):`);
-    lines.push(formatTable(renamed.map((r) => ["  " + r.from, `-> ${r.name}`, show(r.path)])));
+  if (doc.renamed.length > 0) {
+    lines.push("", `Renamed to avoid collisions (${doc.renamed.length}):`);
+    lines.push(formatTable(doc.renamed.map((r) => ["  " + r.from, `-> ${r.name}`, show(r.path)])));
   }
-  if (repaired.length > 0) {
-    lines.push("", `Repaired frontmatter (${repaired.length}):`);
-    for (const r of repaired) {
+  if (doc.repaired.length > 0) {
+    lines.push("", `Repaired frontmatter (${doc.repaired.length}):`);
+    for (const r of doc.repaired) {
       lines.push(`  ${escapeTerminal(r.name)}  ${escapeTerminal(show(r.path))}`);
       for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
     }
@@ -115,9 +129,8 @@ export async function runDoctor(
       `-> ${show(d.winner)}`,
     ])));
   }
-  if (!report.complete) {
+  if (!doc.complete) {
     lines.push("", "WARNING: at least one root could not be read completely; see messages above.");
   }
-  io.out(lines.join("\n") + "\n");
-  return 0;
+  return lines;
 }

@@ -11,6 +11,9 @@
  */
 import process from "node:process";
 
+/** The CLI's prefix on the diagnostics it writes; the core's messages carry none. */
+export const PREFIX = "dsh-skills-anywhere: ";
+
 /** Output channels of one command run. */
 export interface Io {
   /** Writes to stdout (results). */

@@ -5,12 +5,13 @@
  * @example
  * ```ts
  * import { runList } from "./list.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runList([], { json: true }, "/repo", processIo()); // always 0
  * ```
  * @module
  */
 import { relative } from "node:path";
 import { isWithin } from "../fs/mod.ts";
-import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { originLabel } from "../catalog/origin.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import type { OptionValues } from "./args.ts";
@@ -18,17 +19,6 @@ import { cliCatalog, cliConfig } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
-
-/** The parse warnings of a skill (its collision warning, if renamed, excluded). */
-export function parseWarnings(skill: DiscoveredSkill): string[] {
-  const renamed = (skill.metadata.skillsAnywhere as { renamedFrom?: string }).renamedFrom;
-  return renamed === undefined ? skill.warnings : skill.warnings.slice(0, -1);
-}
-
-/** Whether a skill was renamed to avoid a collision. */
-export function isRenamed(skill: DiscoveredSkill): boolean {
-  return (skill.metadata.skillsAnywhere as { renamedFrom?: string }).renamedFrom !== undefined;
-}
 
 /** A path for display: relative to its Git checkout when inside one, else `~`-shortened. */
 export function displayPath(
@@ -101,8 +91,8 @@ export async function runList(
       `-> ${show(d.winner.path)}`,
     ])));
   }
-  const renamed = report.skills.filter(isRenamed).length;
-  const repaired = report.skills.filter((s) => parseWarnings(s).length > 0).length;
+  const renamed = report.skills.filter((s) => s.renamedFrom !== undefined).length;
+  const repaired = report.skills.filter((s) => s.repairs.length > 0).length;
   const skipped = report.invalid.length;
   const excluded = report.dropped.length - duplicates.length;
   let footer = `${report.skills.length} skills`;

@@ -5,6 +5,8 @@
  * @example
  * ```ts
  * import { runMcp } from "./mcp.ts";
+ * import { processIo } from "./io.ts";
+ * await runMcp([], {}, "/repo", processIo()); // serves until stdin closes
  * ```
  * @module
  */

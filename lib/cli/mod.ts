@@ -22,8 +22,11 @@ import {
   parseCommandLine,
   UsageError,
 } from "./args.ts";
+import { ConfigError } from "../catalog/config.ts";
+import { KindError } from "../errors.ts";
+import { SourceError } from "../sources/resolve.ts";
 import { escapeTerminal } from "./escape.ts";
-import { type Io, processIo } from "./io.ts";
+import { type Io, PREFIX, processIo } from "./io.ts";
 
 /** One CLI command. */
 interface Command {
@@ -120,7 +123,7 @@ const COMMANDS: Record<string, Command> = {
 const DEFAULT_COMMAND = "list";
 
 /** Top-level help text. */
-export function helpText(): string {
+function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const rows = Object.entries(COMMANDS).map(([name, command]) =>
     `  ${name.padEnd(width)}  ${command.summary}`
@@ -147,53 +150,84 @@ export function helpText(): string {
  *
  * @example
  * ```ts
- * await main(["check", "--json", "SKILL.md"]);
+ * import { main } from "./mod.ts";
+ * const code = await main(["--version"]);
  * ```
  */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
-  let name: string | undefined;
+  const named: { command?: string } = {};
   try {
-    const line = parseCommandLine(argv);
-    if (line.values.version && line.command === undefined) {
-      io.out(`${VERSION}\n`);
-      return 0;
-    }
-    name = line.command ?? DEFAULT_COMMAND;
-    if (name === "rm") name = "remove";
-    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (line.values.help) {
-      io.out(command && line.command !== undefined ? `${command.usage}\n` : helpText());
-      return 0;
-    }
-    if (command === undefined) {
-      name = undefined;
-      throw new UsageError(
-        line.command === undefined
-          ? "name a command."
-          : `unknown command "${escapeTerminal(line.command)}"`,
-      );
-    }
-    assertOptions(name, line.values, command.options);
-    if (command.noArguments && line.positionals.length > 0) {
-      throw new UsageError(`${name} takes no arguments.`);
-    }
-    if (line.values.version) {
-      io.out(`${VERSION}\n`);
-      return 0;
-    }
-    const cwd = resolve(process.cwd(), line.values.cwd ?? ".");
-    return await command.run(line.positionals, line.values, cwd, io);
+    return await dispatch(argv, io, named);
   } catch (error) {
-    if (error instanceof UsageError) {
-      name ??= error.command;
-      const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
-        ? `${COMMANDS[name].usage}\n`
-        : helpText();
-      io.err(`dsh-skills-anywhere: ${escapeTerminal(error.message)}\n\n${usage}`);
-      return 2;
-    }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.err(`dsh-skills-anywhere: unexpected error\n${escapeTerminal(detail)}\n`);
-    return 1;
+    return reportFailure(error, named.command, io);
   }
+}
+
+/** Parses `argv`, checks it against the command table and runs the command. */
+async function dispatch(argv: string[], io: Io, named: { command?: string }): Promise<number> {
+  const line = parseCommandLine(argv);
+  if (line.values.version && line.command === undefined) {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  let name = line.command ?? DEFAULT_COMMAND;
+  if (name === "rm") name = "remove";
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (line.values.help) {
+    io.out(command && line.command !== undefined ? `${command.usage}\n` : helpText());
+    return 0;
+  }
+  if (command === undefined) {
+    throw new UsageError(
+      line.command === undefined
+        ? "name a command."
+        : `unknown command "${escapeTerminal(line.command)}"`,
+    );
+  }
+  named.command = name;
+  assertOptions(name, line.values, command.options);
+  if (command.noArguments && line.positionals.length > 0) {
+    throw new UsageError(`${name} takes no arguments.`);
+  }
+  if (line.values.version) {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const cwd = resolve(process.cwd(), line.values.cwd ?? ".");
+  return await command.run(line.positionals, line.values, cwd, io);
+}
+
+/**
+ * Whether `error` is an expected failure of the core: a {@linkcode KindError}
+ * (a read, source, git or configuration failure with a `kind`). `SourceError`
+ * and `ConfigError` are named until they are `KindError`s too.
+ */
+function isCoreFailure(error: unknown): error is Error {
+  return error instanceof KindError || error instanceof SourceError ||
+    error instanceof ConfigError;
+}
+
+/**
+ * The one place that turns a thrown error into words and an exit code:
+ * a usage mistake prints the message and the usage (2); a core failure
+ * (a file, a source string or a setting that cannot be used) prints one line
+ * (2); anything else is a bug, printed with its stack (1). Only the CLI adds
+ * its `dsh-skills-anywhere: ` prefix.
+ */
+function reportFailure(error: unknown, command: string | undefined, io: Io): number {
+  if (error instanceof UsageError) {
+    const name = command ?? error.command;
+    const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
+      ? `${COMMANDS[name].usage}\n`
+      : helpText();
+    io.err(`${PREFIX}${escapeTerminal(error.message)}\n\n${usage}`);
+    return 2;
+  }
+  if (isCoreFailure(error)) {
+    io.err(`${PREFIX}${escapeTerminal(error.message)}\n`);
+    return 2;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.err(`${PREFIX}unexpected error\n${escapeTerminal(detail)}\n`);
+  return 1;
 }

@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import { runSources } from "./sources.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runSources([], { json: true }, "/repo", processIo());
  * ```
  * @module
  */
@@ -25,7 +27,6 @@ import {
   resolveSource,
   sameRepository,
   sameSource,
-  SourceError,
   type SourceSpec,
 } from "../sources/resolve.ts";
 import { gitAvailable } from "../sources/git.ts";
@@ -144,29 +145,12 @@ async function targetFile(values: OptionValues, cwd: string): Promise<string> {
     : userSourcesFile(config.dshHome);
 }
 
-/** Resolves a source string, or prints why it cannot be parsed and returns `undefined` (exit 2). */
-function resolveOrReport(
-  spec: string | SourceSpec,
-  cacheDir: string,
-  io: Io,
-): ResolvedSource | undefined {
-  try {
-    return resolveSource(spec, cacheDir);
-  } catch (error) {
-    if (!(error instanceof SourceError)) throw error;
-    io.err(`${escapeTerminal(error.message)}\n`);
-    return undefined;
-  }
-}
-
 /**
- * The entries of the sources file that `add`/`remove` edit; a broken file is a usage error.
+ * The entries of the sources file that `add`/`remove` edit; a broken file throws (exit 2).
  * The user's file may be a symlink; a project's file must be a regular file.
  */
 async function readTarget(file: string, values: OptionValues): Promise<SourceSpec[]> {
-  return await readSourcesFile(file, { followSymlinks: !values.project }).catch((error) => {
-    throw error instanceof SourceError ? new UsageError(error.message) : error;
-  });
+  return await readSourcesFile(file, { followSymlinks: !values.project });
 }
 
 /**
@@ -212,7 +196,10 @@ function specFrom(input: string, values: OptionValues): string | SourceSpec {
   return spec;
 }
 
-/** Runs `add`; exit 0 (added, already listed, or git missing), 1 when its sync failed, 2 on bad input. */
+/**
+ * Runs `add`; exit 0 (added, already listed, or git missing), 1 when its sync failed; a source
+ * string or sources file that cannot be used throws (exit 2).
+ */
 export async function runAdd(
   positionals: string[],
   values: OptionValues,
@@ -222,12 +209,11 @@ export async function runAdd(
   if (positionals.length !== 1) throw new UsageError("add takes exactly one source.");
   const config = cliConfig();
   const spec = specFrom(positionals[0], values);
-  const source = resolveOrReport(spec, config.cacheDir, io);
-  if (source === undefined) return 2;
+  const source = resolveSource(spec, config.cacheDir);
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
   const existing = await readTarget(file, values);
-  if (existing.some((entry) => safeSameSource(entry, spec))) {
+  if (existing.some((entry) => sameSource(entry, spec))) {
     io.out(`${escapeTerminal(source.display)} is already in ${shown}\n`);
     return 0;
   }
@@ -251,15 +237,7 @@ export async function runAdd(
   return result.status === "failed" ? 1 : 0;
 }
 
-function safeSameSource(a: string | SourceSpec, b: string | SourceSpec): boolean {
-  try {
-    return sameSource(a, b);
-  } catch {
-    return false;
-  }
-}
-
-/** Runs `remove` / `rm`; exit 1 when nothing matched. */
+/** Runs `remove` / `rm`; exit 1 when nothing matched; an unusable source or file throws (exit 2). */
 export async function runRemove(
   positionals: string[],
   values: OptionValues,
@@ -269,7 +247,7 @@ export async function runRemove(
   if (positionals.length !== 1) throw new UsageError("remove takes exactly one source.");
   const input = positionals[0];
   const config = cliConfig();
-  if (resolveOrReport(input, config.cacheDir, io) === undefined) return 2;
+  resolveSource(input, config.cacheDir); // refuses a source string that cannot be parsed
   const file = await targetFile(values, cwd);
   const shown = escapeTerminal(tildePath(file, config.home));
   const existing = await readTarget(file, values);

@@ -10,6 +10,8 @@
  * @example
  * ```ts
  * import { runTrust } from "./trust.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runTrust([], { json: true }, "/repo", processIo()); // 1: no terminal to ask on
  * ```
  * @module
  */
@@ -29,7 +31,7 @@ import {
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, PREFIX } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
 
 /** The `trust --json` document. */
@@ -86,7 +88,7 @@ function resolveEntries(
       sources.push(resolveSource(spec, cacheDir));
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
-      io.err(`refused (never cloned): ${escapeTerminal(error.message)}\n`);
+      io.err(`${PREFIX}refused (never cloned): ${escapeTerminal(error.message)}\n`);
     }
   }
   return sources;
@@ -116,7 +118,10 @@ async function revoke(
   return 0;
 }
 
-/** Runs `trust`; exit 0 trusted, 1 not trusted, 2 usage or no usable project sources file. */
+/**
+ * Runs `trust`; exit 0 trusted, 1 not trusted, 2 no project sources file (one that cannot be
+ * read or parsed throws: exit 2 too).
+ */
 export async function runTrust(
   _positionals: string[],
   values: OptionValues,
@@ -129,20 +134,13 @@ export async function runTrust(
   const config = cliConfig();
   const file = projectSourcesFile(projectRoot);
   const shown = escapeTerminal(tildePath(file, config.home));
-  let bytes: Uint8Array | undefined;
-  let sources: ResolvedSource[];
-  try {
-    bytes = await readConfigBytes(file);
-    if (bytes === undefined) {
-      io.err(`dsh-skills-anywhere: no project sources file at ${shown}\n`);
-      return 2;
-    }
-    sources = resolveEntries(bytes, file, config.cacheDir, io);
-  } catch (error) {
-    if (!(error instanceof SourceError)) throw error;
-    io.err(`${escapeTerminal(error.message)}\n`);
+  // A file that cannot be read or parsed throws: the CLI's one mapping says so (exit 2).
+  const bytes = await readConfigBytes(file);
+  if (bytes === undefined) {
+    io.err(`${PREFIX}no project sources file at ${shown}\n`);
     return 2;
   }
+  const sources = resolveEntries(bytes, file, config.cacheDir, io);
   const before = await projectTrust(config.dshHome, projectRoot, bytes);
   if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
   const key = await projectKey(projectRoot);
@@ -180,14 +178,14 @@ export async function runTrust(
   if (!values.yes) {
     if (!canAsk(io)) {
       io.err(
-        "dsh-skills-anywhere: not trusted: no terminal to ask on; nothing changed (use --yes to trust without a prompt)\n",
+        `${PREFIX}not trusted: no terminal to ask on; nothing changed (use --yes to trust without a prompt)\n`,
       );
       report(before.state);
       return 1;
     }
     const answer = await ask(io, "Trust this project's Git sources? [y/N] ");
     if (!/^\s*y(es)?\s*$/i.test(answer ?? "")) {
-      io.err("dsh-skills-anywhere: not trusted; nothing changed\n");
+      io.err(`${PREFIX}not trusted; nothing changed\n`);
       report(before.state);
       return 1;
     }

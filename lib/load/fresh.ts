@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import { MAX_SKILL_FILE_BYTES } from "../catalog/discover.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
 import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
 import { type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
 

@@ -1,0 +1,228 @@
+// End-to-end tests of the Git source commands — sources, sync, add, remove|rm — over real child
+// processes in a sandbox, with upstream repositories made with the system git.
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { resolveSource } from "../lib/sources/resolve.ts";
+import { listTree, writeTree } from "./helpers.ts";
+import {
+  escapeRe,
+  exists,
+  SHA40,
+  skill,
+  table,
+  UPSTREAM,
+  withSandbox,
+} from "./catalog_cli_helpers.ts";
+
+Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list shows git rows", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const first = await box.git(upstream, "rev-parse", "HEAD");
+    await writeTree(box.dshHome, {
+      "skills-anywhere/sources.json": JSON.stringify({
+        sources: [{ repo: upstream, path: "skills" }],
+      }),
+    });
+    const display = `${upstream}/skills`;
+
+    const unsynced = await box.cli("sources", "--json");
+    equal(unsynced.code, 0, unsynced.stderr);
+    const [entry] = JSON.parse(unsynced.stdout);
+    deepEqual(Object.keys(entry).sort(), [
+      "dir",
+      "display",
+      "id",
+      "key",
+      "lock",
+      "path",
+      "repo",
+      "scanDir",
+      "state",
+      "url",
+    ]);
+    equal(entry.state, "active");
+    match(entry.id, /^local\/[0-9a-f]{12}$/);
+    equal(entry.key, entry.id);
+    equal(entry.repo, upstream);
+    equal(entry.path, "skills");
+    equal(entry.url, upstream);
+    equal(entry.display, display);
+    equal(entry.dir, resolveSource(upstream, box.cacheDir).dir);
+    equal(entry.scanDir, join(entry.dir, "skills"));
+    equal(entry.lock, null);
+    const never = await box.cli("sources");
+    match(never.stdout, new RegExp(`^SOURCE {2,}REF {2,}SYNCED COMMIT {2,}CACHE\n`));
+    ok(never.stdout.includes("(default)") && never.stdout.includes("(never)"), never.stdout);
+
+    const before = await box.agentTrees();
+    const cloned = await box.cli("sync");
+    equal(cloned.code, 0, cloned.stderr);
+    equal(
+      cloned.stdout,
+      `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", first.slice(0, 12)]])}\n`,
+    );
+    const synced = JSON.parse((await box.cli("sources", "--json")).stdout);
+    deepEqual(Object.keys(synced[0].lock), ["url", "sha", "syncedAt"]);
+    equal(synced[0].lock.url, upstream);
+    equal(synced[0].lock.sha, first);
+    match(synced[0].lock.sha, SHA40);
+    ok(!Number.isNaN(Date.parse(synced[0].lock.syncedAt)), synced[0].lock.syncedAt);
+    const human = await box.cli("sources");
+    ok(human.stdout.includes(first.slice(0, 12)), human.stdout);
+
+    const second = await box.commit(upstream, {
+      "skills/gamma/SKILL.md": skill("gamma", "Third upstream skill.", "Gamma body."),
+    });
+    const updated = await box.cli("sync");
+    equal(updated.code, 0, updated.stderr);
+    equal(
+      updated.stdout,
+      `${table([["SOURCE", "STATUS", "COMMIT"], [display, "updated", second.slice(0, 12)]])}\n`,
+    );
+    const unchanged = await box.cli("sync", "--json");
+    equal(unchanged.code, 0, unchanged.stderr);
+    deepEqual(JSON.parse(unchanged.stdout), [
+      { source: display, status: "unchanged", sha: second, error: null },
+    ]);
+    deepEqual(Object.keys(JSON.parse(unchanged.stdout)[0]), ["source", "status", "sha", "error"]);
+
+    const list = await box.cli("list");
+    equal(list.code, 0, list.stderr);
+    equal(
+      list.stdout,
+      `${
+        table([
+          ["NAME", "FROM", "PATH"],
+          ["alpha", `git ${display}`, "skills/alpha/SKILL.md"],
+          ["beta", `git ${display}`, "skills/beta/SKILL.md"],
+          ["gamma", `git ${display}`, "skills/gamma/SKILL.md"],
+        ])
+      }\n\n3 skills\n`,
+    );
+    const doctor = await box.cli("doctor");
+    equal(doctor.code, 0, doctor.stderr);
+    deepEqual(await box.agentTrees(), before, "sync/list/doctor never write into agent dirs");
+  });
+});
+
+Deno.test("add/remove: add a local repo with --path, duplicate is already in, rm alias, unlisted → 1", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const sha = await box.git(upstream, "rev-parse", "HEAD");
+    const display = `${upstream}/skills`;
+    const before = await box.agentTrees();
+
+    const added = await box.cli("add", upstream, "--path", "skills");
+    equal(added.code, 0, added.stderr);
+    equal(
+      added.stdout,
+      `added ${display} to ${box.userFile}\n` +
+        `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", sha.slice(0, 12)]])}\n` +
+        `2 skills available from ${display}\n`,
+    );
+    const written = await Deno.readTextFile(box.userFile);
+    deepEqual(JSON.parse(written), { sources: [{ repo: upstream, path: "skills" }] });
+
+    const again = await box.cli("add", upstream, "--path", "skills");
+    equal(again.code, 0, again.stderr);
+    equal(again.stdout, `${display} is already in ${box.userFile}\n`);
+    equal(await Deno.readTextFile(box.userFile), written, "no duplicate entry is appended");
+
+    const removed = await box.cli("rm", upstream);
+    equal(removed.code, 0, removed.stderr);
+    equal(
+      removed.stdout,
+      `removed ${upstream} from ${box.userFile} (cached checkout kept under ${box.cacheDir})\n`,
+    );
+    deepEqual(JSON.parse(await Deno.readTextFile(box.userFile)), { sources: [] });
+
+    const missing = await box.cli("remove", upstream);
+    equal(missing.code, 1);
+    equal(missing.stdout, "");
+    ok(missing.stderr.includes(`${upstream} is not listed in ${box.userFile}`), missing.stderr);
+    deepEqual(await box.agentTrees(), before, "add/remove never write into agent dirs");
+  });
+});
+
+Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source", async () => {
+  await withSandbox(async (box) => {
+    const cases: [unknown, string[]][] = [
+      [{ repo: "o/r", path: "skills" }, ["add", "o/r/skills"]],
+      ["o/r/skills", ["add", "o/r", "--path", "skills"]],
+    ];
+    for (const [entry, args] of cases) {
+      const text = JSON.stringify({ sources: [entry] }, null, 2) + "\n";
+      await writeTree(box.dshHome, { "skills-anywhere/sources.json": text });
+      const result = await box.cli(...args);
+      equal(result.code, 0, result.stderr);
+      equal(result.stdout, `o/r/skills is already in ${box.userFile}\n`);
+      equal(await Deno.readTextFile(box.userFile), text);
+      ok(!(await exists(box.cacheDir)), "nothing was synced");
+    }
+  });
+});
+
+Deno.test("add --project writes <project>/.dsh/skills-anywhere.json", async () => {
+  await withSandbox(async (box) => {
+    const upstream = await box.repo("upstream", UPSTREAM);
+    const result = await box.cli("add", upstream, "--project");
+    equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trimEnd().split("\n");
+    equal(lines[0], `added ${upstream} to ${box.projectFile}`);
+    match(lines[2], new RegExp(`^${escapeRe(upstream)} {2,}cloned {2,}[0-9a-f]{12}$`));
+    equal(lines[3], `2 skills available from ${upstream}`);
+    deepEqual(JSON.parse(await Deno.readTextFile(box.projectFile)), {
+      sources: [{ repo: upstream }],
+    });
+    ok(!(await exists(box.userFile)), "the user file is untouched");
+    const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
+    equal(sources.length, 1);
+    equal(sources[0].display, upstream);
+    match(sources[0].lock.sha, SHA40);
+  });
+});
+
+Deno.test("add: a hostile source is refused with exit 2 and nothing is written", async () => {
+  await withSandbox(async (box) => {
+    for (const args of [["add", "github:../.."], ["add", "github:../..", "--project"]]) {
+      const result = await box.cli(...args);
+      equal(result.code, 2, result.stderr);
+      equal(result.stdout, "");
+      ok(
+        result.stderr.includes('cannot parse source "github:../.." (invalid path segment'),
+        result.stderr,
+      );
+    }
+    ok(!(await exists(box.dshHome)), "no user file, cache or lock");
+    ok(!(await exists(join(box.project, ".dsh"))), "no project file");
+  });
+});
+
+Deno.test("sync: a broken source fails with exit 1 (table and JSON), no half clone", async () => {
+  await withSandbox(async (box) => {
+    const missing = join(box.root, "no-such-repo");
+    await writeTree(box.dshHome, {
+      "skills-anywhere/sources.json": JSON.stringify({ sources: [missing] }),
+    });
+    const human = await box.cli("sync");
+    equal(human.code, 1);
+    const lines = human.stdout.trimEnd().split("\n");
+    match(lines[0], /^SOURCE {2,}STATUS {2,}COMMIT$/);
+    match(lines[1], new RegExp(`^${escapeRe(missing)} {2,}failed {2,}\\S`));
+    ok(human.stderr.length > 0, "the failure is reported on stderr");
+
+    const json = await box.cli("sync", "--json");
+    equal(json.code, 1);
+    const doc = JSON.parse(json.stdout);
+    equal(doc.length, 1);
+    deepEqual(Object.keys(doc[0]), ["source", "status", "sha", "error"]);
+    equal(doc[0].source, missing);
+    equal(doc[0].status, "failed");
+    equal(doc[0].sha, null);
+    ok(typeof doc[0].error === "string" && doc[0].error.length > 0);
+    const cached = await exists(box.cacheDir) ? await listTree(box.cacheDir) : [];
+    ok(!cached.some((p) => p.includes(".tmp-")), `half clone left: ${cached}`);
+    const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
+    equal(sources[0].lock, null);
+  });
+});
