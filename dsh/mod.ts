@@ -10,8 +10,10 @@
  * ```
  * @module
  */
-export { apply, catalogConfig, Config, inject, name } from "./plugin.ts";
+export { apply, Config, inject, name } from "./plugin.ts";
 export { SkillsAnywhereProvider } from "./provider.ts";
-export type { Candidate, Definition, ProviderControl, RuntimeSettings } from "./provider.ts";
-export { ProviderConfig, ToolsConfig } from "./config.ts";
+export type { ProviderControl, RuntimeSettings } from "./provider.ts";
+export type { Candidate, Definition, DshRecord } from "./record.ts";
+export { catalogConfig, ProviderConfig, ToolsConfig } from "./config.ts";
+export type { DshConfig, ProviderConfigValue } from "./config.ts";
 export * from "../mod.ts";
