@@ -6,6 +6,8 @@
  * @example
  * ```ts
  * import * as skillsAnywhere from "./mod.ts";
+ * // `ctx`: a Cordis context with dsh's SkillRegistry plugged in.
+ * declare const ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> };
  * await ctx.plugin(skillsAnywhere, {});
  * ```
  * @module
