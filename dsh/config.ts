@@ -1,6 +1,10 @@
 /**
- * The dsh plugin configuration: every field and default of the provider row,
- * as a Standard Schema (zod) that Cordis validates before `apply` runs.
+ * The dsh plugins' configuration. The provider row's schema is derived from
+ * the catalog's one table of settings (`CONFIG_FIELDS` in
+ * `lib/catalog/config.ts`): each field becomes the zod type of its kind with
+ * its default. Only the settings dsh alone has are declared here: the
+ * provider name, watching, and the catalog budget. Cordis validates a row
+ * with these Standard Schemas before `apply` runs.
  *
  * @example
  * ```ts
@@ -10,6 +14,15 @@
  * @module
  */
 import * as z from "zod";
+import process from "node:process";
+import {
+  CONFIG_FIELDS,
+  type ConfigField,
+  DEFAULT_RANKS,
+  type RawConfig,
+  resolveConfig,
+  type ResolvedConfig,
+} from "../lib/catalog/config.ts";
 
 const SourceEntry = z.union([
   z.string().min(1),
@@ -21,44 +34,110 @@ const SourceEntry = z.union([
   }),
 ]);
 
-/** The `skills-anywhere` row's configuration. */
-export const ProviderConfig = z.object({
+const RANKS = z.object(
+  Object.fromEntries(Object.keys(DEFAULT_RANKS).map((key) => [key, z.number().optional()])),
+);
+
+/** The zod type of one catalog field; a field without a default is optional. */
+function fieldSchema(field: ConfigField): z.ZodType {
+  switch (field.type) {
+    case "boolean":
+      return z.boolean().default(field.default as boolean);
+    case "count":
+      return z.number().int().min(0).default(field.default as number);
+    case "duration":
+      return z.number().min(0).default(field.default as number);
+    case "timeout":
+      return z.number().positive().default(field.default as number);
+    case "path":
+      return z.string().optional();
+    case "strings":
+      return z.array(z.string()).default([]);
+    case "sources":
+      return z.array(SourceEntry).default([]);
+    case "ranks":
+      return RANKS.default({});
+  }
+}
+
+/** The catalog budget: how many skills the model sees, which always, which never. */
+export interface CatalogBudget {
+  /** Visible skills at most; 0 = no limit. */
+  limit: number;
+  /** Names that take the first places. */
+  pin: string[];
+  /** Names never visible to the model. */
+  hide: string[];
+}
+
+/** The settings only the dsh provider has, as validated. */
+export interface DshSettings {
+  /** The provider name registered on `ctx.skills`. */
+  providerName: string;
+  /** Watch flat roots and poll the sources and plugin files. */
+  watch: boolean;
+  catalog: CatalogBudget;
+}
+
+const DSH_FIELDS = {
   providerName: z.string().min(1).default("skills-anywhere"),
-  agents: z.boolean().default(true),
-  excludeAgents: z.array(z.string()).default([]),
-  sharedDirs: z.boolean().default(false),
-  extraProjectDirs: z.array(z.string()).default([]),
-  extraUserDirs: z.array(z.string()).default([]),
-  claudePlugins: z.boolean().default(true),
-  sources: z.array(SourceEntry).default([]),
-  sourcesFiles: z.boolean().default(true),
-  cacheDir: z.string().optional(),
-  dshHome: z.string().optional(),
-  home: z.string().optional(),
-  sync: z.boolean().default(true),
-  syncOnStart: z.boolean().default(true),
-  syncIntervalMs: z.number().min(0).default(6 * 60 * 60 * 1000),
-  syncTimeoutMs: z.number().positive().default(120_000),
-  maxDepth: z.number().int().min(0).default(5),
-  dedupe: z.boolean().default(true),
-  lenient: z.boolean().default(true),
   watch: z.boolean().default(true),
-  excludeSkills: z.array(z.string()).default([]),
-  ranks: z.object({
-    project: z.number().optional(),
-    user: z.number().optional(),
-    claudePlugins: z.number().optional(),
-    sources: z.number().optional(),
-  }).default({}),
   catalog: z.object({
     limit: z.number().default(50),
     pin: z.array(z.string()).default([]),
     hide: z.array(z.string()).default([]),
   }).prefault({}),
-}).prefault({});
+};
 
-/** The validated provider configuration. */
-export type ProviderConfigValue = z.output<typeof ProviderConfig>;
+/** The validated provider configuration: the catalog settings plus dsh's own. */
+export type ProviderConfigValue = RawConfig & DshSettings;
+
+const CATALOG_FIELDS = Object.fromEntries(
+  Object.entries(CONFIG_FIELDS).map(([name, field]) => [name, fieldSchema(field)]),
+);
+
+/** The `skills-anywhere` row's configuration: every catalog field, then dsh's own. */
+export const ProviderConfig: z.ZodType<ProviderConfigValue> = z
+  .object({ ...CATALOG_FIELDS, ...DSH_FIELDS })
+  .prefault({}) as unknown as z.ZodType<ProviderConfigValue>;
+
+/** The provider's resolved configuration: the catalog's, plus the dsh settings. */
+export type DshConfig = ResolvedConfig & DshSettings;
+
+/**
+ * A budget limit as the provider applies it: whole, and never below 0.
+ *
+ * @example
+ * ```ts
+ * import { budgetLimit } from "./config.ts";
+ * console.log(budgetLimit(2.9), budgetLimit(-4)); // 2 0
+ * ```
+ */
+export function budgetLimit(limit: number): number {
+  return Math.max(0, Math.floor(limit));
+}
+
+/**
+ * Turns the validated row configuration into the provider's configuration:
+ * the catalog settings resolved (paths, `~`, `HOME`/`DSH_HOME`) and the dsh
+ * settings copied.
+ *
+ * @example
+ * ```ts
+ * import { catalogConfig, ProviderConfig } from "./config.ts";
+ * const parsed = ProviderConfig.parse({ catalog: { limit: 2.5 } });
+ * console.log(catalogConfig(parsed).catalog.limit); // 2
+ * ```
+ */
+export function catalogConfig(config: ProviderConfigValue): DshConfig {
+  const { providerName, watch, catalog, ...raw } = config;
+  return {
+    ...resolveConfig(raw, process.env),
+    providerName,
+    watch,
+    catalog: { limit: budgetLimit(catalog.limit), pin: [...catalog.pin], hide: [...catalog.hide] },
+  };
+}
 
 /** The `skills-anywhere-tools` row's configuration. */
 export const ToolsConfig = z.object({

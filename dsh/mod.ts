@@ -6,12 +6,16 @@
  * @example
  * ```ts
  * import * as skillsAnywhere from "./mod.ts";
+ * // `ctx`: a Cordis context with dsh's SkillRegistry plugged in.
+ * declare const ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> };
  * await ctx.plugin(skillsAnywhere, {});
  * ```
  * @module
  */
-export { apply, catalogConfig, Config, inject, name } from "./plugin.ts";
+export { apply, Config, inject, name } from "./plugin.ts";
 export { SkillsAnywhereProvider } from "./provider.ts";
-export type { Candidate, Definition, ProviderControl, RuntimeSettings } from "./provider.ts";
-export { ProviderConfig, ToolsConfig } from "./config.ts";
+export type { ProviderControl, RuntimeSettings } from "./provider.ts";
+export type { Candidate, Definition, DshRecord } from "./record.ts";
+export { catalogConfig, ProviderConfig, ToolsConfig } from "./config.ts";
+export type { DshConfig, ProviderConfigValue } from "./config.ts";
 export * from "../mod.ts";

@@ -6,14 +6,14 @@
  * @example
  * ```ts
  * import * as skillsAnywhere from "./plugin.ts";
+ * // `ctx`: a Cordis context with dsh's SkillRegistry plugged in.
+ * declare const ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> };
  * await ctx.plugin(skillsAnywhere, { catalog: { limit: 20 } });
  * ```
  * @module
  */
-import process from "node:process";
-import { resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
-import type { Log } from "../lib/catalog/discover.ts";
-import { ProviderConfig, type ProviderConfigValue } from "./config.ts";
+import type { Log } from "../lib/util.ts";
+import { catalogConfig, ProviderConfig, type ProviderConfigValue } from "./config.ts";
 import { type ProviderControl, SkillsAnywhereProvider } from "./provider.ts";
 
 /** The Cordis plugin name. */
@@ -34,11 +34,6 @@ interface DshContext {
     debug(message: string): void;
   };
   effect(execute: () => () => unknown, label?: string): unknown;
-}
-
-/** Turns the validated row configuration into the catalog configuration. */
-export function catalogConfig(config: ProviderConfigValue): ResolvedConfig {
-  return resolveConfig({ ...config, ranks: { ...config.ranks } }, process.env);
 }
 
 /** Registers the provider; disposes it with the plugin. Synchronous, as Cordis expects. */

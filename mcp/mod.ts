@@ -15,9 +15,8 @@
 import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { findProjectRoot } from "../lib/catalog/config.ts";
-import type { Log } from "../lib/catalog/discover.ts";
-import { collectSources } from "../lib/sources/collect.ts";
-import { syncAll } from "../lib/sources/sync.ts";
+import type { Log } from "../lib/util.ts";
+import { SyncScheduler } from "../lib/sources/schedule.ts";
 import { ServedCatalog } from "./catalog.ts";
 import { guardedStdin, PendingRequests, trackedStdout } from "./line_filter.ts";
 import {
@@ -31,24 +30,17 @@ export type { SkillsAnywhereServer, SkillsAnywhereServerOptions } from "./server
 export { ServedCatalog } from "./catalog.ts";
 export { renderSkill } from "../lib/load/render.ts";
 
-/** Syncs every Git source once, in the background; the catalog is rescanned when one changed. */
-async function backgroundSync(
-  catalog: ServedCatalog,
-  cwd: string,
-  log: Log,
-  signal: AbortSignal,
-): Promise<void> {
-  const config = catalog.config;
-  // Only sources in force: a project file waiting for trust is never synced.
-  const { sources } = await collectSources(config, await findProjectRoot(cwd), log);
-  if (sources.length === 0 || signal.aborted) return;
-  const results = await syncAll(sources, {
-    lockFile: config.lockFile,
-    timeoutMs: config.syncTimeoutMs,
+/**
+ * Starts the background sync of the Git sources in force for `cwd`'s project
+ * (the project root is looked up without delaying the caller).
+ */
+function startSync(catalog: ServedCatalog, cwd: string, log: Log): SyncScheduler {
+  const scheduler = new SyncScheduler(catalog.config, {
     log,
-    signal,
+    onChange: () => catalog.invalidate(),
   });
-  if (results.some((r) => r.status === "cloned" || r.status === "updated")) catalog.invalidate();
+  findProjectRoot(cwd).then((root) => scheduler.start([root]));
+  return scheduler;
 }
 
 /**
@@ -61,21 +53,7 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   const config = mcpConfig(options.config);
   const catalog = options.catalog ??
     new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs });
-  const stop = new AbortController();
-  const syncing: Promise<void>[] = [];
-  const runSync = () => {
-    syncing.push(
-      backgroundSync(catalog, cwd, log, stop.signal).catch((error) =>
-        log("warn", `skills-anywhere: background sync failed: ${(error as Error).message}`)
-      ),
-    );
-  };
-  let timer: ReturnType<typeof setInterval> | undefined;
-  if (config.sync && config.syncOnStart) runSync();
-  if (config.sync && config.syncIntervalMs > 0) {
-    timer = setInterval(runSync, config.syncIntervalMs);
-    (timer as { unref?: () => void }).unref?.();
-  }
+  const scheduler = startSync(catalog, cwd, log);
   // A client that closes its end of stdout (or stderr) makes writes fail with EPIPE: that is a
   // disconnect, not a crash. Diagnostics are best-effort; a broken stdout ends the session.
   let clientGone: () => void = () => {};
@@ -101,9 +79,8 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   });
   // Whatever is still pending will not be answered now; the end of input need not wait for it.
   pending.abandon();
-  if (timer !== undefined) clearInterval(timer);
-  stop.abort();
+  const stopped = scheduler.stop();
   await handle.close().catch(() => {});
-  await Promise.allSettled(syncing);
+  await stopped;
   process.stdin.pause();
 }

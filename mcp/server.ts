@@ -61,7 +61,7 @@ function isResolved(config: RawConfig | ResolvedConfig): config is ResolvedConfi
 
 /** Resolves MCP configuration: shared `.agents` folders on, no watching. */
 export function mcpConfig(config: RawConfig | ResolvedConfig = {}): ResolvedConfig {
-  return isResolved(config) ? config : resolveConfig({ sharedDirs: true, ...config, watch: false });
+  return isResolved(config) ? config : resolveConfig({ sharedDirs: true, ...config });
 }
 
 const row = (skill: DiscoveredSkill) => ({

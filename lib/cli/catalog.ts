@@ -23,7 +23,7 @@ import { tildePath } from "./table.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
-  return resolveConfig({ sharedDirs: true, watch: false, sync: false, ...overrides }, process.env);
+  return resolveConfig({ sharedDirs: true, sync: false, ...overrides }, process.env);
 }
 
 /**

@@ -135,6 +135,26 @@ async function fromProjectFile(
 }
 
 /**
+ * The sources of `projectRoot`'s project file alone, split by trust (none
+ * when sources files are off): what a project adds to the sources every
+ * project shares.
+ *
+ * @example
+ * ```ts
+ * import { collectProjectSources } from "./collect.ts";
+ * const config = { sources: [], sourcesFiles: true, dshHome: "/home/me/.dsh", cacheDir: "/cache" };
+ * const { sources, untrusted } = await collectProjectSources(config, "/repo", () => {});
+ * ```
+ */
+export async function collectProjectSources(
+  config: SourcesConfig,
+  projectRoot: string,
+  log: Log,
+): Promise<CollectedSources> {
+  return config.sourcesFiles ? await fromProjectFile(config, projectRoot, log) : { sources: [] };
+}
+
+/**
  * Resolves every configured source for `projectRoot` (no project file when
  * omitted): the sources in force, and the project file waiting for trust.
  *

@@ -1,0 +1,126 @@
+/**
+ * Change detection for the dsh provider: `fs.watch` on flat skill roots (a
+ * `.md` file or a directory added, edited or removed), `fs.watchFile` polling
+ * of single files (sources files, Claude plugin lists), and a debounce so a
+ * burst of events tells dsh once.
+ *
+ * @example
+ * ```ts
+ * import { debounce, Watcher } from "./watch.ts";
+ * const changed = debounce(() => console.log("skills changed"), 80);
+ * const watcher = new Watcher(changed.call);
+ * watcher.poll("/home/me/.dsh/skills-anywhere/sources.json");
+ * watcher.close();
+ * changed.cancel();
+ * ```
+ * @module
+ */
+import { type FSWatcher, unwatchFile, watch, watchFile } from "node:fs";
+import type { Root } from "../lib/catalog/roots.ts";
+
+const POLL_MS = 2000;
+const MAX_WATCHED_PROJECTS = 32;
+
+/** A debounced call and its cancel. */
+export interface Debounced {
+  /** Schedules `fn`, replacing a pending call. */
+  call(): void;
+  /** Drops a pending call. */
+  cancel(): void;
+}
+
+/**
+ * `fn` called once `ms` after the last of a burst of calls.
+ *
+ * @example
+ * ```ts
+ * import { debounce } from "./watch.ts";
+ * const saved = debounce(() => console.log("saved"), 50);
+ * saved.call();
+ * saved.call(); // "saved" is printed once
+ * ```
+ */
+export function debounce(fn: () => void, ms: number): Debounced {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cancel = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    call: () => {
+      cancel();
+      timer = setTimeout(() => {
+        timer = undefined;
+        fn();
+      }, ms);
+    },
+    cancel,
+  };
+}
+
+/** Watches flat roots and polls files, calling `changed` on anything that may change the catalog. */
+export class Watcher {
+  readonly #changed: () => void;
+  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #projects = new Set<string>();
+  readonly #polled = new Set<string>();
+  #closed = false;
+
+  /** Builds a watcher that reports to `changed`. */
+  constructor(changed: () => void) {
+    this.#changed = changed;
+  }
+
+  /**
+   * Watches the flat roots among `roots` not watched yet: user roots, and the
+   * project roots of `projectRoot` while fewer than 32 projects are watched.
+   */
+  watchRoots(roots: readonly Root[], projectRoot: string | undefined): void {
+    if (this.#closed) return;
+    if (projectRoot !== undefined && !this.#projects.has(projectRoot)) {
+      if (this.#projects.size >= MAX_WATCHED_PROJECTS) projectRoot = undefined;
+      else this.#projects.add(projectRoot);
+    }
+    for (const root of roots) {
+      if (root.mode !== "flat" || this.#watchers.has(root.path)) continue;
+      if (root.project !== undefined && root.project !== projectRoot) continue;
+      this.#watchRoot(root.path);
+    }
+  }
+
+  #watchRoot(path: string): void {
+    try {
+      const watcher = watch(path, { persistent: false }, (_event, file) => {
+        const name = typeof file === "string" ? file : "";
+        if (name === "" || name.endsWith(".md") || !name.includes(".")) this.#changed();
+      });
+      watcher.on("error", () => {
+        watcher.close();
+        this.#watchers.delete(path);
+        this.#changed();
+      });
+      this.#watchers.set(path, watcher);
+    } catch {
+      // Not there yet: it is picked up by a later list.
+    }
+  }
+
+  /** Polls `file`; on a change calls `changed`, then `also` (a resync, say). */
+  poll(file: string, also?: () => void): void {
+    if (this.#polled.has(file) || this.#closed) return;
+    this.#polled.add(file);
+    watchFile(file, { interval: POLL_MS, persistent: false }, (current, previous) => {
+      if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
+      this.#changed();
+      also?.();
+    });
+  }
+
+  /** Closes every watcher and poller. Idempotent. */
+  close(): void {
+    this.#closed = true;
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+    for (const file of this.#polled) unwatchFile(file);
+  }
+}

@@ -1,0 +1,108 @@
+// dsh scenarios: the model tools find_skills and open_skill through the real ToolRuntime. See
+// tests/dsh_scenarios.mjs for `env`.
+import { call, catalogStateOf, mount, pdfTree, textOf } from "./dsh_fixtures.mjs";
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+/** Budget 1 — find lists hidden skills, never author-disabled ones. */
+export async function findAndOpenWithBudget(env) {
+  const { assert } = env;
+  const t = await pdfTree(env);
+  const m = await mount(env, t.config({ catalog: { limit: 1 } }), {});
+  try {
+    assert.equal(await catalogStateOf(m.ctx, "alpha-pdf"), "visible");
+    assert.equal(await catalogStateOf(m.ctx, "gamma-pdf"), "hidden");
+    const found = await call(m.ctx, "find_skills", { query: "pdf forms" });
+    assert.equal(found.isError, false, textOf(found));
+    assert.equal(found.value.total, 4);
+    assert.equal(found.value.unlisted, 3);
+    assert.deepEqual(
+      found.value.matches.map((x) => [x.name, x.listed]).sort(),
+      [["alpha-pdf", true], ["gamma-pdf", false]],
+    );
+    assert.equal(found.value.matches[0].source, "anywhere-user");
+    const text = textOf(found);
+    assert.match(text, /^2 of 4 skills matched \(3 searched skills are not in the catalog\):/);
+    assert.match(
+      text,
+      /- gamma-pdf \(not in catalog: load with open_skill\) — Fill in PDF forms\./,
+    );
+    assert.match(text, /- alpha-pdf — Read PDF files/);
+    assert.doesNotMatch(text, /beta-docx|delta-pdf/);
+    // The hidden one opens, rendered with dsh's renderSkillContent.
+    const opened = await call(m.ctx, "open_skill", { name: "gamma-pdf" });
+    assert.equal(opened.isError, false, textOf(opened));
+    assert.equal(opened.value.name, "gamma-pdf");
+    assert.equal(opened.value.provider, "skills-anywhere");
+    assert.deepEqual(opened.value.resourceBase, {
+      kind: "directory",
+      path: `${t.userSkills}/gamma-pdf`,
+    });
+    assert.match(opened.value.content, /Instructions of gamma-pdf\./);
+    assert.equal(textOf(opened), env.renderSkillContent(opened.value));
+    assert.match(textOf(opened), /<skill_content name="gamma-pdf"/);
+    // The author-disabled one is refused and never found.
+    const refused = await call(m.ctx, "open_skill", { name: "delta-pdf" });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /skill "delta-pdf" is not available for model invocation/);
+    const old = await call(m.ctx, "find_skills", { query: "old way", limit: 50 });
+    assert.deepEqual(old.value.matches, []);
+    assert.match(textOf(old), /^No skills matched\. 4 skills searched \(3 not in the catalog\)\./);
+    // limit is clamped to at least 1.
+    const one = await call(m.ctx, "find_skills", { query: "pdf", limit: 0 });
+    assert.equal(one.value.matches.length, 1);
+  } finally {
+    await m.close();
+  }
+}
+
+/** `open: false` registers only find_skills (and `find: false` only open_skill). */
+export async function toolSwitches(env) {
+  const { assert } = env;
+  const t = await pdfTree(env);
+  const m = await mount(env, t.config(), { open: false });
+  try {
+    assert.ok(m.ctx.tools.get("find_skills"));
+    assert.equal(m.ctx.tools.get("open_skill"), undefined);
+    const schemas = m.ctx.tools.schemas().map((s) => s.name);
+    assert.ok(schemas.includes("find_skills"));
+    assert.ok(!schemas.includes("open_skill"));
+    const result = await call(m.ctx, "open_skill", { name: "alpha-pdf" });
+    assert.equal(result.isError, true);
+  } finally {
+    await m.close();
+  }
+  const n = await mount(env, t.config(), { find: false });
+  try {
+    assert.equal(n.ctx.tools.get("find_skills"), undefined);
+    assert.ok(n.ctx.tools.get("open_skill"));
+  } finally {
+    await n.close();
+  }
+}
+
+/** Empty query, invalid name and unknown name are tool errors. */
+export async function toolErrors(env) {
+  const { assert } = env;
+  const t = await pdfTree(env);
+  const m = await mount(env, t.config(), {});
+  try {
+    const empty = await call(m.ctx, "find_skills", { query: "   " });
+    assert.equal(empty.isError, true);
+    assert.match(textOf(empty), /query must not be empty/);
+    const bad = await call(m.ctx, "open_skill", { name: "Bad Name" });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /invalid skill name "Bad Name"/);
+    const unknown = await call(m.ctx, "open_skill", { name: "no-such-skill" });
+    assert.equal(unknown.isError, true);
+    assert.match(
+      textOf(unknown),
+      /skill "no-such-skill" is unknown or no longer available; search with find_skills/,
+    );
+    const missingArg = await call(m.ctx, "find_skills", {});
+    assert.equal(missingArg.isError, true);
+  } finally {
+    await m.close();
+  }
+}
