@@ -24,7 +24,7 @@ import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
 import type { Failure } from "../lib/errors.ts";
 import { type FindLimits, findLimits, findOpenable, findSkills } from "../lib/load/find.ts";
-import { type LoadedSkill, openSkill } from "../lib/load/mod.ts";
+import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
@@ -120,7 +120,7 @@ const modelInvocable = (skill: DiscoveredSkill) => skill.invocation.modelInvocab
 async function openForModel(
   context: ServerContext,
   name: string,
-  options: Omit<Parameters<typeof openSkill>[1], "lenient" | "words"> = {},
+  options: Omit<OpenOptions, "lenient" | "words"> = {},
 ): Promise<{ ok: true; skill: LoadedSkill } | Failure> {
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
   if (!found.ok) return found;

@@ -46,7 +46,7 @@ const NUMBER = { type: "number" } as const;
 const STRINGS = { type: "array", items: STRING } as const;
 
 /** The `skills-anywhere-bundle-1` manifest as JSON Schema (the type is `lib/bundle`'s). */
-export const BUNDLE_MANIFEST_SCHEMA = {
+const BUNDLE_MANIFEST_SCHEMA = {
   type: "object",
   properties: {
     schema: { const: "skills-anywhere-bundle-1" },

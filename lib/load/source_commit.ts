@@ -91,6 +91,25 @@ export async function sourceCommit(
   skillDirectory: string,
   options: SourceCommitOptions,
 ): Promise<SourceCommit> {
+  const place = await checkoutOf(skillDirectory, options);
+  if (!place.ok) return place;
+  return await committedState(place, options.timeoutMs ?? TIMEOUT_MS);
+}
+
+/** Where git is asked: the checkout's own git dir and the skill folder inside it. */
+interface Checkout {
+  ok: true;
+  checkout: string;
+  gitDir: string;
+  /** The skill folder relative to the checkout, with `/` separators (`""` for the checkout). */
+  folder: string;
+}
+
+/** Resolves the cache, checkout and skill folder and checks how they nest, before any git. */
+async function checkoutOf(
+  skillDirectory: string,
+  options: SourceCommitOptions,
+): Promise<Checkout | Failure<SourceCommitFailure>> {
   let cache: string;
   let checkout: string;
   let skill: string;
@@ -117,13 +136,13 @@ export async function sourceCommit(
       return failure("locked", `the checkout has a ${lock} left by an unfinished git command`);
     }
   }
-  const where = {
-    gitDir,
-    workTree: checkout,
-    cwd: checkout,
-    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
-  };
-  const folder = relative(checkout, skill).split(sep).join("/");
+  return { ok: true, checkout, gitDir, folder: relative(checkout, skill).split(sep).join("/") };
+}
+
+/** Asks git for HEAD and for any difference under the skill folder. */
+async function committedState(place: Checkout, timeoutMs: number): Promise<SourceCommit> {
+  const { checkout, gitDir, folder } = place;
+  const where = { gitDir, workTree: checkout, cwd: checkout, timeoutMs };
   let commit: string;
   let changes: string;
   try {
