@@ -145,11 +145,11 @@ export class SkillsAnywhereProvider {
       lenient: this.#config.lenient,
       confineTo: candidate.locator.confineTo,
     });
-    if (now.status === "missing") return Promise.resolve(undefined);
-    if (now.status === "invalid") {
+    if (!now.ok && now.kind === "missing") return Promise.resolve(undefined);
+    if (!now.ok) {
       this.#log(
         "warn",
-        `skills-anywhere: ${candidate.locator.path} became unreadable: ${now.reason}`,
+        `skills-anywhere: ${candidate.locator.path} became unreadable: ${now.message}`,
       );
       return Promise.resolve(undefined);
     }

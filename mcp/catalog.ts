@@ -14,12 +14,15 @@
  * @module
  */
 import type { ResolvedConfig } from "../lib/catalog/config.ts";
-import type { DiscoveredSkill, DiscoveryReport, Log } from "../lib/catalog/discover.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
+import { type Log, silentLog } from "../lib/util.ts";
 
 /** Options of {@linkcode ServedCatalog}. */
 export interface ServedCatalogOptions {
+  /** Working directory (project selection). */
   cwd?: string;
+  /** Diagnostics sink. */
   log?: Log;
   /** How long a discovery stays fresh, in milliseconds (default 3000). */
   cacheMs?: number;
@@ -27,6 +30,7 @@ export interface ServedCatalogOptions {
 
 /** A cached, shared view of the catalog. */
 export class ServedCatalog {
+  /** The resolved configuration the catalog is built from. */
   readonly config: ResolvedConfig;
   readonly #cwd?: string;
   readonly #log: Log;
@@ -39,7 +43,7 @@ export class ServedCatalog {
   constructor(config: ResolvedConfig, options: ServedCatalogOptions = {}) {
     this.config = config;
     this.#cwd = options.cwd;
-    this.#log = options.log ?? (() => {});
+    this.#log = options.log ?? silentLog;
     this.#cacheMs = options.cacheMs ?? 3000;
   }
 

@@ -8,6 +8,7 @@
  *
  * @example
  * ```ts
+ * import process from "node:process";
  * import { guardedStdin } from "./line_filter.ts";
  * const stdin = guardedStdin(process.stdin, (line) => process.stdout.write(line));
  * ```
@@ -15,34 +16,30 @@
  */
 import { Transform, Writable } from "node:stream";
 import type { Readable } from "node:stream";
+import { isPlainObject } from "../lib/util.ts";
+
+/** One JSON-RPC error line with no request to answer (or the request's `id`). */
+function errorLine(code: number, message: string, id: string | number | null = null): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
+}
 
 /** The reply for a line that cannot be served, or `undefined` for a good line. */
-export function rejectLine(line: string): string | undefined {
+function rejectLine(line: string): string | undefined {
   if (line.trim() === "") return undefined;
-  let value: unknown;
+  let message: unknown;
   try {
-    value = JSON.parse(line);
+    message = JSON.parse(line);
   } catch {
-    return JSON.stringify({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32700, message: "Parse error: the line is not JSON" },
-    }) + "\n";
+    return errorLine(-32700, "Parse error: the line is not JSON");
   }
-  const message = value as Record<string, unknown> | null;
-  const valid = message !== null && typeof message === "object" && !Array.isArray(message) &&
-    message.jsonrpc === "2.0" &&
+  if (!isPlainObject(message)) {
+    return errorLine(-32600, "Invalid Request: not a JSON-RPC 2.0 message");
+  }
+  const valid = message.jsonrpc === "2.0" &&
     (typeof message.method === "string" || "result" in message || "error" in message);
   if (valid) return undefined;
-  const id = message !== null && typeof message === "object" && !Array.isArray(message) &&
-      (typeof message.id === "string" || typeof message.id === "number")
-    ? message.id
-    : null;
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" },
-  }) + "\n";
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  return errorLine(-32600, "Invalid Request: not a JSON-RPC 2.0 message", id);
 }
 
 /**
@@ -50,6 +47,15 @@ export function rejectLine(line: string): string | undefined {
  * stdin right after its last request (`printf … | dsh-skills-anywhere mcp`),
  * the input is held open until those answers are written, so no response is
  * lost at the end of a pipe.
+ *
+ * @example
+ * ```ts
+ * import { PendingRequests } from "./line_filter.ts";
+ * const pending = new PendingRequests();
+ * pending.received('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+ * pending.answered('{"jsonrpc":"2.0","id":1,"result":{}}');
+ * await pending.drained(1000); // resolves at once: nothing is pending
+ * ```
  */
 export class PendingRequests {
   readonly #ids = new Set<string>();
@@ -95,25 +101,18 @@ export class PendingRequests {
 
 function parseObject(line: string): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+    const value: unknown = JSON.parse(line);
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The longest message accepted, in UTF-16 code units (4 Mi): far above any real request. */
-export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
 function tooLarge(): string {
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id: null,
-    error: {
-      code: -32600,
-      message: `Invalid Request: a message longer than ${MAX_LINE_CHARS} characters`,
-    },
-  }) + "\n";
+  return errorLine(-32600, `Invalid Request: a message longer than ${MAX_LINE_CHARS} characters`);
 }
 
 /** How long the end of input waits for answers to requests already read. */
@@ -123,6 +122,14 @@ const DRAIN_MS = 30_000;
  * Wraps `input` so that unusable lines are answered through `reply` and
  * removed; everything else flows on byte for byte. When `pending` is given,
  * the end of input waits until every request read so far is answered.
+ *
+ * @example
+ * ```ts
+ * import process from "node:process";
+ * import { guardedStdin } from "./line_filter.ts";
+ * const stdin = guardedStdin(process.stdin, (line) => process.stdout.write(line));
+ * stdin.pipe(process.stdout);
+ * ```
  */
 export function guardedStdin(
   input: Readable,
@@ -183,6 +190,14 @@ export function guardedStdin(
  * A pass-through for stdout that tells `pending` which requests were answered. Once a write
  * fails (the client closed its end: EPIPE), later output is dropped instead of raising an
  * error nobody could handle; the caller learns of the failure from `output`'s "error" event.
+ *
+ * @example
+ * ```ts
+ * import process from "node:process";
+ * import { PendingRequests, trackedStdout } from "./line_filter.ts";
+ * const stdout = trackedStdout(process.stdout, new PendingRequests());
+ * stdout.write('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+ * ```
  */
 export function trackedStdout(output: Writable, pending: PendingRequests): Writable {
   const decoder = new TextDecoder();

@@ -11,15 +11,23 @@
  * ```
  * @module
  */
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  McpServer,
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
 import process from "node:process";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
-import type { DiscoveredSkill, Log } from "../lib/catalog/discover.ts";
+import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
-import { searchSkills } from "../lib/catalog/search.ts";
-import { disabledMessage, openSkill } from "../lib/load/mod.ts";
-import { isSkillName } from "../lib/skill/names.ts";
+import type { Failure } from "../lib/errors.ts";
+import { type FindLimits, findLimits, findOpenable, findSkills } from "../lib/load/find.ts";
+import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
+import type { RenderWords } from "../lib/load/render.ts";
+import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
+import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
 
@@ -53,8 +61,6 @@ export const SERVER_INSTRUCTIONS =
   "Call find_skills with a few keywords, then open_skill with the exact name it returns to load the instructions. " +
   "Resolve scripts and files relative to the returned base directory, and only when a step needs them.";
 
-const HEX64 = /^[0-9a-f]{64}$/;
-
 function isResolved(config: RawConfig | ResolvedConfig): config is ResolvedConfig {
   return typeof (config as ResolvedConfig).stateDir === "string";
 }
@@ -64,64 +70,200 @@ export function mcpConfig(config: RawConfig | ResolvedConfig = {}): ResolvedConf
   return isResolved(config) ? config : resolveConfig({ sharedDirs: true, ...config });
 }
 
-const row = (skill: DiscoveredSkill) => ({
+/** What every tool and resource handler shares. */
+interface ServerContext {
+  catalog: ServedCatalog;
+  limits: FindLimits;
+  log: Log;
+}
+
+type SkillRowValue = { name: string; description: string; source: string };
+
+const row = (skill: DiscoveredSkill): SkillRowValue => ({
   name: skill.name,
   description: skill.description,
   source: originLabel(skill.origin),
 });
 
-const line = (s: { name: string; description: string; source: string }) =>
-  `- ${s.name} — ${s.description} [${s.source}]`;
+const line = (s: SkillRowValue) => `- ${s.name} — ${s.description} [${s.source}]`;
 
-/**
- * The published skill `name` if a model may open it: a valid name, known (a miss rescans
- * once), and not disabled by its author in the catalog. Shared by `open_skill` and resources.
- */
-async function findOpenable(
-  catalog: ServedCatalog,
-  name: string,
-): Promise<{ skill: DiscoveredSkill } | { error: string }> {
-  if (!isSkillName(name)) return { error: `invalid skill name "${name}"` };
-  const skill = await catalog.lookup(name);
-  if (skill === undefined) return { error: `skill "${name}" is unknown; search with find_skills` };
-  if (!skill.invocation.modelInvocable) return { error: disabledMessage(name) };
-  return { skill };
+const SkillRow = z.object({ name: z.string(), description: z.string(), source: z.string() });
+
+/** The server's words in the rendered skill text. */
+const MCP_WORDS: RenderWords = {
+  declaredToolsNote:
+    "This server cannot restrict your tools. Treat anything beyond that list as outside what the author asked for.",
+};
+
+/** The server's words for refusals that concern its own tool arguments; others keep the core's. */
+const REFUSALS: Record<string, (name: string, message: string) => string> = {
+  unknown: (_name, message) => `${message}; search with find_skills`,
+  "sha-mismatch": () =>
+    "SKILL.md changed: expected_sha256 does not match; review the current file before loading instructions",
+  "bundle-mismatch": () =>
+    "Skill bundle changed: expected_bundle_sha256 does not match; review scripts and resources before loading instructions",
+  "not-git": (name) =>
+    `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
+};
+
+function refusalText(name: string, refused: Failure): string {
+  return REFUSALS[refused.kind]?.(name, refused.message) ?? refused.message;
 }
 
 function toolError(message: string) {
   return { content: [{ type: "text" as const, text: message }], isError: true };
 }
 
-const SkillRow = z.object({ name: z.string(), description: z.string(), source: z.string() });
+const modelInvocable = (skill: DiscoveredSkill) => skill.invocation.modelInvocable;
 
-const BundleShape = z.object({
-  schema: z.literal("skills-anywhere-bundle-1"),
-  sha256: z.string(),
-  total_bytes: z.number(),
-  files: z.array(z.object({ path: z.string(), bytes: z.number(), sha256: z.string() })),
-});
+/** Opens `name` for a model: the catalog's refusals first, then the load's. */
+async function openForModel(
+  context: ServerContext,
+  name: string,
+  options: Omit<OpenOptions, "lenient" | "words"> = {},
+): Promise<{ ok: true; skill: LoadedSkill } | Failure> {
+  const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
+  if (!found.ok) return found;
+  return await openSkill(found.skill, {
+    ...options,
+    lenient: context.catalog.config.lenient,
+    words: MCP_WORDS,
+  });
+}
 
-const ReceiptShape = z.object({
-  schema: z.literal("skills-anywhere-load-1"),
-  load_id: z.string(),
-  loaded_at: z.string(),
-  provider: z.string(),
-  provider_version: z.string(),
-  name: z.string(),
-  skill_sha256: z.string(),
-  content_sha256: z.string(),
-  bundle_sha256: z.string().nullable(),
-  declared_tools: z.array(z.string()).nullable(),
-  permissions_enforced: z.literal(false),
-  source_commit: z.string().nullable(),
-});
+function registerListSkills(server: McpServer, { catalog, limits }: ServerContext): void {
+  server.registerTool("list_skills", {
+    title: "List skills",
+    description:
+      "List the skills available to you (name, description, where it comes from), one page at a time.",
+    inputSchema: z.object({
+      limit: z.number().int().min(1).max(limits.maxLimit).optional().describe("page size"),
+      offset: z.number().int().min(0).optional().describe("skills to skip"),
+    }),
+    outputSchema: z.object({ total: z.number(), skills: z.array(SkillRow) }),
+  }, async ({ limit, offset }) => {
+    const skills = await catalog.modelSkills();
+    const start = offset ?? 0;
+    const page = skills.slice(start, start + (limit ?? limits.maxLimit)).map(row);
+    const text = skills.length === 0
+      ? "No skills found. Add a git source with `dsh-skills-anywhere add owner/repo` or install skills for any supported agent."
+      : [`${page.length} of ${skills.length} skills:`, ...page.map(line)].join("\n");
+    return {
+      content: [{ type: "text" as const, text }],
+      structuredContent: { total: skills.length, skills: page },
+    };
+  });
+}
+
+function registerFindSkills(server: McpServer, { catalog, limits }: ServerContext): void {
+  server.registerTool("find_skills", {
+    title: "Find skills",
+    description:
+      "Search the skills by keywords; returns the best matches with their exact names for open_skill.",
+    inputSchema: z.object({
+      query: z.string().min(1).describe("keywords"),
+      limit: z.number().int().min(1).max(limits.maxLimit).optional().describe(
+        `at most this many (default ${limits.defaultLimit})`,
+      ),
+    }),
+    outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
+  }, async ({ query, limit }) => {
+    const rows = (await catalog.modelSkills()).map(row);
+    const found = await findSkills(rows, { query, limit }, { limits });
+    if (!found.ok) return toolError(found.message);
+    const { total, matches } = found;
+    const text = matches.length === 0
+      ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
+      : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");
+    return { content: [{ type: "text" as const, text }], structuredContent: { total, matches } };
+  });
+}
+
+const HEX64 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
+
+/** The loaded skill's facts, as the core defines them; the rendered text is the content. */
+const LoadedSkillOutput = fromJsonSchema<Omit<LoadedSkill, "text">>(
+  LOADED_SKILL_SCHEMA as unknown as JsonSchemaType,
+);
+
+function registerOpenSkill(server: McpServer, context: ServerContext): void {
+  server.registerTool("open_skill", {
+    title: "Open skill",
+    description:
+      "Load one skill's instructions by its exact name. Pin what a reviewer approved with expected_sha256 (SKILL.md) or expected_bundle_sha256 (the whole directory).",
+    inputSchema: z.object({
+      name: z.string().min(1).describe("the exact published skill name"),
+      expected_sha256: HEX64.optional().describe(
+        "refuse unless SKILL.md's bytes have this SHA-256",
+      ),
+      include_bundle: z.boolean().optional().describe(
+        "also return the directory's bundle manifest",
+      ),
+      expected_bundle_sha256: HEX64.optional().describe(
+        "refuse unless the skill directory's bundle digest is this",
+      ),
+      expected_source_commit: z.string().regex(
+        /^[0-9a-f]{40}$/,
+        "expected_source_commit must be a full 40-character lowercase Git commit",
+      ).optional().describe("refuse unless the skill's Git source checkout is at this commit"),
+    }),
+    outputSchema: LoadedSkillOutput,
+  }, async (args) => {
+    const { catalog, log } = context;
+    const result = await openForModel(context, args.name, {
+      includeBundle: args.include_bundle,
+      expectedSha256: args.expected_sha256,
+      expectedBundleSha256: args.expected_bundle_sha256,
+      expectedSourceCommit: args.expected_source_commit,
+      sourceCommit: {
+        cacheDir: catalog.config.cacheDir,
+        warn: (message) => log("warn", `skills-anywhere: ${message}`),
+      },
+    });
+    if (!result.ok) return toolError(refusalText(args.name, result));
+    const { text, ...structured } = result.skill;
+    return { content: [{ type: "text" as const, text }], structuredContent: structured };
+  });
+}
+
+function registerSkillResource(server: McpServer, context: ServerContext): void {
+  const { catalog } = context;
+  const template = new ResourceTemplate("skill://{name}", {
+    list: async () => ({
+      resources: (await catalog.modelSkills()).map((skill) => ({
+        uri: `skill://${skill.name}`,
+        name: skill.name,
+        description: skill.description,
+        mimeType: "text/markdown",
+      })),
+    }),
+    complete: {
+      name: async (value) =>
+        (await catalog.modelSkills()).map((s) => s.name).filter((n) => n.startsWith(value)),
+    },
+  });
+  server.registerResource(
+    "skill",
+    template,
+    { title: "Agent Skill", mimeType: "text/markdown" },
+    async (uri, variables) => {
+      const name = String(variables.name);
+      const result = await openForModel(context, name);
+      if (!result.ok) throw new Error(refusalText(name, result));
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
+    },
+  );
+}
 
 /**
- * Builds one MCP server over the catalog of `options.cwd`.
+ * Builds one MCP server over the catalog of `options.cwd`: each tool and the
+ * resource template registered by its own function, schemas beside handlers.
  *
  * @example
  * ```ts
+ * import { createSkillsAnywhereServer } from "./server.ts";
  * const { server, catalog } = createSkillsAnywhereServer({ config: { agents: true } });
+ * console.log(server.isConnected(), catalog.config.lenient);
  * ```
  */
 export function createSkillsAnywhereServer(
@@ -134,8 +276,6 @@ export function createSkillsAnywhereServer(
       log,
       cacheMs: options.cacheMs,
     });
-  const findLimit = Math.max(1, Math.floor(options.findLimit ?? 10));
-  const maxLimit = Math.max(findLimit, Math.floor(options.maxLimit ?? 200));
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },
     {
@@ -143,130 +283,10 @@ export function createSkillsAnywhereServer(
       instructions: SERVER_INSTRUCTIONS,
     },
   );
-
-  server.registerTool("list_skills", {
-    title: "List skills",
-    description:
-      "List the skills available to you (name, description, where it comes from), one page at a time.",
-    inputSchema: z.object({
-      limit: z.number().int().min(1).max(maxLimit).optional().describe("page size"),
-      offset: z.number().int().min(0).optional().describe("skills to skip"),
-    }),
-    outputSchema: z.object({ total: z.number(), skills: z.array(SkillRow) }),
-  }, async ({ limit, offset }) => {
-    const skills = await catalog.modelSkills();
-    const start = offset ?? 0;
-    const page = skills.slice(start, start + (limit ?? maxLimit)).map(row);
-    const text = skills.length === 0
-      ? "No skills found. Add a git source with `dsh-skills-anywhere add owner/repo` or install skills for any supported agent."
-      : [`${page.length} of ${skills.length} skills:`, ...page.map(line)].join("\n");
-    return {
-      content: [{ type: "text" as const, text }],
-      structuredContent: { total: skills.length, skills: page },
-    };
-  });
-
-  server.registerTool("find_skills", {
-    title: "Find skills",
-    description:
-      "Search the skills by keywords; returns the best matches with their exact names for open_skill.",
-    inputSchema: z.object({
-      query: z.string().min(1).describe("keywords"),
-      limit: z.number().int().min(1).max(maxLimit).optional().describe(
-        `at most this many (default ${findLimit})`,
-      ),
-    }),
-    outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
-  }, async ({ query, limit }) => {
-    const trimmed = query.trim();
-    if (trimmed === "") return toolError("query must not be empty");
-    const skills = await catalog.modelSkills();
-    const ranked = searchSkills(
-      skills.map((skill) => ({ skill, ...row(skill) })),
-      trimmed,
-      limit ?? findLimit,
-    );
-    const matches = ranked.map(({ skill }) => row(skill.skill));
-    const text = matches.length === 0
-      ? `No skills matched "${trimmed}". ${skills.length} skills searched; try different keywords or list_skills.`
-      : [`${matches.length} of ${skills.length} skills matched:`, ...matches.map(line)].join("\n");
-    return {
-      content: [{ type: "text" as const, text }],
-      structuredContent: { total: skills.length, matches },
-    };
-  });
-
-  server.registerTool("open_skill", {
-    title: "Open skill",
-    description:
-      "Load one skill's instructions by its exact name. Pin what a reviewer approved with expected_sha256 (SKILL.md) or expected_bundle_sha256 (the whole directory).",
-    inputSchema: z.object({
-      name: z.string().min(1).describe("the exact published skill name"),
-      expected_sha256: z.string().regex(HEX64, "must be 64 lowercase hex characters").optional()
-        .describe("refuse unless SKILL.md's bytes have this SHA-256"),
-      include_bundle: z.boolean().optional().describe(
-        "also return the directory's bundle manifest",
-      ),
-      expected_bundle_sha256: z.string().regex(HEX64, "must be 64 lowercase hex characters")
-        .optional().describe("refuse unless the skill directory's bundle digest is this"),
-      expected_source_commit: z.string().regex(
-        /^[0-9a-f]{40}$/,
-        "expected_source_commit must be a full 40-character lowercase Git commit",
-      ).optional().describe("refuse unless the skill's Git source checkout is at this commit"),
-    }),
-    outputSchema: z.object({
-      name: z.string(),
-      description: z.string(),
-      directory: z.string(),
-      path: z.string(),
-      source: z.string(),
-      content: z.string(),
-      sha256: z.string(),
-      declared_tools: z.array(z.string()).optional(),
-      bundle: BundleShape.optional(),
-      receipt: ReceiptShape,
-    }),
-  }, async (args) => {
-    const found = await findOpenable(catalog, args.name);
-    if ("error" in found) return toolError(found.error);
-    const result = await openSkill(found.skill, {
-      lenient: catalog.config.lenient,
-      includeBundle: args.include_bundle,
-      expectedSha256: args.expected_sha256,
-      expectedBundleSha256: args.expected_bundle_sha256,
-      expectedSourceCommit: args.expected_source_commit,
-      sourceCommit: { cacheDir: catalog.config.cacheDir, warn: (m) => log("warn", m) },
-    });
-    if (!result.ok) return toolError(result.error);
-    const { text, ...structured } = result.skill;
-    return { content: [{ type: "text" as const, text }], structuredContent: structured };
-  });
-
-  server.registerResource(
-    "skill",
-    new ResourceTemplate("skill://{name}", {
-      list: async () => ({
-        resources: (await catalog.modelSkills()).map((skill) => ({
-          uri: `skill://${skill.name}`,
-          name: skill.name,
-          description: skill.description,
-          mimeType: "text/markdown",
-        })),
-      }),
-      complete: {
-        name: async (value) =>
-          (await catalog.modelSkills()).map((s) => s.name).filter((n) => n.startsWith(value)),
-      },
-    }),
-    { title: "Agent Skill", mimeType: "text/markdown" },
-    async (uri, variables) => {
-      const found = await findOpenable(catalog, String(variables.name));
-      if ("error" in found) throw new Error(found.error);
-      const result = await openSkill(found.skill, { lenient: catalog.config.lenient });
-      if (!result.ok) throw new Error(result.error);
-      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
-    },
-  );
-
+  const context = { catalog, limits: findLimits(options.findLimit, options.maxLimit), log };
+  registerListSkills(server, context);
+  registerFindSkills(server, context);
+  registerOpenSkill(server, context);
+  registerSkillResource(server, context);
   return { server, catalog };
 }

@@ -102,8 +102,8 @@ const FOO = { "skills/foo/SKILL.md": skillMd("foo", "Reviewed skill.", "REVIEWED
 
 function refused(result: SourceCommit, kind: string): string {
   ok(!result.ok, `expected a refusal (${kind}), got ${JSON.stringify(result)}`);
-  equal(result.kind, kind, result.reason);
-  return result.reason;
+  equal(result.kind, kind, result.message);
+  return result.message;
 }
 
 Deno.test("sourceCommit: a clean checkout reports its HEAD, for a skill folder or the checkout itself", async () => {
@@ -239,12 +239,12 @@ Deno.test("openSkill: a Git-source skill without a known checkout has no provabl
       sourceCommit: sourceCommitOption,
     });
     ok(!unknown.ok);
-    equal(unknown.failure, "commit-unproven");
+    equal(unknown.kind, "commit-unproven");
     const known = await openSkill(
       { ...target, origin: { kind: "source", repo: "o/r", checkout } },
       { lenient: true, expectedSourceCommit: v1, sourceCommit: sourceCommitOption },
     );
-    ok(known.ok, known.ok ? "" : known.error);
+    ok(known.ok, known.ok ? "" : known.message);
     equal(known.skill.receipt.source_commit, v1);
     await Deno.writeTextFile(join(skill, "SKILL.md"), skillMd("foo", "Reviewed skill.", "EDITED"));
     const edited = await openSkill(

@@ -15,19 +15,23 @@
  * ```ts
  * import { readSkillNow } from "./fresh.ts";
  * const now = readSkillNow("/skills/demo/SKILL.md", { fallbackName: "demo", lenient: true });
- * if (now.status === "ok") console.log(now.skill.invocation);
+ * if (now.ok) console.log(now.skill.invocation);
+ * else console.log(now.kind); // "missing" or "invalid"
  * ```
  * @module
  */
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { type Failure, failure } from "../errors.ts";
 import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
 import { type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
 
-/** The file as it is now. */
+/** Why a fresh read has no skill: the file is gone, or it is no longer a usable skill. */
+export type FreshFailureKind = "missing" | "invalid";
+
+/** The file as it is now: the parsed skill with its bytes, or why there is none. */
 export type FreshRead =
-  | { status: "ok"; skill: ParsedSkill; bytes: Uint8Array }
-  | { status: "missing" }
-  | { status: "invalid"; reason: string };
+  | { ok: true; skill: ParsedSkill; bytes: Uint8Array }
+  | Failure<FreshFailureKind>;
 
 /** Options of {@linkcode readSkillNow}. */
 export interface FreshOptions {
@@ -44,6 +48,7 @@ export interface FreshOptions {
  *
  * @example
  * ```ts
+ * import { staysInside } from "./fresh.ts";
  * staysInside("/repo/.claude/skills/demo", "/repo"); // false if demo links out of /repo
  * ```
  */
@@ -59,9 +64,16 @@ export function staysInside(path: string, confineTo: string | undefined): boolea
 /**
  * Reads and parses `path` with the bounded reader (regular file, at most
  * 128 KiB, strict UTF-8, never blocking; links as the module doc says). A
- * file that is gone is `missing`;
- * one that is no longer a usable skill is `invalid` with the reason. Other
- * system errors (permissions, I/O) are thrown as {@linkcode ReadError}.
+ * file that is gone is `missing`; one that is no longer a usable skill is
+ * `invalid`, its message the reader's or the parser's wording. Other system
+ * errors (permissions, I/O) are thrown as {@linkcode ReadError}.
+ *
+ * @example
+ * ```ts
+ * import { readSkillNow } from "./fresh.ts";
+ * const now = readSkillNow("/gone/SKILL.md", { fallbackName: "gone", lenient: true });
+ * console.log(now.ok ? now.skill.name : now.kind); // "missing"
+ * ```
  */
 export function readSkillNow(path: string, options: FreshOptions): FreshRead {
   let bytes: Uint8Array;
@@ -74,9 +86,9 @@ export function readSkillNow(path: string, options: FreshOptions): FreshRead {
       : readBoundedSync(resolveLink(path, { within: confineTo }), read).bytes;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    if (error.kind === "missing") return { status: "missing" };
+    if (error.kind === "missing") return failure("missing", error.message);
     if (error.kind === "unreadable") throw error;
-    return { status: "invalid", reason: error.message };
+    return failure("invalid", error.message);
   }
   return parseSkillBytes(bytes, options);
 }
@@ -84,18 +96,27 @@ export function readSkillNow(path: string, options: FreshOptions): FreshRead {
 /**
  * Decodes (strict UTF-8) and parses bytes already read, for example the
  * SKILL.md bytes a bundle read hashed.
+ *
+ * @example
+ * ```ts
+ * import { parseSkillBytes } from "./fresh.ts";
+ * const bytes = new TextEncoder().encode("---\nname: demo\ndescription: Demo.\n---\nDo it.\n");
+ * const now = parseSkillBytes(bytes, { fallbackName: "demo", lenient: false });
+ * if (now.ok) console.log(now.skill.content); // "Do it."
+ * ```
  */
 export function parseSkillBytes(
   bytes: Uint8Array,
   options: FreshOptions,
-): Exclude<FreshRead, { status: "missing" }> {
+): { ok: true; skill: ParsedSkill; bytes: Uint8Array } | Failure<"invalid"> {
   let text: string;
   try {
     text = decodeUtf8(bytes);
-  } catch {
-    return { status: "invalid", reason: "not UTF-8 text" };
+  } catch (error) {
+    if (error instanceof ReadError) return failure("invalid", error.message);
+    throw error;
   }
   const parsed = parseSkillMarkdown(text, options);
-  if (!parsed.ok) return { status: "invalid", reason: parsed.message };
-  return { status: "ok", skill: parsed.skill, bytes };
+  if (!parsed.ok) return failure("invalid", parsed.message);
+  return { ok: true, skill: parsed.skill, bytes };
 }

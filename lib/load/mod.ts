@@ -1,14 +1,20 @@
 /**
- * Opening one skill for a consumer (the MCP server now, dsh later): a fresh
+ * Opening one skill for a consumer (the MCP server, the dsh tools): a fresh
  * bounded read, the author's opt-out read from disk again, the reviewer's
- * pins (`expected_sha256`, `expected_bundle_sha256`,
- * `expected_source_commit`), the rendered text and a load receipt. No MCP
- * here. Failures never carry instruction text.
+ * pins (an expected SKILL.md digest, bundle digest and source commit), the
+ * rendered text and a load receipt. Failures are values with a `kind`
+ * ({@linkcode LoadFailureKind}) and never carry instruction text; each
+ * surface words them for its own users.
  *
- * Checks run in this order: read and parse (or read the whole bundle and take
- * SKILL.md from the same bytes), author opt-out, SKILL.md digest, bundle
- * digest, source commit. A later check never runs when an earlier one failed,
- * so a rejected digest never runs git.
+ * The phases run in this order, and a later one never runs when an earlier
+ * one failed (so a rejected digest never runs git):
+ *
+ * 1. fresh read: read and parse SKILL.md (or read the whole bundle and take
+ *    SKILL.md from the same bytes);
+ * 2. opt-out: the author's `disable-model-invocation`, as the file says now;
+ * 3. digests: SKILL.md, then the bundle;
+ * 4. commit: the one source-commit probe, checked against the pin;
+ * 5. render and receipt.
  *
  * @example
  * ```ts
@@ -21,19 +27,25 @@
  *   origin: { kind: "agent", agent: "claude-code", scope: "user" },
  * }, { lenient: true, expectedSha256: "0".repeat(64) });
  * if (result.ok) console.log(result.skill.text);
+ * else console.log(result.kind); // "sha-mismatch"
  * ```
  * @module
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { BundleError, type BundleManifest } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { Origin } from "../catalog/origin.ts";
+import { type Failure, failure } from "../errors.ts";
 import { ReadError } from "../fs/mod.ts";
-import { type FreshRead, parseSkillBytes, readSkillNow, staysInside } from "./fresh.ts";
+import { sha256Hex } from "../hash.ts";
+import type { ParsedSkill } from "../skill/parse.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
-import { renderSkill } from "./render.ts";
-import { type SourceCommit, sourceCommit } from "./source_commit.ts";
+import { disabledByAuthor } from "./find.ts";
+import { parseSkillBytes, readSkillNow, staysInside } from "./fresh.ts";
+import { renderSkill, type RenderWords } from "./render.ts";
+import type { FromSchema, LOAD_RECEIPT_SCHEMA, LOADED_SKILL_SCHEMA } from "./schema.ts";
+import { sourceCommit } from "./source_commit.ts";
 
 export { renderSkill } from "./render.ts";
 
@@ -45,8 +57,9 @@ export interface LoadTarget {
   path: string;
   /** The skill directory. */
   directory: string;
-  /** dsh source label, such as `anywhere-user`. */
+  /** The catalog's source label, such as `anywhere-user`. */
   source: string;
+  /** Where the skill was found. */
   origin: Origin;
   /** The real directory no link may leave (the discovered skill's boundary, when it has one). */
   confineTo?: string;
@@ -69,178 +82,160 @@ export interface OpenOptions {
   expectedSourceCommit?: string;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
+  /** The surface's words in the rendered text (default: neutral ones). */
+  words?: RenderWords;
 }
 
 /** The `skills-anywhere-load-1` receipt: what was loaded, never the text itself. */
-export interface LoadReceipt {
-  schema: "skills-anywhere-load-1";
-  load_id: string;
-  loaded_at: string;
-  provider: string;
-  provider_version: string;
-  name: string;
-  skill_sha256: string;
-  content_sha256: string;
-  bundle_sha256: string | null;
-  declared_tools: string[] | null;
-  permissions_enforced: false;
-  source_commit?: string | null;
-}
+export type LoadReceipt = FromSchema<typeof LOAD_RECEIPT_SCHEMA>;
 
-/** A successful load. */
-export interface LoadedSkill {
-  name: string;
-  description: string;
-  directory: string;
-  path: string;
-  source: string;
-  /** The instructions (body without frontmatter). */
-  content: string;
-  /** SHA-256 of SKILL.md's original bytes (frontmatter and BOM included). */
-  sha256: string;
-  declared_tools?: string[];
-  bundle?: BundleManifest;
-  receipt: LoadReceipt;
-  /** The rendered text an agent reads. */
-  text: string;
-}
+/** A successful load: its facts ({@linkcode LOADED_SKILL_SCHEMA}) and the text an agent reads. */
+export type LoadedSkill = FromSchema<typeof LOADED_SKILL_SCHEMA> & { text: string };
 
 /** Why a load was refused. */
-export type LoadFailure =
+export type LoadFailureKind =
+  /** SKILL.md is gone or no longer a usable skill. */
   | "unreadable"
+  /** The author disabled model invocation. */
   | "disabled"
+  /** SKILL.md's digest is not the expected one. */
   | "sha-mismatch"
+  /** The bundle digest is not the expected one. */
   | "bundle-mismatch"
+  /** The skill has no readable bundle (a flat file, or the bundle reader refused it). */
   | "bundle-invalid"
+  /** A commit was expected of a skill that is not from a Git source. */
   | "not-git"
+  /** The checkout's commit could not be proven. */
   | "commit-unproven"
+  /** The checkout is at another commit. */
   | "commit-mismatch";
 
 /** The outcome of {@linkcode openSkill}. */
-export type LoadResult =
-  | { ok: true; skill: LoadedSkill }
-  | { ok: false; failure: LoadFailure; error: string };
+export type LoadResult = { ok: true; skill: LoadedSkill } | Failure<LoadFailureKind>;
 
-function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** The skill as read now, with its SKILL.md bytes and, when asked for, its bundle. */
+interface FreshSkill {
+  skill: ParsedSkill;
+  bytes: Uint8Array;
+  bundle?: BundleManifest;
 }
 
-function refuse(failure: LoadFailure, error: string): LoadResult {
-  return { ok: false, failure, error };
+type Phase<T> = { ok: true; value: T } | Failure<LoadFailureKind>;
+
+/** Phase 1 for a bundle load: the whole directory, SKILL.md taken from the same bytes. */
+async function readWithBundle(target: LoadTarget, lenient: boolean): Promise<Phase<FreshSkill>> {
+  const { name, path, directory } = target;
+  if (basename(path) !== "SKILL.md") {
+    return failure(
+      "bundle-invalid",
+      `skill "${name}" is a single Markdown file, not a SKILL.md directory; it has no bundle`,
+    );
+  }
+  if (!staysInside(directory, target.confineTo)) return unreadable(target);
+  try {
+    const read = await readBundle(directory);
+    const now = parseSkillBytes(read.skillBytes, parseOptions(target, lenient));
+    if (!now.ok) return unreadable(target);
+    return { ok: true, value: { skill: now.skill, bytes: now.bytes, bundle: read.manifest } };
+  } catch (error) {
+    if (error instanceof BundleError) return failure("bundle-invalid", error.message);
+    throw error;
+  }
 }
 
-/** The message for an author opt-out (shared by every consumer). */
-export function disabledMessage(name: string): string {
-  return `skill "${name}" is not available for model invocation (disabled by its author)`;
+/** Phase 1 for a plain load: SKILL.md alone. */
+function readAlone(target: LoadTarget, lenient: boolean): Phase<FreshSkill> {
+  try {
+    const now = readSkillNow(target.path, parseOptions(target, lenient));
+    return now.ok
+      ? { ok: true, value: { skill: now.skill, bytes: now.bytes } }
+      : unreadable(target);
+  } catch (error) {
+    if (error instanceof ReadError) return unreadable(target);
+    throw error;
+  }
+}
+
+function parseOptions(target: LoadTarget, lenient: boolean) {
+  return { fallbackName: target.name, lenient, confineTo: target.confineTo };
+}
+
+function unreadable(target: LoadTarget): Failure<"unreadable"> {
+  return failure("unreadable", `skill "${target.name}" is no longer readable at ${target.path}`);
+}
+
+/** Phase 3: the reviewer's digest pins, SKILL.md first. */
+function checkDigests(
+  fresh: FreshSkill,
+  sha256: string,
+  options: OpenOptions,
+): Failure<LoadFailureKind> | undefined {
+  if (options.expectedSha256 !== undefined && options.expectedSha256 !== sha256) {
+    return failure("sha-mismatch", "SKILL.md changed: its SHA-256 is not the expected one");
+  }
+  const expected = options.expectedBundleSha256;
+  if (expected !== undefined && expected !== fresh.bundle?.sha256) {
+    return failure(
+      "bundle-mismatch",
+      "the skill bundle changed: its digest is not the expected one",
+    );
+  }
+  return undefined;
 }
 
 /**
- * The one commit probe of a load: `undefined` for a skill that is not from a
- * Git source, else the proven commit of its checkout or why there is none.
+ * Phase 4: the one commit probe. `undefined` when nobody asked; `null` when
+ * the receipt claims no commit; else the proven commit. A failed probe is
+ * reported through `warn` and refuses the load only when a commit was expected.
  */
-async function provenCommit(
+async function checkCommit(
   target: LoadTarget,
-  lookup: OpenOptions["sourceCommit"],
-): Promise<SourceCommit | undefined> {
-  const origin = target.origin;
-  if (origin.kind !== "source") return undefined;
-  if (lookup === undefined) {
-    return { ok: false, kind: "missing", reason: "no source cache is configured" };
+  options: OpenOptions,
+): Promise<Phase<string | null | undefined>> {
+  const expected = options.expectedSourceCommit;
+  const lookup = options.sourceCommit;
+  if (expected === undefined && lookup === undefined) return { ok: true, value: undefined };
+  const { name, origin } = target;
+  if (origin.kind !== "source") {
+    if (expected === undefined) return { ok: true, value: null };
+    return failure(
+      "not-git",
+      `skill "${name}" is not from a Git source; its commit cannot be checked`,
+    );
   }
-  if (origin.checkout === undefined) {
-    return { ok: false, kind: "missing", reason: "the checkout of the source is not known" };
+  const probe = lookup === undefined
+    ? failure("missing", "no source cache is configured")
+    : origin.checkout === undefined
+    ? failure("missing", "the checkout of the source is not known")
+    : await sourceCommit(target.directory, {
+      checkout: origin.checkout,
+      cacheDir: lookup.cacheDir,
+    });
+  if (!probe.ok) {
+    lookup?.warn?.(`source commit unavailable for ${name}: ${probe.message}`);
+    if (expected === undefined) return { ok: true, value: null };
+    return failure(
+      "commit-unproven",
+      `the Git source commit of "${name}" could not be proven: ${probe.message}`,
+    );
   }
-  return await sourceCommit(target.directory, {
-    checkout: origin.checkout,
-    cacheDir: lookup.cacheDir,
-  });
+  if (expected !== undefined && probe.commit !== expected) {
+    return failure(
+      "commit-mismatch",
+      `Git source commit changed for "${name}": expected ${expected}, found ${probe.commit}`,
+    );
+  }
+  return { ok: true, value: probe.commit };
 }
 
-/** Opens one skill; see the module doc for the order of checks. Never throws for bad files. */
-export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {
-  const { name, path, directory } = target;
-  const unreadable = () => refuse("unreadable", `skill "${name}" is no longer readable at ${path}`);
-  const wantBundle = options.includeBundle === true || options.expectedBundleSha256 !== undefined;
-  let now: FreshRead;
-  let bundle: BundleManifest | undefined;
-  const parse = { fallbackName: name, lenient: options.lenient, confineTo: target.confineTo };
-  if (wantBundle) {
-    if (basename(path) !== "SKILL.md") {
-      return refuse(
-        "bundle-invalid",
-        `skill "${name}" is a single Markdown file, not a SKILL.md directory; it has no bundle`,
-      );
-    }
-    if (!staysInside(directory, target.confineTo)) return unreadable();
-    try {
-      const read = await readBundle(directory);
-      bundle = read.manifest;
-      now = parseSkillBytes(read.skillBytes, parse);
-    } catch (error) {
-      if (error instanceof BundleError) return refuse("bundle-invalid", error.message);
-      throw error;
-    }
-  } else {
-    try {
-      now = readSkillNow(path, parse);
-    } catch (error) {
-      if (error instanceof ReadError) return unreadable();
-      throw error;
-    }
-  }
-  if (now.status !== "ok") return unreadable();
-  const { skill, bytes } = now;
-  if (!skill.invocation.modelInvocable) return refuse("disabled", disabledMessage(name));
-  const sha256 = sha256Hex(bytes);
-  if (options.expectedSha256 !== undefined && options.expectedSha256 !== sha256) {
-    return refuse(
-      "sha-mismatch",
-      "SKILL.md changed: expected_sha256 does not match; review the current file before loading instructions",
-    );
-  }
-  if (
-    options.expectedBundleSha256 !== undefined && options.expectedBundleSha256 !== bundle?.sha256
-  ) {
-    return refuse(
-      "bundle-mismatch",
-      "Skill bundle changed: expected_bundle_sha256 does not match; review scripts and resources before loading instructions",
-    );
-  }
-  let commit: string | null | undefined;
-  const expected = options.expectedSourceCommit;
-  if (expected !== undefined || options.sourceCommit !== undefined) {
-    const probe = await provenCommit(target, options.sourceCommit);
-    if (probe === undefined) {
-      if (expected !== undefined) {
-        return refuse(
-          "not-git",
-          `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
-        );
-      }
-      commit = null;
-    } else if (!probe.ok) {
-      options.sourceCommit?.warn?.(
-        `skills-anywhere: source commit unavailable for ${name}: ${probe.reason}`,
-      );
-      if (expected !== undefined) {
-        return refuse(
-          "commit-unproven",
-          `the Git source commit of "${name}" could not be proven: ${probe.reason}`,
-        );
-      }
-      commit = null;
-    } else if (expected !== undefined && probe.commit !== expected) {
-      return refuse(
-        "commit-mismatch",
-        `Git source commit changed for "${name}": expected ${expected}, found ${probe.commit}`,
-      );
-    } else {
-      commit = probe.commit;
-    }
-  }
-  const tools = Array.isArray(skill.metadata.allowedTools)
-    ? [...(skill.metadata.allowedTools as string[])]
-    : [];
+/** Phase 5: the receipt. */
+function receiptOf(
+  name: string,
+  fresh: FreshSkill,
+  tools: string[],
+  commit: string | null | undefined,
+): LoadReceipt {
   const receipt: LoadReceipt = {
     schema: "skills-anywhere-load-1",
     load_id: randomUUID(),
@@ -248,25 +243,72 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
     provider: TOOL_NAME,
     provider_version: VERSION,
     name,
-    skill_sha256: sha256,
-    content_sha256: sha256Hex(skill.content),
-    bundle_sha256: bundle?.sha256 ?? null,
+    skill_sha256: sha256Hex(fresh.bytes),
+    content_sha256: sha256Hex(fresh.skill.content),
+    bundle_sha256: fresh.bundle?.sha256 ?? null,
     declared_tools: tools.length > 0 ? [...tools] : null,
     permissions_enforced: false,
   };
   if (commit !== undefined) receipt.source_commit = commit;
+  return receipt;
+}
+
+/** Phase 5: the loaded skill, rendered. */
+function loadedOf(
+  target: LoadTarget,
+  fresh: FreshSkill,
+  commit: string | null | undefined,
+  words: RenderWords | undefined,
+): LoadedSkill {
+  const { name, directory, path } = target;
+  const { skill } = fresh;
+  const allowed = skill.metadata.allowedTools;
+  const tools = Array.isArray(allowed) ? allowed.map(String) : [];
+  const content = skill.content;
   const loaded: LoadedSkill = {
     name,
     description: skill.description,
     directory,
     path,
     source: target.source,
-    content: skill.content,
-    sha256,
-    receipt,
-    text: renderSkill({ name, directory, content: skill.content, declaredTools: tools }),
+    content,
+    sha256: sha256Hex(fresh.bytes),
+    receipt: receiptOf(name, fresh, tools, commit),
+    text: renderSkill({ name, directory, content, declaredTools: tools }, words),
   };
   if (tools.length > 0) loaded.declared_tools = tools;
-  if (bundle !== undefined) loaded.bundle = bundle;
-  return { ok: true, skill: loaded };
+  if (fresh.bundle !== undefined) loaded.bundle = fresh.bundle;
+  return loaded;
+}
+
+/**
+ * Opens one skill; see the module doc for the phases. Never throws for bad files.
+ *
+ * @example
+ * ```ts
+ * import { openSkill } from "./mod.ts";
+ * const target = {
+ *   name: "gone",
+ *   path: "/nowhere/gone/SKILL.md",
+ *   directory: "/nowhere/gone",
+ *   source: "anywhere-user",
+ *   origin: { kind: "agent", agent: "codex", scope: "user" },
+ * } as const;
+ * const result = await openSkill(target, { lenient: true });
+ * console.log(result.ok ? result.skill.name : result.kind); // "unreadable"
+ * ```
+ */
+export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {
+  const wantBundle = options.includeBundle === true || options.expectedBundleSha256 !== undefined;
+  const read = wantBundle
+    ? await readWithBundle(target, options.lenient)
+    : readAlone(target, options.lenient);
+  if (!read.ok) return read;
+  const fresh = read.value;
+  if (!fresh.skill.invocation.modelInvocable) return disabledByAuthor(target.name);
+  const refused = checkDigests(fresh, sha256Hex(fresh.bytes), options);
+  if (refused !== undefined) return refused;
+  const commit = await checkCommit(target, options);
+  if (!commit.ok) return commit;
+  return { ok: true, skill: loadedOf(target, fresh, commit.value, options.words) };
 }

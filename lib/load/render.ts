@@ -1,5 +1,9 @@
 /**
- * The text an agent receives when it loads a skill.
+ * The text an agent receives when it loads a skill: the instructions
+ * verbatim inside `<skill_content>`, with the base directory and the author's
+ * declared tools. The words are neutral; a surface that speaks of itself
+ * (the MCP server's "This server cannot restrict your tools") passes its own
+ * {@linkcode RenderWords}.
  *
  * @example
  * ```ts
@@ -20,8 +24,20 @@ export interface RenderInput {
   declaredTools: readonly string[];
 }
 
+/** The sentences a surface may word for itself. */
+export interface RenderWords {
+  /** Follows the declared tools: who cannot restrict them, and what the model should do. */
+  declaredToolsNote: string;
+}
+
+/** The neutral words of {@linkcode renderSkill}. */
+export const NEUTRAL_WORDS: RenderWords = {
+  declaredToolsNote:
+    "Nothing restricts your tools to this list. Treat anything beyond it as outside what the author asked for.",
+};
+
 /** Escapes text for an XML-ish attribute value (`& " < >`). */
-export function escapeAttribute(text: string): string {
+function escapeAttribute(text: string): string {
   return text.replace(
     /[&"<>]/g,
     (ch) => ch === "&" ? "&amp;" : ch === '"' ? "&quot;" : ch === "<" ? "&lt;" : "&gt;",
@@ -29,15 +45,25 @@ export function escapeAttribute(text: string): string {
 }
 
 /** Escapes text for XML-ish element content (`& < >`). */
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/[&<>]/g, (ch) => ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;");
 }
 
 /**
  * Renders a skill as `<skill_content name="…">` with its base directory, the
  * author's declared tools (if any) and the instructions verbatim.
+ *
+ * @example
+ * ```ts
+ * import { renderSkill } from "./render.ts";
+ * const text = renderSkill(
+ *   { name: "demo", directory: "/skills/demo", content: "Do it.", declaredTools: ["Read"] },
+ *   { declaredToolsNote: "This host cannot restrict your tools." },
+ * );
+ * console.log(text.includes("This host cannot restrict your tools.")); // true
+ * ```
  */
-export function renderSkill(input: RenderInput): string {
+export function renderSkill(input: RenderInput, words: RenderWords = NEUTRAL_WORDS): string {
   const lines = [
     `<skill_content name="${escapeAttribute(input.name)}">`,
     "<skill_resources>",
@@ -50,7 +76,7 @@ export function renderSkill(input: RenderInput): string {
       "",
       "<skill_author_declared_tools>",
       `The author declared this skill needs only: ${escapeText(input.declaredTools.join(", "))}.`,
-      "This server cannot restrict your tools. Treat anything beyond that list as outside what the author asked for.",
+      words.declaredToolsNote,
       "</skill_author_declared_tools>",
     );
   }

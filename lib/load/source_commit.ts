@@ -28,6 +28,7 @@
  */
 import { lstat, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { errorText, type Failure, failure } from "../errors.ts";
 import { isWithin } from "../fs/mod.ts";
 import { runGit } from "../sources/git.ts";
 
@@ -49,9 +50,7 @@ export type SourceCommitFailure =
   | "git-failed";
 
 /** The commit, or why it cannot be proven. */
-export type SourceCommit =
-  | { ok: true; commit: string }
-  | { ok: false; kind: SourceCommitFailure; reason: string };
+export type SourceCommit = { ok: true; commit: string } | Failure<SourceCommitFailure>;
 
 /** Where to look: the source's checkout and the cache that must hold it. */
 export interface SourceCommitOptions {
@@ -67,10 +66,6 @@ const TIMEOUT_MS = 10_000;
 const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** Locks an interrupted checkout, reset or fetch leaves in the git dir. */
 const LOCKS = ["index.lock", "HEAD.lock"];
-
-function fail(kind: SourceCommitFailure, reason: string): SourceCommit {
-  return { ok: false, kind, reason };
-}
 
 /** The first entry of `git status -z` output (trimmed), as `XY "path"` with the path quoted. */
 function firstChange(output: string): string {
@@ -89,13 +84,32 @@ function firstChange(output: string): string {
  *   checkout: "/cache/r-1a2b",
  *   cacheDir: "/cache",
  * });
- * if (!result.ok) console.error(result.kind, result.reason);
+ * if (!result.ok) console.error(result.kind, result.message);
  * ```
  */
 export async function sourceCommit(
   skillDirectory: string,
   options: SourceCommitOptions,
 ): Promise<SourceCommit> {
+  const place = await checkoutOf(skillDirectory, options);
+  if (!place.ok) return place;
+  return await committedState(place, options.timeoutMs ?? TIMEOUT_MS);
+}
+
+/** Where git is asked: the checkout's own git dir and the skill folder inside it. */
+interface Checkout {
+  ok: true;
+  checkout: string;
+  gitDir: string;
+  /** The skill folder relative to the checkout, with `/` separators (`""` for the checkout). */
+  folder: string;
+}
+
+/** Resolves the cache, checkout and skill folder and checks how they nest, before any git. */
+async function checkoutOf(
+  skillDirectory: string,
+  options: SourceCommitOptions,
+): Promise<Checkout | Failure<SourceCommitFailure>> {
   let cache: string;
   let checkout: string;
   let skill: string;
@@ -104,31 +118,31 @@ export async function sourceCommit(
     checkout = await realpath(options.checkout);
     skill = await realpath(skillDirectory);
   } catch (error) {
-    return fail("missing", `cannot resolve the checkout (${(error as Error).message})`);
+    return failure("missing", `cannot resolve the checkout (${errorText(error)})`);
   }
   if (!isWithin(checkout, cache)) {
-    return fail("outside-cache", "the checkout is not inside the source cache");
+    return failure("outside-cache", "the checkout is not inside the source cache");
   }
   const gitDir = join(checkout, ".git");
   const dotGit = await lstat(gitDir).catch(() => undefined);
   if (dotGit === undefined || !dotGit.isDirectory()) {
-    return fail("not-a-checkout", "the checkout has no .git directory of its own");
+    return failure("not-a-checkout", "the checkout has no .git directory of its own");
   }
   if (!isWithin(skill, checkout, { allowSame: true })) {
-    return fail("outside-checkout", "the skill is outside its checkout");
+    return failure("outside-checkout", "the skill is outside its checkout");
   }
   for (const lock of LOCKS) {
     if (await lstat(join(gitDir, lock)).then(() => true, () => false)) {
-      return fail("locked", `the checkout has a ${lock} left by an unfinished git command`);
+      return failure("locked", `the checkout has a ${lock} left by an unfinished git command`);
     }
   }
-  const where = {
-    gitDir,
-    workTree: checkout,
-    cwd: checkout,
-    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
-  };
-  const folder = relative(checkout, skill).split(sep).join("/");
+  return { ok: true, checkout, gitDir, folder: relative(checkout, skill).split(sep).join("/") };
+}
+
+/** Asks git for HEAD and for any difference under the skill folder. */
+async function committedState(place: Checkout, timeoutMs: number): Promise<SourceCommit> {
+  const { checkout, gitDir, folder } = place;
+  const where = { gitDir, workTree: checkout, cwd: checkout, timeoutMs };
   let commit: string;
   let changes: string;
   try {
@@ -144,11 +158,11 @@ export async function sourceCommit(
       folder === "" ? ":(top)" : `:(top,literal)${folder}`,
     ], where);
   } catch (error) {
-    return fail("git-failed", `git failed: ${(error as Error).message}`);
+    return failure("git-failed", `git failed: ${errorText(error)}`);
   }
-  if (!COMMIT.test(commit)) return fail("git-failed", "HEAD is not a full commit");
+  if (!COMMIT.test(commit)) return failure("git-failed", "HEAD is not a full commit");
   if (changes !== "") {
-    return fail("dirty", `the files differ from commit ${commit}: ${firstChange(changes)}`);
+    return failure("dirty", `the files differ from commit ${commit}: ${firstChange(changes)}`);
   }
   return { ok: true, commit };
 }

@@ -1,0 +1,150 @@
+/**
+ * Finding and naming skills for a model, shared by every tool surface (the
+ * MCP server and the dsh tools): the search with its limits, the rule for
+ * which skills a model may open, and the refusals of a name, as failures
+ * with a `kind`. Pure functions over a list of skill summaries plus a lookup;
+ * each surface adds its own words (its tool names, its hints).
+ *
+ * @example
+ * ```ts
+ * import { findLimits, findSkills } from "./find.ts";
+ * const skills = [{ name: "pdf-forms", description: "Fill in PDF forms." }];
+ * const found = await findSkills(skills, { query: "pdf" }, { limits: findLimits() });
+ * if (found.ok) console.log(found.matches.map((s) => s.name)); // ["pdf-forms"]
+ * ```
+ * @module
+ */
+import { type SearchableSkill, searchSkills } from "../catalog/search.ts";
+import { type Failure, failure } from "../errors.ts";
+import { isSkillName } from "../skill/names.ts";
+
+/** The default and the largest number of matches a search returns. */
+export interface FindLimits {
+  /** Matches returned when the request names no limit. */
+  defaultLimit: number;
+  /** The largest limit a request may ask for. */
+  maxLimit: number;
+}
+
+/**
+ * Normalised limits: whole numbers, at least 1, the largest never below the default.
+ *
+ * @example
+ * ```ts
+ * import { findLimits } from "./find.ts";
+ * console.log(findLimits(5, 2)); // { defaultLimit: 5, maxLimit: 5 }
+ * ```
+ */
+export function findLimits(defaultLimit = 10, maxLimit = 200): FindLimits {
+  const normalDefault = Math.max(1, Math.floor(defaultLimit));
+  return { defaultLimit: normalDefault, maxLimit: Math.max(normalDefault, Math.floor(maxLimit)) };
+}
+
+/** A search request: keywords and, optionally, how many matches. */
+export interface FindRequest {
+  query: string;
+  limit?: number;
+}
+
+/** Options of {@linkcode findSkills}. */
+export interface FindOptions<T> {
+  limits: FindLimits;
+  /** Keeps only matches a model may open (default: every match). */
+  openable?: (skill: T) => boolean | Promise<boolean>;
+}
+
+/** The matches, best first, and how many skills were searched; or a refused query. */
+export type FindResult<T> = { ok: true; total: number; matches: T[] } | Failure<"empty-query">;
+
+/**
+ * Ranks `skills` for the request's keywords and returns the best openable
+ * matches, at most the request's limit (clamped to the limits).
+ *
+ * @example
+ * ```ts
+ * import { findLimits, findSkills } from "./find.ts";
+ * const blank = await findSkills([], { query: "  " }, { limits: findLimits() });
+ * console.log(blank.ok ? blank.total : blank.kind); // "empty-query"
+ * ```
+ */
+export async function findSkills<T extends SearchableSkill>(
+  skills: readonly T[],
+  request: FindRequest,
+  options: FindOptions<T>,
+): Promise<FindResult<T>> {
+  const query = request.query.trim();
+  if (query === "") return failure("empty-query", "query must not be empty");
+  const { defaultLimit, maxLimit } = options.limits;
+  const limit = Math.min(maxLimit, Math.max(1, Math.floor(request.limit ?? defaultLimit)));
+  const matches: T[] = [];
+  for (const { skill } of searchSkills(skills, query, skills.length)) {
+    if (matches.length >= limit) break;
+    if (options.openable === undefined || await options.openable(skill)) matches.push(skill);
+  }
+  return { ok: true, total: skills.length, matches };
+}
+
+/** What decides whether a model may open a skill. */
+export interface Invocability {
+  /** The catalog lets the model invoke it. */
+  modelInvocable: boolean;
+  /** Only the catalog's budget hid it; its author allows model invocation. */
+  hiddenOnlyByBudget?: boolean;
+}
+
+/**
+ * The one openable rule: the model may invoke it, or only the budget hid it (not its author).
+ *
+ * @example
+ * ```ts
+ * import { isOpenable } from "./find.ts";
+ * console.log(isOpenable({ modelInvocable: false, hiddenOnlyByBudget: true })); // true
+ * ```
+ */
+export function isOpenable(skill: Invocability): boolean {
+  return skill.modelInvocable || skill.hiddenOnlyByBudget === true;
+}
+
+/** Why a name cannot be opened. */
+export type OpenRefusalKind = "invalid-name" | "unknown" | "disabled";
+
+/**
+ * The refusal of a skill whose author disabled model invocation: one wording
+ * for every surface and for both the catalog's and the file's opt-out.
+ *
+ * @example
+ * ```ts
+ * import { disabledByAuthor } from "./find.ts";
+ * console.log(disabledByAuthor("secret").kind); // "disabled"
+ * ```
+ */
+export function disabledByAuthor(name: string): Failure<"disabled"> {
+  return failure(
+    "disabled",
+    `skill "${name}" is not available for model invocation (disabled by its author)`,
+  );
+}
+
+/**
+ * The skill a model asked for by `name`, if it may open it: a valid name,
+ * known to `lookup`, and openable by `openable`.
+ *
+ * @example
+ * ```ts
+ * import { findOpenable } from "./find.ts";
+ * const found = await findOpenable("Bad Name", () => Promise.resolve(undefined), () => true);
+ * console.log(found.ok ? "found" : found.kind); // "invalid-name"
+ * ```
+ */
+export async function findOpenable<T>(
+  name: string,
+  lookup: (name: string) => Promise<T | undefined>,
+  openable: (skill: T) => boolean,
+): Promise<{ ok: true; skill: T } | Failure<OpenRefusalKind>> {
+  if (!isSkillName(name)) return failure("invalid-name", `invalid skill name "${name}"`);
+  const skill = await lookup(name);
+  if (skill === undefined) {
+    return failure("unknown", `skill "${name}" is unknown or no longer available`);
+  }
+  return openable(skill) ? { ok: true, skill } : disabledByAuthor(name);
+}

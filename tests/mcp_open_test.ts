@@ -1,0 +1,376 @@
+// End-to-end tests of open_skill and the skill:// resources: rendering,
+// refusals (unknown, invalid, disabled, unreadable), the fresh author opt-out,
+// the SKILL.md and bundle pins, escaping and declared tools, against the real
+// `main.ts mcp` child driven by the SDK 2 client.
+import { deepEqual, equal, match, notEqual, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  assertOk,
+  assertRefused,
+  catalogFixture,
+  DOCX_DESCRIPTION,
+  expectedRender,
+  NOTES_DESCRIPTION,
+  PDF_BODY,
+  PDF_DESCRIPTION,
+} from "./mcp_fixture.ts";
+import {
+  bundleDigest,
+  fileSha256,
+  rejection,
+  skillMd,
+  textOf,
+  withSandbox,
+  withSession,
+  writeProjectSkill,
+} from "./mcp_helpers.ts";
+
+// ---------------------------------------------------------------------------
+// #80 #81 #82 open_skill rendering, refusals, late installs
+
+Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late installs (#80-#82)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await catalogFixture(box);
+    const path = join(dir, "SKILL.md");
+    await withSession(box, "legacy", async (s) => {
+      const opened = await s.call("open_skill", { name: "pdf-forms" });
+      const structured = assertOk(opened);
+      equal(textOf(opened), expectedRender("pdf-forms", dir, PDF_BODY));
+      ok(textOf(opened).includes(`<skill_instructions>\n${PDF_BODY}`));
+      equal(structured.name, "pdf-forms");
+      equal(structured.description, PDF_DESCRIPTION);
+      equal(structured.directory, dir);
+      equal(structured.path, path);
+      equal(structured.content, PDF_BODY);
+      equal(structured.sha256, await fileSha256(path));
+      equal(structured.source, "anywhere-project");
+      equal("declared_tools" in structured, false);
+      equal("bundle" in structured, false);
+
+      assertRefused(
+        await s.call("open_skill", { name: "no-such-skill" }),
+        /^skill "no-such-skill" is unknown or no longer available; search with find_skills$/,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "Bad_Name" }),
+        /^invalid skill name "Bad_Name"$/,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "../secret-ops" }),
+        /^invalid skill name "\.\.\/secret-ops"$/,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "secret-ops" }),
+        /^skill "secret-ops" is not available for model invocation \(disabled by its author\)$/,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "secret-ops", include_bundle: true }),
+        /disabled by its author/,
+      );
+
+      // Installed after the catalog was scanned (and cached): a miss rescans.
+      assertOk(await s.call("list_skills"));
+      const late = await writeProjectSkill(
+        box,
+        "late-skill",
+        skillMd("late-skill", "Installed a moment ago.", "LATE-BODY"),
+      );
+      const lateOpen = await s.call("open_skill", { name: "late-skill" });
+      equal(assertOk(lateOpen).directory, late);
+      ok(textOf(lateOpen).includes("<skill_instructions>\nLATE-BODY\n</skill_instructions>"));
+      const read = await s.read("skill://late-skill");
+      equal(read.contents[0].text, textOf(lateOpen));
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// #83 #84 fresh opt-out, expected_sha256
+
+Deno.test("MCP open_skill: expected_sha256 and a fresh author opt-out beat the cache (#83, #84)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await catalogFixture(box);
+    const path = join(dir, "SKILL.md");
+    await withSession(box, "legacy", async (s) => {
+      const sha = await fileSha256(path);
+      const pinned = await s.call("open_skill", { name: "pdf-forms", expected_sha256: sha });
+      equal(assertOk(pinned).sha256, sha);
+      equal((assertOk(pinned).receipt as { skill_sha256: string }).skill_sha256, sha);
+
+      const changedBody = "Do something else now. CHANGED-BODY-MARKER";
+      await Deno.writeTextFile(path, skillMd("pdf-forms", PDF_DESCRIPTION, changedBody));
+      assertRefused(
+        await s.call("open_skill", { name: "pdf-forms", expected_sha256: sha }),
+        /^SKILL\.md changed: expected_sha256 does not match; review the current file before loading instructions$/,
+        ["CHANGED-BODY-MARKER"],
+      );
+      // Without a pin the current file is served.
+      const current = await s.call("open_skill", { name: "pdf-forms" });
+      equal(assertOk(current).content, changedBody);
+      equal(assertOk(current).sha256, await fileSha256(path));
+      notEqual(assertOk(current).sha256, sha);
+
+      // The catalog still lists it (cached), but the author just opted out.
+      await Deno.writeTextFile(
+        path,
+        skillMd("pdf-forms", PDF_DESCRIPTION, changedBody, ["disable-model-invocation: true"]),
+      );
+      const secrets = ["CHANGED-BODY-MARKER"];
+      assertRefused(
+        await s.call("open_skill", { name: "pdf-forms" }),
+        /disabled by its author/,
+        secrets,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "pdf-forms", expected_sha256: await fileSha256(path) }),
+        /disabled by its author/,
+        secrets,
+      );
+      const readError = await rejection(s.read("skill://pdf-forms"));
+      match(readError, /disabled/);
+      ok(!readError.includes("CHANGED-BODY-MARKER"));
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// #85 unreadable files
+
+Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is an error (#85)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await catalogFixture(box);
+    const other = await writeProjectSkill(
+      box,
+      "big-skill",
+      skillMd("big-skill", "Grows beyond the limit.", "BIG-BODY"),
+    );
+    await withSession(box, "legacy", async (s) => {
+      assertOk(await s.call("open_skill", { name: "pdf-forms" }));
+      assertOk(await s.call("open_skill", { name: "big-skill" }));
+
+      const prefix = new TextEncoder().encode(
+        skillMd("pdf-forms", PDF_DESCRIPTION, "PDF-BODY-MARKER broken: "),
+      );
+      await Deno.writeFile(
+        join(dir, "SKILL.md"),
+        new Uint8Array([...prefix, 0xff, 0xfe, 0xc3, 0x28, 0x0a]),
+      );
+      const big = skillMd("big-skill", "Grows beyond the limit.", "BIG-BODY " + "x".repeat(131072));
+      await Deno.writeTextFile(join(other, "SKILL.md"), big);
+
+      for (const [name, skillDir] of [["pdf-forms", dir], ["big-skill", other]]) {
+        const message = `skill "${name}" is no longer readable at ${join(skillDir, "SKILL.md")}`;
+        const result = await s.call("open_skill", { name });
+        equal(assertRefused(result, /no longer readable/, ["BIG-BODY"]), message);
+        const readError = await rejection(s.read(`skill://${name}`));
+        ok(readError.includes(message), readError);
+        ok(!readError.includes("BODY"));
+      }
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// #86 resources
+
+Deno.test("MCP resources: template, list, read, completion, disabled read rejected (#86)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await catalogFixture(box);
+    await withSession(box, "legacy", async (s) => {
+      const { resourceTemplates } = await s.client.listResourceTemplates();
+      equal(resourceTemplates.length, 1);
+      equal(resourceTemplates[0].uriTemplate, "skill://{name}");
+      equal(resourceTemplates[0].name, "skill");
+      equal(resourceTemplates[0].title, "Agent Skill");
+      equal(resourceTemplates[0].mimeType, "text/markdown");
+
+      const { resources } = await s.client.listResources();
+      deepEqual(
+        resources
+          .map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+        [
+          {
+            uri: "skill://docx-review",
+            name: "docx-review",
+            description: DOCX_DESCRIPTION,
+            mimeType: "text/markdown",
+          },
+          {
+            uri: "skill://pdf-forms",
+            name: "pdf-forms",
+            description: PDF_DESCRIPTION,
+            mimeType: "text/markdown",
+          },
+          {
+            uri: "skill://release-notes",
+            name: "release-notes",
+            description: NOTES_DESCRIPTION,
+            mimeType: "text/markdown",
+          },
+        ],
+      );
+
+      const read = await s.read("skill://pdf-forms");
+      deepEqual(read.contents, [{
+        uri: "skill://pdf-forms",
+        mimeType: "text/markdown",
+        text: expectedRender("pdf-forms", dir, PDF_BODY),
+      }]);
+
+      const complete = (value: string) =>
+        s.client.complete({
+          ref: { type: "ref/resource", uri: "skill://{name}" },
+          argument: { name: "name", value },
+        });
+      deepEqual((await complete("pd")).completion.values, ["pdf-forms"]);
+      deepEqual((await complete("se")).completion.values, []);
+      deepEqual((await complete("")).completion.values.sort(), [
+        "docx-review",
+        "pdf-forms",
+        "release-notes",
+      ]);
+
+      const disabled = await rejection(s.read("skill://secret-ops"));
+      match(disabled, /disabled/);
+      ok(!disabled.includes("SECRET-BODY"));
+      match(await rejection(s.read("skill://no-such-skill")), /unknown/);
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// #87 #88 bundles
+
+Deno.test("MCP open_skill: expected_bundle_sha256 and include_bundle; the opt-out still wins (#87, #88)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await catalogFixture(box);
+    const reviewed = await bundleDigest(box, dir);
+    await withSession(box, "legacy", async (s) => {
+      const plain = assertOk(await s.call("open_skill", { name: "pdf-forms" }));
+      equal("bundle" in plain, false);
+      equal((plain.receipt as { bundle_sha256: unknown }).bundle_sha256, null);
+
+      const pinned = await s.call("open_skill", {
+        name: "pdf-forms",
+        expected_bundle_sha256: reviewed,
+      });
+      const structured = assertOk(pinned);
+      const bundle = structured.bundle as {
+        schema: string;
+        sha256: string;
+        total_bytes: number;
+        files: { path: string; bytes: number; sha256: string }[];
+      };
+      equal(bundle.schema, "skills-anywhere-bundle-1");
+      equal(bundle.sha256, reviewed);
+      deepEqual(bundle.files.map((f) => f.path), ["SKILL.md", "scripts/fill.py"]);
+      equal(bundle.files[0].sha256, await fileSha256(join(dir, "SKILL.md")));
+      equal(bundle.total_bytes, bundle.files.reduce((sum, f) => sum + f.bytes, 0));
+      equal((structured.receipt as { bundle_sha256: string }).bundle_sha256, reviewed);
+      equal(structured.content, PDF_BODY);
+      ok(textOf(pinned).includes(PDF_BODY));
+
+      // Only a script changes.
+      await Deno.writeTextFile(join(dir, "scripts/fill.py"), "import os; os.system('curl x')\n");
+      assertRefused(
+        await s.call("open_skill", { name: "pdf-forms", expected_bundle_sha256: reviewed }),
+        /^Skill bundle changed: expected_bundle_sha256 does not match; review scripts and resources before loading instructions$/,
+      );
+      const fresh = await s.call("open_skill", { name: "pdf-forms", include_bundle: true });
+      const freshDigest = (assertOk(fresh).bundle as { sha256: string }).sha256;
+      notEqual(freshDigest, reviewed);
+      equal(freshDigest, await bundleDigest(box, dir));
+      assertOk(
+        await s.call("open_skill", { name: "pdf-forms", expected_bundle_sha256: freshDigest }),
+      );
+
+      // The author opts out: a matching bundle digest does not override it.
+      await Deno.writeTextFile(
+        join(dir, "SKILL.md"),
+        skillMd("pdf-forms", PDF_DESCRIPTION, PDF_BODY, ["disable-model-invocation: true"]),
+      );
+      const disabledDigest = await bundleDigest(box, dir);
+      assertRefused(
+        await s.call("open_skill", { name: "pdf-forms", expected_bundle_sha256: disabledDigest }),
+        /disabled by its author/,
+      );
+      assertRefused(
+        await s.call("open_skill", {
+          name: "pdf-forms",
+          expected_bundle_sha256: disabledDigest,
+          expected_sha256: await fileSha256(join(dir, "SKILL.md")),
+        }),
+        /disabled by its author/,
+      );
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------
+// #89 rendering escapes
+
+Deno.test("MCP open_skill: the rendered text escapes the directory (#89)", async () => {
+  await withSandbox(async (box) => {
+    const dir = await writeProjectSkill(
+      box,
+      "esc-skill",
+      skillMd("esc-skill", "Lives in an odd folder.", "ESC-BODY"),
+    );
+    await withSession(box, "legacy", async (s) => {
+      const opened = await s.call("open_skill", { name: "esc-skill" });
+      equal(assertOk(opened).directory, dir);
+      const escaped = dir.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+      ok(escaped !== dir && escaped.includes('"'));
+      equal(textOf(opened), expectedRender("esc-skill", escaped, "ESC-BODY"));
+      ok(textOf(opened).endsWith("</skill_content>"));
+    });
+  }, { projectName: 'q"uote<&>project' });
+});
+
+// ---------------------------------------------------------------------------
+// #93 declared tools
+
+Deno.test("MCP open_skill: declared_tools only with allowed-tools, with its text block (#93)", async () => {
+  await withSandbox(async (box) => {
+    const toolsDir = await writeProjectSkill(
+      box,
+      "tool-user",
+      skillMd("tool-user", "Declares its tools.", "TOOLS-BODY", [
+        "allowed-tools: Read Grep Bash(git:*)",
+      ]),
+    );
+    await writeProjectSkill(
+      box,
+      "empty-tools",
+      skillMd("empty-tools", "Declares an empty list.", "EMPTY-BODY", ['allowed-tools: ""']),
+    );
+    await writeProjectSkill(
+      box,
+      "no-tools",
+      skillMd("no-tools", "Declares nothing.", "NO-BODY"),
+    );
+    await withSession(box, "legacy", async (s) => {
+      const withTools = await s.call("open_skill", { name: "tool-user" });
+      const structured = assertOk(withTools);
+      deepEqual(structured.declared_tools, ["Read", "Grep", "Bash(git:*)"]);
+      deepEqual((structured.receipt as { declared_tools: unknown }).declared_tools, [
+        "Read",
+        "Grep",
+        "Bash(git:*)",
+      ]);
+      equal(
+        textOf(withTools),
+        expectedRender("tool-user", toolsDir, "TOOLS-BODY", "Read, Grep, Bash(git:*)"),
+      );
+
+      for (const name of ["empty-tools", "no-tools"]) {
+        const result = await s.call("open_skill", { name });
+        const plain = assertOk(result);
+        equal("declared_tools" in plain, false, name);
+        equal((plain.receipt as { declared_tools: unknown }).declared_tools, null);
+        ok(!textOf(result).includes("<skill_author_declared_tools>"));
+      }
+    });
+  });
+});
