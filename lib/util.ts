@@ -64,3 +64,27 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
   }
   return out;
 }
+
+/** The one wording of malformed UTF-8 (a `ReadError` of kind `not-utf8` says the same). */
+export const NOT_UTF8 = "not valid UTF-8";
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes UTF-8 strictly, without `node:` (the browser page uses it):
+ * malformed bytes give `undefined`, never U+FFFD; a leading byte-order mark
+ * stays in the text.
+ *
+ * @example
+ * ```ts
+ * import { tryDecodeUtf8 } from "./util.ts";
+ * console.log(tryDecodeUtf8(new Uint8Array([0x68, 0x69])), tryDecodeUtf8(new Uint8Array([0xff]))); // "hi" undefined
+ * ```
+ */
+export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

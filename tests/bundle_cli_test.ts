@@ -1,4 +1,4 @@
-// `bundle` end to end over a real child process (REF §12 item 76 and the SPEC §10 rows that reach it).
+// `bundle` end to end over a real child process: manifests, comparisons, and every refusal's exit 2.
 import { createHash } from "node:crypto";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { listTree, mkfifo, runCli, withTempDir, writeTree } from "./helpers.ts";

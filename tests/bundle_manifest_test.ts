@@ -1,4 +1,5 @@
-// The pure `skills-anywhere-bundle-1` format (REF §7.1, §7.2, §7.4; §12 items 67–71).
+// The pure `skills-anywhere-bundle-1` format: canonical string, digest, validation, comparison,
+// and the parsing of received manifest bytes.
 import { deepEqual, equal, notDeepEqual, notEqual, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
@@ -8,17 +9,20 @@ import {
   BUNDLE_SCHEMA,
   bundleDigest,
   BundleError,
+  type BundleErrorKind,
   type BundleFile,
   type BundleManifest,
   canonicalString,
   compareManifests,
-  comparePaths,
   COMPARISON_SCHEMA,
   isBundlePath,
   MESSAGES,
-  sha256Hex,
   validateManifest,
+  webSha256Hex,
 } from "../lib/bundle/manifest.ts";
+import { formatBytes, MAX_CONFIG_BYTES, MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
+import { compareCodeUnits, NOT_UTF8 } from "../lib/util.ts";
+import { VERSION } from "../lib/version.ts";
 
 const EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 const MiB = 1024 * 1024;
@@ -64,12 +68,13 @@ function resealed(value: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-async function refused(value: unknown, message: string): Promise<void> {
+async function refused(value: unknown, kind: BundleErrorKind): Promise<void> {
   await rejects(
     () => validateManifest(value),
     (error: unknown) => {
       ok(error instanceof BundleError, `expected a BundleError, got ${error}`);
-      equal(error.message, message);
+      equal(error.kind, kind);
+      equal(error.message, MESSAGES[kind as keyof typeof MESSAGES]);
       return true;
     },
   );
@@ -119,11 +124,12 @@ Deno.test("one empty SKILL.md: canonical string is the literal tuple, digest its
   equal(BUNDLE_SCHEMA, "skills-anywhere-bundle-1");
 });
 
-Deno.test("sha256Hex is lowercase hex of the UTF-8 bytes", async () => {
-  equal(await sha256Hex(""), EMPTY_SHA);
-  equal(await sha256Hex("é𝒜"), nodeSha(new TextEncoder().encode("é𝒜")));
-  equal(await sha256Hex("abc"), nodeSha("abc"));
-  ok(/^[0-9a-f]{64}$/.test(await sha256Hex("x")));
+Deno.test("webSha256Hex is lowercase hex of the bytes, or of a string's UTF-8", async () => {
+  equal(await webSha256Hex(""), EMPTY_SHA);
+  equal(await webSha256Hex("é𝒜"), nodeSha(new TextEncoder().encode("é𝒜")));
+  equal(await webSha256Hex(new TextEncoder().encode("é𝒜")), nodeSha("é𝒜"));
+  equal(await webSha256Hex("abc"), nodeSha("abc"));
+  ok(/^[0-9a-f]{64}$/.test(await webSha256Hex("x")));
 });
 
 Deno.test("canonical string is compact JSON with non-ASCII kept literally and quotes escaped", async () => {
@@ -195,12 +201,12 @@ Deno.test("rows are sorted by UTF-16 code units: not code points, not UTF-8 byte
   deepEqual(await validateManifest(JSON.parse(JSON.stringify(manifest))), manifest);
 });
 
-Deno.test("comparePaths is plain `<` and buildManifest sorts rows in any input order", async () => {
-  equal(comparePaths("a", "b"), -1);
-  equal(comparePaths("b", "a"), 1);
-  equal(comparePaths("a", "a"), 0);
-  equal(comparePaths("Z", "a"), -1);
-  equal(comparePaths("𝒜", "Ａ"), -1);
+Deno.test("compareCodeUnits is plain `<` and buildManifest sorts rows in any input order", async () => {
+  equal(compareCodeUnits("a", "b"), -1);
+  equal(compareCodeUnits("b", "a"), 1);
+  equal(compareCodeUnits("a", "a"), 0);
+  equal(compareCodeUnits("Z", "a"), -1);
+  equal(compareCodeUnits("𝒜", "Ａ"), -1);
   const rows = [row("c"), row("SKILL.md"), row("a/b"), row("a.b"), row("A")];
   const one = await buildManifest(rows);
   const two = await buildManifest([...rows].reverse());
@@ -286,7 +292,7 @@ Deno.test("assertNoFileIsDirectory refuses a file that is also a parent", () => 
       error = caught;
     }
     ok(error instanceof BundleError);
-    equal(error.message, MESSAGES.fileIsDirectory);
+    equal(error.kind, "file-is-directory");
   }
 });
 
@@ -341,53 +347,53 @@ Deno.test("validateManifest accepts the limits exactly", async () => {
 Deno.test("malformed top level: non-object, array, schema, extra or missing field → not a manifest", async () => {
   const json = await validJson();
   for (const value of [null, undefined, "manifest", 42, true, [], [json], [BUNDLE_SCHEMA, []]]) {
-    await refused(value, MESSAGES.notManifest);
+    await refused(value, "not-manifest");
   }
-  await refused({ ...json, schema: "skills-anywhere-bundle-2" }, MESSAGES.notManifest);
-  await refused({ ...json, schema: COMPARISON_SCHEMA }, MESSAGES.notManifest);
-  await refused({ ...json, schema: undefined }, MESSAGES.notManifest);
-  await refused({ ...json, extra: 1 }, MESSAGES.notManifest);
-  await refused({ ...json, extra: undefined }, MESSAGES.notManifest);
+  await refused({ ...json, schema: "skills-anywhere-bundle-2" }, "not-manifest");
+  await refused({ ...json, schema: COMPARISON_SCHEMA }, "not-manifest");
+  await refused({ ...json, schema: undefined }, "not-manifest");
+  await refused({ ...json, extra: 1 }, "not-manifest");
+  await refused({ ...json, extra: undefined }, "not-manifest");
   for (const key of ["schema", "sha256", "total_bytes", "files"]) {
     const missing = { ...json };
     delete missing[key];
-    await refused(missing, MESSAGES.notManifest);
+    await refused(missing, "not-manifest");
   }
   // A "__proto__" key from JSON.parse is an own, extra key too (top level and row level).
   const text = JSON.stringify(json);
-  await refused(JSON.parse(`{"__proto__":{},${text.slice(1)}`), MESSAGES.notManifest);
+  await refused(JSON.parse(`{"__proto__":{},${text.slice(1)}`), "not-manifest");
   const rowText = text.replace('{"path":', '{"__proto__":null,"path":');
   notEqual(rowText, text);
-  await refused(JSON.parse(rowText), MESSAGES.badRow);
+  await refused(JSON.parse(rowText), "bad-row");
   // A comparison document is not a manifest either.
   const m = await validateManifest(json);
-  await refused(compareManifests(m, m), MESSAGES.notManifest);
+  await refused(compareManifests(m, m), "not-manifest");
 });
 
 Deno.test("malformed digest or total → the disagreement message", async () => {
   const json = await validJson();
   const sha = json.sha256 as string;
-  await refused({ ...json, sha256: "0".repeat(64) }, MESSAGES.digestMismatch);
-  await refused({ ...json, sha256: sha.toUpperCase() }, MESSAGES.digestMismatch);
-  await refused({ ...json, sha256: sha.slice(1) }, MESSAGES.digestMismatch);
-  await refused({ ...json, sha256: null }, MESSAGES.digestMismatch);
-  await refused({ ...json, sha256: EMPTY_SHA }, MESSAGES.digestMismatch);
+  await refused({ ...json, sha256: "0".repeat(64) }, "digest-mismatch");
+  await refused({ ...json, sha256: sha.toUpperCase() }, "digest-mismatch");
+  await refused({ ...json, sha256: sha.slice(1) }, "digest-mismatch");
+  await refused({ ...json, sha256: null }, "digest-mismatch");
+  await refused({ ...json, sha256: EMPTY_SHA }, "digest-mismatch");
   const total = json.total_bytes as number;
-  await refused({ ...json, total_bytes: total + 1 }, MESSAGES.digestMismatch);
-  await refused({ ...json, total_bytes: String(total) }, MESSAGES.digestMismatch);
-  await refused({ ...json, total_bytes: BigInt(total) }, MESSAGES.digestMismatch);
-  await refused({ ...json, total_bytes: null }, MESSAGES.digestMismatch);
+  await refused({ ...json, total_bytes: total + 1 }, "digest-mismatch");
+  await refused({ ...json, total_bytes: String(total) }, "digest-mismatch");
+  await refused({ ...json, total_bytes: BigInt(total) }, "digest-mismatch");
+  await refused({ ...json, total_bytes: null }, "digest-mismatch");
   // A row tampered with while the digest stays the old one.
   const files = structuredClone(json.files) as BundleFile[];
   files[0].sha256 = fakeSha("tampered");
-  await refused({ ...json, files }, MESSAGES.digestMismatch);
+  await refused({ ...json, files }, "digest-mismatch");
   const sizes = structuredClone(json.files) as BundleFile[];
   sizes[1].bytes += 1;
-  await refused({ ...json, files: sizes }, MESSAGES.digestMismatch);
+  await refused({ ...json, files: sizes }, "digest-mismatch");
   // ...and a row dropped (total and digest stale).
   await refused(
     { ...json, files: (json.files as BundleFile[]).filter((f) => f.path !== ".hidden") },
-    MESSAGES.digestMismatch,
+    "digest-mismatch",
   );
 });
 
@@ -398,7 +404,7 @@ Deno.test("malformed rows: traversal, absolute, backslash, colon, control, extra
     // Keep sorted order for string paths so only the row defect remains.
     const rows: unknown[] = [...files, extra];
     if (typeof (extra as BundleFile)?.path === "string") {
-      (rows as BundleFile[]).sort((a, b) => comparePaths(a.path, b.path));
+      (rows as BundleFile[]).sort((a, b) => compareCodeUnits(a.path, b.path));
     }
     return resealed({ ...json, files: rows });
   };
@@ -427,23 +433,23 @@ Deno.test("malformed rows: traversal, absolute, backslash, colon, control, extra
       "x".repeat(1025),
     ]
   ) {
-    await refused(await withRow(row(path)), MESSAGES.badRow);
+    await refused(await withRow(row(path)), "bad-row");
   }
   // Extra field at row level, missing field, wrong types.
-  await refused(await withRow({ ...row("zz"), mode: 420 }), MESSAGES.badRow);
-  await refused(await withRow({ ...row("zz"), extra: undefined }), MESSAGES.badRow);
-  await refused(await withRow({ path: "zz", bytes: 1 }), MESSAGES.badRow);
-  await refused(await withRow({ path: "zz", sha256: fakeSha("zz") }), MESSAGES.badRow);
-  await refused(await withRow({ bytes: 1, sha256: fakeSha("zz") }), MESSAGES.badRow);
-  await refused(await withRow({ ...row("zz"), path: 7 }), MESSAGES.badRow);
-  await refused(await withRow({ ...row("zz"), path: ["zz"] }), MESSAGES.badRow);
+  await refused(await withRow({ ...row("zz"), mode: 420 }), "bad-row");
+  await refused(await withRow({ ...row("zz"), extra: undefined }), "bad-row");
+  await refused(await withRow({ path: "zz", bytes: 1 }), "bad-row");
+  await refused(await withRow({ path: "zz", sha256: fakeSha("zz") }), "bad-row");
+  await refused(await withRow({ bytes: 1, sha256: fakeSha("zz") }), "bad-row");
+  await refused(await withRow({ ...row("zz"), path: 7 }), "bad-row");
+  await refused(await withRow({ ...row("zz"), path: ["zz"] }), "bad-row");
   // Null, array and scalar rows.
   for (const bad of [null, undefined, ["zz", 1, fakeSha("zz")], "zz", 1]) {
-    await refused(await withRow(bad), MESSAGES.badRow);
+    await refused(await withRow(bad), "bad-row");
   }
   // A null row alone, and a null among valid rows at the start.
-  await refused(await resealed({ ...json, files: [null] }), MESSAGES.badRow);
-  await refused(await resealed({ ...json, files: [null, ...files] }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: [null] }), "bad-row");
+  await refused(await resealed({ ...json, files: [null, ...files] }), "bad-row");
 });
 
 Deno.test("malformed byte counts: negative, boolean, fractional, string, over 16 MiB, unsafe → invalid file", async () => {
@@ -470,7 +476,7 @@ Deno.test("malformed byte counts: negative, boolean, fractional, string, over 16
   ) {
     const mutated = structuredClone(files) as unknown as Record<string, unknown>[];
     mutated[index].bytes = bytes;
-    await refused(await resealed({ ...json, files: mutated }), MESSAGES.badRow);
+    await refused(await resealed({ ...json, files: mutated }), "bad-row");
   }
   // Exactly 16 MiB is fine (the file limit; total stays under 32 MiB).
   const ok16 = structuredClone(files);
@@ -500,12 +506,12 @@ Deno.test("malformed hashes: uppercase, short, long, non-hex, missing → invali
   ) {
     const mutated = structuredClone(files) as unknown as Record<string, unknown>[];
     mutated[1].sha256 = sha256;
-    await refused(await resealed({ ...json, files: mutated }), MESSAGES.badRow);
+    await refused(await resealed({ ...json, files: mutated }), "bad-row");
   }
   // Mixed case is uppercase too.
   const mixed = structuredClone(files);
   mixed[1].sha256 = "A" + "a".repeat(63);
-  await refused(await resealed({ ...json, files: mixed }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: mixed }), "bad-row");
 });
 
 Deno.test("duplicate and unsorted paths → invalid file", async () => {
@@ -514,66 +520,66 @@ Deno.test("duplicate and unsorted paths → invalid file", async () => {
   // Duplicate with identical row.
   await refused(
     await resealed({ ...json, files: [...files, files[files.length - 1]] }),
-    MESSAGES.badRow,
+    "bad-row",
   );
   // Duplicate with a different hash, inserted adjacent.
   const duplicate = [...files];
   duplicate.splice(1, 0, { ...files[1], sha256: fakeSha("other") });
-  await refused(await resealed({ ...json, files: duplicate }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: duplicate }), "bad-row");
   // Reversed, and one swap.
-  await refused(await resealed({ ...json, files: [...files].reverse() }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: [...files].reverse() }), "bad-row");
   const swapped = [...files];
   [swapped[1], swapped[2]] = [swapped[2], swapped[1]];
-  await refused(await resealed({ ...json, files: swapped }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: swapped }), "bad-row");
   // Sorted by code points instead of code units (astral before fullwidth is the right order).
   const unicode = await buildManifest([row("SKILL.md"), row("𝒜.md"), row("Ａ.md")]);
   const byCodePoint = [unicode.files[0], unicode.files[2], unicode.files[1]];
   deepEqual(byCodePoint.map((f) => f.path), ["SKILL.md", "Ａ.md", "𝒜.md"]);
   await refused(
     await resealed({ ...unicode, files: byCodePoint } as Record<string, unknown>),
-    MESSAGES.badRow,
+    "bad-row",
   );
   // Locale order ("a" < "B") is not code-unit order ("B" < "a").
   const locale = [row("a.md"), row("B.md"), row("SKILL.md")];
-  await refused(await resealed({ ...json, files: locale }), MESSAGES.badRow);
+  await refused(await resealed({ ...json, files: locale }), "bad-row");
 });
 
 Deno.test("file count: none, not an array, 513 files → needs 1–512 files", async () => {
   const json = await validJson();
-  await refused(await resealed({ ...json, files: [] }), MESSAGES.fileCount);
-  await refused({ ...json, files: null }, MESSAGES.fileCount);
-  await refused({ ...json, files: {} }, MESSAGES.fileCount);
-  await refused({ ...json, files: "SKILL.md" }, MESSAGES.fileCount);
+  await refused(await resealed({ ...json, files: [] }), "file-count");
+  await refused({ ...json, files: null }, "file-count");
+  await refused({ ...json, files: {} }, "file-count");
+  await refused({ ...json, files: "SKILL.md" }, "file-count");
   const rows = [
     row("SKILL.md"),
     ...Array.from({ length: 512 }, (_, i) => row(`f${String(i).padStart(3, "0")}`)),
   ];
   const manifest = await buildManifest(rows);
   equal(manifest.files.length, 513);
-  await refused(JSON.parse(JSON.stringify(manifest)), MESSAGES.fileCount);
+  await refused(JSON.parse(JSON.stringify(manifest)), "file-count");
 });
 
 Deno.test("SKILL.md missing or over 128 KiB; a file that is also a directory", async () => {
   await refused(
     JSON.parse(JSON.stringify(await buildManifest([row("README.md"), row("scripts/run.py")]))),
-    MESSAGES.noSkill,
+    "no-skill",
   );
   // Near-misses are not SKILL.md.
   for (const path of ["skill.md", "Skill.md", "sub/SKILL.md", "SKILL.md.bak", "SKILL"]) {
-    await refused(await buildManifest([row(path)]), MESSAGES.noSkill);
+    await refused(await buildManifest([row(path)]), "no-skill");
   }
-  await refused(await buildManifest([row("SKILL.md", 128 * KiB + 1)]), MESSAGES.skillTooLarge);
+  await refused(await buildManifest([row("SKILL.md", 128 * KiB + 1)]), "skill-too-large");
   deepEqual(
     (await validateManifest(await buildManifest([row("SKILL.md", 128 * KiB)]))).total_bytes,
     128 * KiB,
   );
   await refused(
     await buildManifest([row("SKILL.md"), row("SKILL.md/child")]),
-    MESSAGES.fileIsDirectory,
+    "file-is-directory",
   );
   await refused(
     await buildManifest([row("SKILL.md"), row("a/b"), row("a/b/c")]),
-    MESSAGES.fileIsDirectory,
+    "file-is-directory",
   );
   // A sibling that merely shares a prefix is fine.
   await validateManifest(await buildManifest([row("SKILL.md"), row("a/b"), row("a/bc/d")]));
@@ -586,64 +592,64 @@ Deno.test("total over 32 MiB → must not exceed 32 MiB", async () => {
     row("b.bin", 16 * MiB - 128 * KiB + 1),
   ]);
   equal(over.total_bytes, 32 * MiB + 1);
-  await refused(JSON.parse(JSON.stringify(over)), MESSAGES.tooLarge);
+  await refused(JSON.parse(JSON.stringify(over)), "too-large");
   const many = await buildManifest([
     row("SKILL.md", 1),
     row("a", 16 * MiB),
     row("b", 16 * MiB),
     row("c", 16 * MiB),
   ]);
-  await refused(many, MESSAGES.tooLarge);
+  await refused(many, "too-large");
 });
 
-Deno.test("every REF §12 item 70/71 mutation is refused with its message", async () => {
+Deno.test("every mutation of a sealed manifest is refused with its kind", async () => {
   // One table, one mutation per row, each applied to the same valid manifest.
   const json = await validJson();
   const files = json.files as BundleFile[];
-  type Mutation = [string, () => Promise<unknown> | unknown, string];
+  type Mutation = [string, () => Promise<unknown> | unknown, BundleErrorKind];
   const withFiles = (rows: unknown[]) => resealed({ ...json, files: rows });
   const setRow = (i: number, patch: Record<string, unknown>) =>
     withFiles(files.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   const insertSorted = (extra: BundleFile) =>
-    withFiles([...files, extra].sort((a, b) => comparePaths(a.path, b.path)));
+    withFiles([...files, extra].sort((a, b) => compareCodeUnits(a.path, b.path)));
   const skillIndex = files.findIndex((f) => f.path === "SKILL.md");
   const mutations: Mutation[] = [
-    ["digest", () => ({ ...json, sha256: fakeSha("x") }), MESSAGES.digestMismatch],
+    ["digest", () => ({ ...json, sha256: fakeSha("x") }), "digest-mismatch"],
     [
       "total type",
       () => ({ ...json, total_bytes: `${json.total_bytes}` }),
-      MESSAGES.digestMismatch,
+      "digest-mismatch",
     ],
-    ["schema", () => ({ ...json, schema: "bundle-1" }), MESSAGES.notManifest],
-    ["extra top-level field", () => ({ ...json, version: "0.9.0" }), MESSAGES.notManifest],
-    ["extra row field", () => setRow(1, { mtime: 1 }), MESSAGES.badRow],
-    ["traversal", () => insertSorted(row("../x")), MESSAGES.badRow],
-    ["absolute", () => insertSorted(row("/x")), MESSAGES.badRow],
-    ["backslash", () => insertSorted(row("a\\b")), MESSAGES.badRow],
-    ["colon", () => insertSorted(row("c:x")), MESSAGES.badRow],
-    ["duplicate", () => withFiles([files[0], ...files]), MESSAGES.badRow],
-    ["unsorted", () => withFiles([...files].reverse()), MESSAGES.badRow],
-    ["negative bytes", () => setRow(1, { bytes: -1 }), MESSAGES.badRow],
-    ["boolean bytes", () => setRow(1, { bytes: true }), MESSAGES.badRow],
-    ["fractional bytes", () => setRow(1, { bytes: 2.5 }), MESSAGES.badRow],
-    ["bytes over 16 MiB", () => setRow(1, { bytes: 16 * MiB + 1 }), MESSAGES.badRow],
-    ["uppercase hash", () => setRow(1, { sha256: files[1].sha256.toUpperCase() }), MESSAGES.badRow],
-    ["short hash", () => setRow(1, { sha256: files[1].sha256.slice(2) }), MESSAGES.badRow],
-    ["null row", () => withFiles([...files, null]), MESSAGES.badRow],
+    ["schema", () => ({ ...json, schema: "bundle-1" }), "not-manifest"],
+    ["extra top-level field", () => ({ ...json, version: VERSION }), "not-manifest"],
+    ["extra row field", () => setRow(1, { mtime: 1 }), "bad-row"],
+    ["traversal", () => insertSorted(row("../x")), "bad-row"],
+    ["absolute", () => insertSorted(row("/x")), "bad-row"],
+    ["backslash", () => insertSorted(row("a\\b")), "bad-row"],
+    ["colon", () => insertSorted(row("c:x")), "bad-row"],
+    ["duplicate", () => withFiles([files[0], ...files]), "bad-row"],
+    ["unsorted", () => withFiles([...files].reverse()), "bad-row"],
+    ["negative bytes", () => setRow(1, { bytes: -1 }), "bad-row"],
+    ["boolean bytes", () => setRow(1, { bytes: true }), "bad-row"],
+    ["fractional bytes", () => setRow(1, { bytes: 2.5 }), "bad-row"],
+    ["bytes over 16 MiB", () => setRow(1, { bytes: 16 * MiB + 1 }), "bad-row"],
+    ["uppercase hash", () => setRow(1, { sha256: files[1].sha256.toUpperCase() }), "bad-row"],
+    ["short hash", () => setRow(1, { sha256: files[1].sha256.slice(2) }), "bad-row"],
+    ["null row", () => withFiles([...files, null]), "bad-row"],
     [
       "missing SKILL.md",
       () => withFiles(files.filter((f) => f.path !== "SKILL.md")),
-      MESSAGES.noSkill,
+      "no-skill",
     ],
     [
       "SKILL.md over 128 KiB",
       () => setRow(skillIndex, { bytes: 128 * KiB + 1 }),
-      MESSAGES.skillTooLarge,
+      "skill-too-large",
     ],
     [
       "SKILL.md/child with SKILL.md",
       () => insertSorted(row("SKILL.md/child")),
-      MESSAGES.fileIsDirectory,
+      "file-is-directory",
     ],
     [
       "513 files",
@@ -651,15 +657,15 @@ Deno.test("every REF §12 item 70/71 mutation is refused with its message", asyn
         withFiles(
           [...files, ...Array.from({ length: 513 - files.length }, (_, i) => row(`z/${1000 + i}`))],
         ),
-      MESSAGES.fileCount,
+      "file-count",
     ],
     [
       "over 32 MiB total",
       () => withFiles([...files, row("z1", 16 * MiB), row("z2", 16 * MiB)]),
-      MESSAGES.tooLarge,
+      "too-large",
     ],
-    ["non-object", () => "not a manifest", MESSAGES.notManifest],
-    ["array", () => [json.schema, json.sha256, json.total_bytes, json.files], MESSAGES.notManifest],
+    ["non-object", () => "not a manifest", "not-manifest"],
+    ["array", () => [json.schema, json.sha256, json.total_bytes, json.files], "not-manifest"],
   ];
   // The unmutated manifest itself is valid.
   await validateManifest(json);
@@ -667,24 +673,18 @@ Deno.test("every REF §12 item 70/71 mutation is refused with its message", asyn
     const value = JSON.parse(JSON.stringify(await make()));
     await rejects(() => validateManifest(value), (error: unknown) => {
       ok(error instanceof BundleError, name);
-      equal(error.message, message, name);
+      equal(error.kind, message, name);
       return true;
     });
   }
 });
 
-Deno.test("every message of the format is the documented text", () => {
-  deepEqual(MESSAGES, {
-    fileCount: "A bundle needs 1–512 files.",
-    badRow:
-      "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
-    fileIsDirectory: "A bundle file cannot also be a directory.",
-    skillTooLarge: "SKILL.md exceeds 128 KiB.",
-    noSkill: "A bundle must contain SKILL.md.",
-    tooLarge: "A bundle must not exceed 32 MiB.",
-    notManifest: "Expected a skills-anywhere-bundle-1 manifest.",
-    digestMismatch: "Manifest digest or total bytes disagrees with its inventory.",
-  });
+Deno.test("messages quote the limits of limits.ts and the one UTF-8 wording", () => {
+  ok(MESSAGES["skill-too-large"].includes(formatBytes(MAX_SKILL_FILE_BYTES)));
+  ok(MESSAGES["too-large"].includes(formatBytes(BUNDLE_LIMITS.maxTotalBytes)));
+  ok(MESSAGES["manifest-too-large"].includes(formatBytes(MAX_CONFIG_BYTES)));
+  ok(MESSAGES["manifest-not-utf8"].includes(NOT_UTF8));
+  ok(MESSAGES["file-count"].includes(String(BUNDLE_LIMITS.maxFiles)));
 });
 
 // ---------------------------------------------------------------------------

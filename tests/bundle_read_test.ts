@@ -1,18 +1,16 @@
-// The filesystem reader of bundles (REF §7.3; §12 items 67, 68, 72–75) and the lib/fs
-// primitives it is built on (streamRegularFile, sameIdentity).
+// The filesystem reader of bundles: the manifest of a real directory, every refusal (by kind), and
+// change detection while reading. The lib/fs primitives under it are tested in fs_read_test.ts.
 import { deepEqual, equal, notEqual, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { lstat } from "node:fs/promises";
 import {
   BUNDLE_SCHEMA,
   BundleError,
+  type BundleErrorKind,
   type BundleManifest,
   compareManifests,
-  MESSAGES,
   validateManifest,
 } from "../lib/bundle/manifest.ts";
 import { READ_MESSAGES, readBundle } from "../lib/bundle/read.ts";
-import { ReadError, sameIdentity, streamRegularFile } from "../lib/fs/mod.ts";
 import { listTree, mkfifo, withTempDir, writeTree } from "./helpers.ts";
 
 const KiB = 1024;
@@ -43,12 +41,21 @@ async function sized(path: string, size: number): Promise<void> {
   await Deno.truncate(path, size);
 }
 
-/** Expects readBundle(dir) to fail with exactly `message`, and writes nothing into dir. */
-async function refusedRead(dir: string, message: string, tree = dir): Promise<void> {
+/**
+ * Expects readBundle(dir) to fail with a `kind` refusal (naming `path`, when given), and writes
+ * nothing into `tree`.
+ */
+async function refusedRead(
+  dir: string,
+  kind: BundleErrorKind,
+  options: { tree?: string; path?: string } = {},
+): Promise<void> {
+  const tree = options.tree ?? dir;
   const before = await listTree(tree);
   await rejects(() => readBundle(dir), (error: unknown) => {
     ok(error instanceof BundleError, `expected a BundleError, got ${error}`);
-    equal(error.message, message);
+    equal(error.kind, kind);
+    if (options.path !== undefined) ok(error.message.includes(JSON.stringify(options.path)));
     return true;
   });
   deepEqual(await listTree(tree), before);
@@ -65,16 +72,6 @@ async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function readError(promise: Promise<unknown>): Promise<ReadError> {
-  try {
-    await promise;
-  } catch (error) {
-    ok(error instanceof ReadError, `expected a ReadError, got ${error}`);
-    return error;
-  }
-  throw new Error("expected a ReadError, but the read succeeded");
 }
 
 const SKILL = "---\nname: demo\ndescription: Demo skill. SECRET-SKILL-BODY\n---\n\n# Demo\n";
@@ -283,10 +280,10 @@ Deno.test("readBundle: a symlinked root is allowed and reads like the real direc
     }
     // A symlinked root whose target is a file is not a directory.
     await Deno.symlink(`${dir}/real/skill/SKILL.md`, `${dir}/file-link`);
-    await refusedRead(`${dir}/file-link`, READ_MESSAGES.chooseDirectory, `${dir}/real`);
+    await refusedRead(`${dir}/file-link`, "not-directory", { tree: `${dir}/real` });
     // Nor is a dangling one.
     await Deno.symlink(`${dir}/nowhere`, `${dir}/dangling`);
-    await refusedRead(`${dir}/dangling`, READ_MESSAGES.chooseDirectory, `${dir}/real`);
+    await refusedRead(`${dir}/dangling`, "not-directory", { tree: `${dir}/real` });
   });
 });
 
@@ -297,19 +294,19 @@ Deno.test("readBundle: a symlinked root is allowed and reads like the real direc
 Deno.test("readBundle: not a directory, nonexistent, or no SKILL.md", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, { "skill/SKILL.md": SKILL, "nosk/README.md": "r", "lower/skill.md": "x" });
-    await refusedRead(`${dir}/skill/SKILL.md`, READ_MESSAGES.chooseDirectory, dir);
-    await refusedRead(`${dir}/missing`, READ_MESSAGES.chooseDirectory, dir);
-    await refusedRead(`${dir}/skill/SKILL.md/x`, READ_MESSAGES.chooseDirectory, dir);
-    await refusedRead("", READ_MESSAGES.chooseDirectory, dir);
-    await refusedRead(`${dir}/nosk`, MESSAGES.noSkill);
-    await refusedRead(`${dir}/lower`, MESSAGES.noSkill);
+    await refusedRead(`${dir}/skill/SKILL.md`, "not-directory", { tree: dir });
+    await refusedRead(`${dir}/missing`, "not-directory", { tree: dir });
+    await refusedRead(`${dir}/skill/SKILL.md/x`, "not-directory", { tree: dir });
+    await refusedRead("", "not-directory", { tree: dir });
+    await refusedRead(`${dir}/nosk`, "no-skill");
+    await refusedRead(`${dir}/lower`, "no-skill");
     // A SKILL.md that is a directory, and one only in a subdirectory, do not count.
     await writeTree(dir, { "dirskill/SKILL.md/inner.md": "x", "sub/nested/SKILL.md": SKILL });
-    await refusedRead(`${dir}/dirskill`, MESSAGES.noSkill);
-    await refusedRead(`${dir}/sub`, MESSAGES.noSkill);
+    await refusedRead(`${dir}/dirskill`, "no-skill");
+    await refusedRead(`${dir}/sub`, "no-skill");
     // An empty directory.
     await Deno.mkdir(`${dir}/empty`);
-    await refusedRead(`${dir}/empty`, MESSAGES.noSkill);
+    await refusedRead(`${dir}/empty`, "no-skill");
   });
 });
 
@@ -324,7 +321,7 @@ Deno.test("readBundle: SKILL.md must be valid UTF-8 (a BOM is kept, bytes are ex
       "bom/data.bin": new Uint8Array([0xff, 0xfe, 0x00]),
     });
     for (const name of ["bad", "truncated", "surrogate"]) {
-      await refusedRead(`${dir}/${name}`, READ_MESSAGES.skillNotUtf8);
+      await refusedRead(`${dir}/${name}`, "skill-not-utf8");
     }
     const { manifest, skillBytes } = await readBundle(`${dir}/bom`);
     deepEqual(skillBytes, new Uint8Array([0xef, 0xbb, 0xbf, 0x23, 0x20, 0x78]));
@@ -343,7 +340,7 @@ Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at
     const ok128 = await readBundle(`${dir}/ok`);
     equal(ok128.manifest.files[0].bytes, 128 * KiB);
     equal(ok128.skillBytes.length, 128 * KiB);
-    await refusedRead(`${dir}/big`, READ_MESSAGES.overLimit);
+    await refusedRead(`${dir}/big`, "over-limit");
 
     await sized(`${dir}/asset/assets/video.bin`, 16 * MiB);
     const ok16 = await readBundle(`${dir}/asset`);
@@ -351,7 +348,7 @@ Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at
     equal(video.bytes, 16 * MiB);
     equal(video.sha256, sha(new Uint8Array(16 * MiB)));
     await Deno.truncate(`${dir}/asset/assets/video.bin`, 16 * MiB + 1);
-    await refusedRead(`${dir}/asset`, READ_MESSAGES.overLimit);
+    await refusedRead(`${dir}/asset`, "over-limit");
   });
 });
 
@@ -360,7 +357,7 @@ Deno.test("readBundle: more than 32 MiB in total is refused before anything is r
     await writeTree(dir, { "SKILL.md": "x" });
     await sized(`${dir}/a.bin`, 16 * MiB);
     await sized(`${dir}/b.bin`, 16 * MiB);
-    await refusedRead(dir, READ_MESSAGES.overLimit);
+    await refusedRead(dir, "over-limit");
     // Exactly 32 MiB in total is within the limit, so the refusal above was the total.
     await Deno.truncate(`${dir}/b.bin`, 16 * MiB - 1);
     const { manifest } = await readBundle(dir);
@@ -381,11 +378,10 @@ Deno.test("readBundle: 13 nested directories exceed the path levels; 12 levels a
     // 13 nested directories (even empty ones).
     await writeTree(`${dir}/deep`, { "SKILL.md": SKILL });
     await Deno.mkdir(`${dir}/deep/${segments(13)}`, { recursive: true });
-    await refusedRead(`${dir}/deep`, READ_MESSAGES.tooDeep);
-    ok(READ_MESSAGES.tooDeep.includes("path levels"));
+    await refusedRead(`${dir}/deep`, "too-deep");
     // A file at 13 path levels.
     await writeTree(`${dir}/deepfile`, { "SKILL.md": SKILL, [`${segments(12)}/f.md`]: "f" });
-    await refusedRead(`${dir}/deepfile`, READ_MESSAGES.tooDeep);
+    await refusedRead(`${dir}/deepfile`, "too-deep");
   });
 });
 
@@ -398,8 +394,8 @@ Deno.test("readBundle: 512 files are fine, 513 files are refused with the 512 me
     const { manifest } = await readBundle(dir);
     equal(manifest.files.length, 512);
     await Deno.writeTextFile(`${dir}/one-more.txt`, "x");
-    await refusedRead(dir, READ_MESSAGES.tooManyFiles);
-    ok(READ_MESSAGES.tooManyFiles.includes("512"));
+    await refusedRead(dir, "too-many-files");
+    ok(READ_MESSAGES["too-many-files"].includes("512"));
   });
 });
 
@@ -411,8 +407,8 @@ Deno.test("readBundle: 1,024 entries are fine, 1,025 are refused", async () => {
     const { manifest } = await readBundle(dir);
     equal(manifest.files.length, 1);
     await Deno.mkdir(`${dir}/one-more`);
-    await refusedRead(dir, READ_MESSAGES.tooDeep);
-    ok(READ_MESSAGES.tooDeep.includes("1024 entries"));
+    await refusedRead(dir, "too-deep");
+    ok(READ_MESSAGES["too-deep"].includes("1024 entries"));
   });
 });
 
@@ -430,15 +426,12 @@ Deno.test("readBundle: symlinks beneath the root are refused, never followed", a
       const skill = `${dir}/skill-${name.replace("/", "-")}`;
       await writeTree(skill, { "SKILL.md": SKILL, "scripts/run.sh": "echo\n" });
       await Deno.symlink(target, `${skill}/${name}`);
-      await refusedRead(skill, `Bundle links are not supported: ${JSON.stringify(rel)}`);
+      await refusedRead(skill, "link", { path: rel });
     }
     // SKILL.md itself as a symlink.
     await writeTree(`${dir}/skill-md-link`, { "real.md": SKILL });
     await Deno.symlink("real.md", `${dir}/skill-md-link/SKILL.md`);
-    await refusedRead(
-      `${dir}/skill-md-link`,
-      `Bundle links are not supported: ${JSON.stringify("SKILL.md")}`,
-    );
+    await refusedRead(`${dir}/skill-md-link`, "link", { path: "SKILL.md" });
   });
 });
 
@@ -451,7 +444,8 @@ Deno.test("readBundle: a FIFO beneath the root is refused without blocking; so i
       () => settlesWithin(readBundle(`${dir}/fifo`), 5000),
       (error: unknown) => {
         ok(error instanceof BundleError, String(error));
-        equal(error.message, `Bundle requires regular files: ${JSON.stringify("pipe")}`);
+        equal(error.kind, "not-regular");
+        ok(error.message.includes(JSON.stringify("pipe")));
         return true;
       },
     );
@@ -462,16 +456,16 @@ Deno.test("readBundle: a FIFO beneath the root is refused without blocking; so i
     await mkfifo(`${dir}/fifo-skill/SKILL.md`);
     await rejects(
       () => settlesWithin(readBundle(`${dir}/fifo-skill`), 5000),
-      { message: `Bundle requires regular files: ${JSON.stringify("SKILL.md")}` },
+      {
+        kind: "not-regular",
+        message: `Bundle requires regular files: ${JSON.stringify("SKILL.md")}`,
+      },
     );
 
     await writeTree(`${dir}/sock`, { "SKILL.md": SKILL });
     const listener = Deno.listen({ transport: "unix", path: `${dir}/sock/agent.sock` });
     try {
-      await refusedRead(
-        `${dir}/sock`,
-        `Bundle requires regular files: ${JSON.stringify("agent.sock")}`,
-      );
+      await refusedRead(`${dir}/sock`, "not-regular", { path: "agent.sock" });
     } finally {
       listener.close();
     }
@@ -489,7 +483,7 @@ Deno.test("readBundle: a non-UTF-8 file name is refused as an unsupported path",
     const names: string[] = [];
     for await (const entry of Deno.readDir(dir)) names.push(entry.name);
     equal(names.length, 2, "the 0xff file exists");
-    await refusedRead(dir, READ_MESSAGES.unsupportedPath);
+    await refusedRead(dir, "unsupported-path");
 
     // Also in a subdirectory.
     await withTempDir(async (other) => {
@@ -498,7 +492,7 @@ Deno.test("readBundle: a non-UTF-8 file name is refused as an unsupported path",
         args: ["-c", 'printf x > "$1/sub/a$(printf "\\303\\050")b"', "sh", other],
       }).output();
       equal(nested.code, 0);
-      await refusedRead(other, READ_MESSAGES.unsupportedPath);
+      await refusedRead(other, "unsupported-path");
     });
   });
 });
@@ -519,11 +513,11 @@ Deno.test("readBundle: names with control characters, DEL, backslash, colon or U
       await writeTree(skill, { "SKILL.md": SKILL });
       await Deno.mkdir(`${skill}/sub`);
       await Deno.writeTextFile(`${skill}/sub/${name}`, "x");
-      await refusedRead(skill, READ_MESSAGES.unsupportedPath);
+      await refusedRead(skill, "unsupported-path");
     }
     // A directory name with a colon is refused too.
     await writeTree(`${dir}/colon-dir`, { "SKILL.md": SKILL, "a:b/c.md": "c" });
-    await refusedRead(`${dir}/colon-dir`, READ_MESSAGES.unsupportedPath);
+    await refusedRead(`${dir}/colon-dir`, "unsupported-path");
   });
 });
 
@@ -536,7 +530,7 @@ Deno.test("readBundle: a relative path over 1,024 UTF-8 bytes is refused; exactl
     const { manifest } = await readBundle(`${dir}/ok`);
     equal(new TextEncoder().encode(manifest.files[1].path).length, 1024);
     await writeTree(`${dir}/long`, { "SKILL.md": SKILL, [prefix + okName + "g"]: "x" });
-    await refusedRead(`${dir}/long`, READ_MESSAGES.unsupportedPath);
+    await refusedRead(`${dir}/long`, "unsupported-path");
   });
 });
 
@@ -548,7 +542,7 @@ Deno.test("readBundle: a relative path over 1,024 UTF-8 bytes is refused; exactl
  * Runs the shell loop body `body` (with $1 = `arg`) over and over in a child process alongside
  * repeated readBundle(dir) calls (up to 50 per attempt, up to `attempts` attempts), until
  * readBundle rejects. Every rejection must be
- * one of `messages`; every success is passed to `consistent` (which checks the manifest against
+ * of one of `kinds`; every success is passed to `consistent` (which checks the manifest against
  * a state the reader could legitimately have seen). The writer is stopped, and has exited with
  * all its children, before the outcome is checked. Returns the number of rejections observed.
  */
@@ -557,7 +551,7 @@ async function raceReadBundle(
   body: string,
   arg: string,
   ready: () => Promise<boolean>,
-  messages: readonly string[],
+  kinds: readonly BundleErrorKind[],
   consistent: (manifest: BundleManifest) => Promise<void>,
   attempts = 8,
 ): Promise<number> {
@@ -601,7 +595,7 @@ async function raceReadBundle(
       if (outcome.error !== undefined) {
         const error = outcome.error;
         ok(error instanceof BundleError, `unexpected error ${error}`);
-        ok(messages.includes(error.message), `unexpected message: ${error.message}`);
+        ok(kinds.includes(error.kind), `unexpected kind: ${error.kind}`);
         rejections++;
       } else {
         await consistent(outcome.manifest!);
@@ -622,7 +616,7 @@ Deno.test("readBundle: a file appended to while it is read is reported, never si
       'printf x >> "$1"',
       asset,
       async () => (await Deno.stat(asset)).size > initial.length,
-      [READ_MESSAGES.changed, READ_MESSAGES.grew],
+      ["changed", "grew"],
       async (manifest) => {
         // If a read ever succeeds, it must describe one real state of the append-only file: a
         // prefix of what is there now, with every other row unchanged.
@@ -664,7 +658,7 @@ Deno.test("readBundle: files created and removed during the walk are reported as
       'printf c > "$1"; rm -f "$1"',
       churn,
       async () => (await Deno.lstat(`${dir}/assets`)).mtime?.getTime() !== assetsMtime,
-      [READ_MESSAGES.changed],
+      ["changed"],
       async (manifest) => {
         // A consistent snapshot either has no churn file or has it with its exact content.
         const rows = manifest.files.filter((f) => f.path !== "assets/churn.txt");
@@ -699,7 +693,7 @@ Deno.test("readBundle: a file replaced (new inode) during reading is reported as
       'cp "$1/replacement.bin" "$1/next.bin" && mv -f "$1/next.bin" "$1/skill/data.bin"',
       dir,
       async () => (await Deno.lstat(target).catch(() => undefined))?.ino !== startIno,
-      [READ_MESSAGES.changed],
+      ["changed"],
       async (manifest) => {
         deepEqual(manifest, stable);
         await validateManifest(manifest);
@@ -707,171 +701,5 @@ Deno.test("readBundle: a file replaced (new inode) during reading is reported as
     );
     ok(rejections >= 1, "a replaced file was never reported");
     deepEqual((await readBundle(skill)).manifest, stable);
-  });
-});
-
-// ---------------------------------------------------------------------------
-// lib/fs primitives under the reader
-// ---------------------------------------------------------------------------
-
-Deno.test("sameIdentity: equal for an untouched file, different after append, chmod or replace", async () => {
-  await withTempDir(async (dir) => {
-    const path = `${dir}/f.txt`;
-    await Deno.writeTextFile(path, "hello");
-    const first = await lstat(path, { bigint: true });
-    ok(sameIdentity(first, await lstat(path, { bigint: true })));
-    // Reading does not change identity.
-    await Deno.readFile(path);
-    ok(sameIdentity(first, await lstat(path, { bigint: true })));
-
-    await Deno.writeTextFile(path, "!", { append: true });
-    const appended = await lstat(path, { bigint: true });
-    ok(!sameIdentity(first, appended));
-
-    await Deno.chmod(path, 0o600);
-    const chmodded = await lstat(path, { bigint: true });
-    ok(!sameIdentity(appended, chmodded));
-
-    // Same size and content, new inode.
-    await Deno.writeTextFile(`${dir}/g.txt`, "hello!");
-    await Deno.chmod(`${dir}/g.txt`, 0o600);
-    await Deno.rename(`${dir}/g.txt`, path);
-    const replaced = await lstat(path, { bigint: true });
-    notEqual(replaced.ino, chmodded.ino);
-    ok(!sameIdentity(chmodded, replaced));
-  });
-});
-
-Deno.test("streamRegularFile: streams every byte in order, keeps them on request", async () => {
-  await withTempDir(async (dir) => {
-    const data = binary(200 * KiB + 17, 11);
-    await Deno.writeFile(`${dir}/data.bin`, data);
-    const hash = createHash("sha256");
-    const sizes: number[] = [];
-    const expected = await lstat(`${dir}/data.bin`, { bigint: true });
-    const result = await streamRegularFile(`${dir}/data.bin`, {
-      maxBytes: data.length,
-      expected,
-      onChunk: (chunk) => {
-        sizes.push(chunk.length);
-        hash.update(chunk);
-      },
-      keep: true,
-    });
-    equal(result.size, data.length);
-    deepEqual(result.bytes, data);
-    equal(hash.digest("hex"), sha(data));
-    ok(sizes.every((n) => n <= 64 * KiB));
-    equal(sizes.reduce((a, b) => a + b, 0), data.length);
-    const plain = await streamRegularFile(`${dir}/data.bin`, {
-      maxBytes: data.length,
-      onChunk: () => {},
-    });
-    equal(plain.size, data.length);
-    equal(plain.bytes, undefined);
-  });
-});
-
-Deno.test("streamRegularFile: a stale lstat (append, replace, chmod) → kind changed", async () => {
-  await withTempDir(async (dir) => {
-    const path = `${dir}/f.bin`;
-    await Deno.writeFile(path, binary(1000));
-    // Appended after the lstat.
-    let stale = await lstat(path, { bigint: true });
-    await Deno.writeFile(path, new Uint8Array([1]), { append: true });
-    let error = await readError(
-      streamRegularFile(path, { maxBytes: 1 << 20, expected: stale, onChunk: () => {} }),
-    );
-    equal(error.kind, "changed");
-    // Replaced by an identical copy (new inode) after the lstat.
-    stale = await lstat(path, { bigint: true });
-    await Deno.copyFile(path, `${dir}/copy.bin`);
-    await Deno.rename(`${dir}/copy.bin`, path);
-    const chunks: Uint8Array[] = [];
-    error = await readError(
-      streamRegularFile(path, {
-        maxBytes: 1 << 20,
-        expected: stale,
-        onChunk: (c) => chunks.push(c),
-      }),
-    );
-    equal(error.kind, "changed");
-    equal(chunks.length, 0, "nothing is streamed from a file that is not the one inspected");
-    // Mode changed after the lstat.
-    stale = await lstat(path, { bigint: true });
-    await Deno.chmod(path, 0o640);
-    error = await readError(
-      streamRegularFile(path, { maxBytes: 1 << 20, expected: stale, onChunk: () => {} }),
-    );
-    equal(error.kind, "changed");
-    // A fresh lstat is accepted.
-    const fresh = await lstat(path, { bigint: true });
-    const ok1 = await streamRegularFile(path, {
-      maxBytes: 1 << 20,
-      expected: fresh,
-      onChunk: () => {},
-    });
-    equal(ok1.size, 1001);
-  });
-});
-
-Deno.test("streamRegularFile: a file that grows during the read → changed, or grew past the limit", async () => {
-  await withTempDir(async (dir) => {
-    const path = `${dir}/f.bin`;
-    await Deno.writeFile(path, binary(10));
-    // A small append after the first chunk: the final identity check catches it.
-    let appended = false;
-    let error = await readError(streamRegularFile(path, {
-      maxBytes: 1 << 20,
-      onChunk: () => {
-        if (!appended) Deno.writeFileSync(path, new Uint8Array(5), { append: true });
-        appended = true;
-      },
-    }));
-    equal(error.kind, "changed");
-
-    // A large append after the first chunk: reading stops one chunk past the limit.
-    await Deno.writeFile(path, binary(10));
-    let streamed = 0;
-    error = await readError(streamRegularFile(path, {
-      maxBytes: 100 * KiB,
-      onChunk: (chunk) => {
-        if (streamed === 0) Deno.writeFileSync(path, new Uint8Array(300 * KiB), { append: true });
-        streamed += chunk.length;
-      },
-    }));
-    equal(error.kind, "grew");
-    ok(streamed <= 100 * KiB, "never streams past the limit");
-
-    // Already over the limit when opened.
-    error = await readError(streamRegularFile(path, { maxBytes: 10, onChunk: () => {} }));
-    equal(error.kind, "too-large");
-  });
-});
-
-Deno.test("streamRegularFile: FIFO (without blocking), directory, symlink and missing paths", async () => {
-  await withTempDir(async (dir) => {
-    await mkfifo(`${dir}/pipe`);
-    const chunks: Uint8Array[] = [];
-    let error = await settlesWithin(
-      readError(streamRegularFile(`${dir}/pipe`, { maxBytes: 10, onChunk: (c) => chunks.push(c) })),
-      5000,
-    );
-    equal(error.kind, "not-regular");
-    equal(chunks.length, 0);
-
-    await Deno.mkdir(`${dir}/sub`);
-    error = await readError(streamRegularFile(`${dir}/sub`, { maxBytes: 10, onChunk: () => {} }));
-    equal(error.kind, "not-regular");
-
-    await Deno.writeTextFile(`${dir}/real.txt`, "x");
-    await Deno.symlink(`${dir}/real.txt`, `${dir}/link.txt`);
-    error = await readError(
-      streamRegularFile(`${dir}/link.txt`, { maxBytes: 10, onChunk: () => {} }),
-    );
-    equal(error.kind, "symlink");
-
-    error = await readError(streamRegularFile(`${dir}/none`, { maxBytes: 10, onChunk: () => {} }));
-    equal(error.kind, "missing");
   });
 });

@@ -1,5 +1,5 @@
-// `check` end to end over a real child process: REF §12 items 55–64, the SPEC §10 bad inputs that
-// reach `check`, the golden JSON report and the spec profile.
+// `check` end to end over a real child process: passing, failing and unreadable inputs, the gates,
+// the human and JSON reports, the golden JSON report and the spec profile.
 import { createHash } from "node:crypto";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { listTree, mkfifo, ROOT, runCli, withTempDir, writeTree } from "./helpers.ts";

@@ -36,6 +36,16 @@
  * @module
  */
 
+import { KindError } from "../errors.ts";
+import {
+  formatBytes,
+  MAX_BUNDLE_FILE_BYTES,
+  MAX_BUNDLE_TOTAL_BYTES,
+  MAX_CONFIG_BYTES,
+  MAX_SKILL_FILE_BYTES,
+} from "../limits.ts";
+import { compareCodeUnits, isPlainObject, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
+
 /** The schema literal of a manifest. */
 export const BUNDLE_SCHEMA = "skills-anywhere-bundle-1";
 /** The schema literal of a comparison. */
@@ -43,15 +53,15 @@ export const COMPARISON_SCHEMA = "skills-anywhere-bundle-comparison-1";
 /** The schema literal of a `bundle` error document. */
 export const BUNDLE_ERROR_SCHEMA = "skills-anywhere-bundle-error-1";
 
-/** Limits of a bundle and of a received manifest. */
+/** Limits of a bundle and of a received manifest (the byte limits are those of `limits.ts`). */
 export const BUNDLE_LIMITS = {
   maxFiles: 512,
   maxEntries: 1024,
   maxDepth: 12,
-  maxSkillBytes: 128 * 1024,
-  maxFileBytes: 16 * 1024 * 1024,
-  maxTotalBytes: 32 * 1024 * 1024,
-  maxManifestBytes: 1024 * 1024,
+  maxSkillBytes: MAX_SKILL_FILE_BYTES,
+  maxFileBytes: MAX_BUNDLE_FILE_BYTES,
+  maxTotalBytes: MAX_BUNDLE_TOTAL_BYTES,
+  maxManifestBytes: MAX_CONFIG_BYTES,
   maxPathBytes: 1024,
 } as const;
 
@@ -81,27 +91,68 @@ export interface BundleComparison {
   changed: string[];
 }
 
-/** Any refusal of a bundle or manifest; the message is safe to show. */
-export class BundleError extends Error {
-  /** Builds a bundle error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "BundleError";
-  }
-}
+/** Why the format refuses a manifest ({@linkcode validateManifest}). */
+export type ManifestErrorKind =
+  | "file-count"
+  | "bad-row"
+  | "file-is-directory"
+  | "skill-too-large"
+  | "no-skill"
+  | "too-large"
+  | "not-manifest"
+  | "digest-mismatch";
 
-/** Messages of the format's refusals. */
-export const MESSAGES = {
-  fileCount: "A bundle needs 1–512 files.",
-  badRow:
+/** Why received manifest bytes are refused before the format is validated ({@linkcode parseManifest}). */
+export type ManifestInputKind = "manifest-too-large" | "manifest-not-utf8" | "manifest-not-json";
+
+/** Why the filesystem reader (`read.ts`) refuses a directory. */
+export type BundleReadErrorKind =
+  | "not-directory"
+  | "unsupported-path"
+  | "too-deep"
+  | "too-many-files"
+  | "over-limit"
+  | "grew"
+  | "changed"
+  | "skill-not-utf8"
+  | "link"
+  | "not-regular"
+  | "unreadable";
+
+/**
+ * Every refusal of a bundle or a manifest: the format's, the manifest
+ * input's, the reader's, and a surface's own reading of a manifest file
+ * (`manifest-unreadable`, `manifest-inside`).
+ */
+export type BundleErrorKind =
+  | ManifestErrorKind
+  | ManifestInputKind
+  | BundleReadErrorKind
+  | "manifest-unreadable"
+  | "manifest-inside";
+
+/** Any refusal of a bundle or manifest; `kind` says which, the message is safe to show. */
+export class BundleError extends KindError<BundleErrorKind> {}
+
+/** The sentence of each refusal of the format and of manifest input. */
+export const MESSAGES: Readonly<Record<ManifestErrorKind | ManifestInputKind, string>> = {
+  "file-count": `A bundle needs 1–${BUNDLE_LIMITS.maxFiles} files.`,
+  "bad-row":
     "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
-  fileIsDirectory: "A bundle file cannot also be a directory.",
-  skillTooLarge: "SKILL.md exceeds 128 KiB.",
-  noSkill: "A bundle must contain SKILL.md.",
-  tooLarge: "A bundle must not exceed 32 MiB.",
-  notManifest: "Expected a skills-anywhere-bundle-1 manifest.",
-  digestMismatch: "Manifest digest or total bytes disagrees with its inventory.",
-} as const;
+  "file-is-directory": "A bundle file cannot also be a directory.",
+  "skill-too-large": `SKILL.md exceeds ${formatBytes(MAX_SKILL_FILE_BYTES)}.`,
+  "no-skill": "A bundle must contain SKILL.md.",
+  "too-large": `A bundle must not exceed ${formatBytes(MAX_BUNDLE_TOTAL_BYTES)}.`,
+  "not-manifest": `Expected a ${BUNDLE_SCHEMA} manifest.`,
+  "digest-mismatch": "Manifest digest or total bytes disagrees with its inventory.",
+  "manifest-too-large": `Manifest exceeds ${formatBytes(MAX_CONFIG_BYTES)}.`,
+  "manifest-not-utf8": `Manifest is ${NOT_UTF8}.`,
+  "manifest-not-json": "Manifest is not valid JSON.",
+};
+
+function refuse(kind: ManifestErrorKind | ManifestInputKind): BundleError {
+  return new BundleError(kind, MESSAGES[kind]);
+}
 
 const HEX64 = /^[0-9a-f]{64}$/;
 // deno-lint-ignore no-control-regex
@@ -127,11 +178,6 @@ export function isBundlePath(path: unknown): path is string {
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
 
-/** Plain UTF-16 code-unit order, the manifest's sort order. */
-export function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * The canonical string whose SHA-256 is the bundle digest.
  *
@@ -145,15 +191,33 @@ export function canonicalString(files: readonly BundleFile[]): string {
   return JSON.stringify([BUNDLE_SCHEMA, files.map((f) => [f.path, f.bytes, f.sha256])]);
 }
 
-/** Lowercase hex SHA-256 of UTF-8 `text`, with Web Crypto (browser-safe). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
+/**
+ * Lowercase hex SHA-256 of bytes, or of a string's UTF-8, with Web Crypto:
+ * the browser page's hash (the CLI's synchronous one is `lib/hash.ts`).
+ *
+ * @example
+ * ```ts
+ * import { webSha256Hex } from "./manifest.ts";
+ * console.log(await webSha256Hex("")); // "e3b0c442…b855"
+ * ```
+ */
+export async function webSha256Hex(data: Uint8Array<ArrayBuffer> | string): Promise<string> {
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The bundle digest of rows already in canonical order. */
+/**
+ * The bundle digest of rows already in canonical order.
+ *
+ * @example
+ * ```ts
+ * import { bundleDigest } from "./manifest.ts";
+ * console.log(await bundleDigest([{ path: "SKILL.md", bytes: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" }]));
+ * ```
+ */
 export function bundleDigest(files: readonly BundleFile[]): Promise<string> {
-  return sha256Hex(canonicalString(files));
+  return webSha256Hex(canonicalString(files));
 }
 
 /**
@@ -170,7 +234,7 @@ export function bundleDigest(files: readonly BundleFile[]): Promise<string> {
  */
 export async function buildManifest(rows: readonly BundleFile[]): Promise<BundleManifest> {
   const files = rows.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 }))
-    .sort((a, b) => comparePaths(a.path, b.path));
+    .sort((a, b) => compareCodeUnits(a.path, b.path));
   return {
     schema: BUNDLE_SCHEMA,
     sha256: await bundleDigest(files),
@@ -180,7 +244,7 @@ export async function buildManifest(rows: readonly BundleFile[]): Promise<Bundle
 }
 
 function hasExactKeys(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  if (!isPlainObject(value)) return false;
   const own = Object.keys(value);
   return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
 }
@@ -198,40 +262,42 @@ function isRow(value: unknown): value is BundleFile {
 
 /**
  * Validates a received manifest (for example parsed JSON from a reviewer) and
- * returns it typed. Throws {@linkcode BundleError} with one of
- * {@linkcode MESSAGES} on any defect, including a digest or total that does
- * not match the recomputed value.
+ * returns it typed. Throws a {@linkcode BundleError} of a
+ * {@linkcode ManifestErrorKind} on any defect, including a digest or total
+ * that does not match the recomputed value.
  *
  * @example
  * ```ts
- * import { validateManifest } from "./manifest.ts";
- * declare const text: string; // a manifest's JSON, e.g. from `bundle --json`
+ * import { buildManifest, validateManifest } from "./manifest.ts";
+ * const text = JSON.stringify(await buildManifest([
+ *   { path: "SKILL.md", bytes: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+ * ]));
  * const manifest = await validateManifest(JSON.parse(text));
  * ```
  */
 export async function validateManifest(value: unknown): Promise<BundleManifest> {
   if (!hasExactKeys(value, MANIFEST_KEYS) || value.schema !== BUNDLE_SCHEMA) {
-    throw new BundleError(MESSAGES.notManifest);
+    throw refuse("not-manifest");
   }
   const files = value.files;
   if (!Array.isArray(files) || files.length < 1 || files.length > BUNDLE_LIMITS.maxFiles) {
-    throw new BundleError(MESSAGES.fileCount);
+    throw refuse("file-count");
   }
   for (let i = 0; i < files.length; i++) {
     if (!isRow(files[i]) || (i > 0 && !(files[i - 1].path < files[i].path))) {
-      throw new BundleError(MESSAGES.badRow);
+      throw refuse("bad-row");
     }
   }
   const rows = files as BundleFile[];
   assertNoFileIsDirectory(rows.map((f) => f.path));
   const skill = rows.find((f) => f.path === "SKILL.md");
-  if (skill === undefined) throw new BundleError(MESSAGES.noSkill);
-  if (skill.bytes > BUNDLE_LIMITS.maxSkillBytes) throw new BundleError(MESSAGES.skillTooLarge);
+  if (skill === undefined) throw refuse("no-skill");
+  if (skill.bytes > BUNDLE_LIMITS.maxSkillBytes) throw refuse("skill-too-large");
   const total = rows.reduce((sum, f) => sum + f.bytes, 0);
-  if (total > BUNDLE_LIMITS.maxTotalBytes) throw new BundleError(MESSAGES.tooLarge);
+  if (total > BUNDLE_LIMITS.maxTotalBytes) throw refuse("too-large");
   const digest = await bundleDigest(rows);
   if (value.sha256 !== digest || value.total_bytes !== total) {
-    throw new BundleError(MESSAGES.digestMismatch);
+    throw refuse("digest-mismatch");
   }
   return {
     schema: BUNDLE_SCHEMA,
@@ -241,13 +307,68 @@ export async function validateManifest(value: unknown): Promise<BundleManifest> 
   };
 }
 
-/** Refuses a path list in which one path is also the parent directory of another. */
+/**
+ * Refuses a manifest file of `size` bytes before it is read: more than
+ * {@linkcode MAX_CONFIG_BYTES} is a {@linkcode BundleError} of kind
+ * `manifest-too-large` (so a huge file is never loaded).
+ *
+ * @example
+ * ```ts
+ * import { assertManifestSize } from "./manifest.ts";
+ * assertManifestSize(512); // fine; 2 MiB would throw
+ * ```
+ */
+export function assertManifestSize(size: number): void {
+  if (size > BUNDLE_LIMITS.maxManifestBytes) throw refuse("manifest-too-large");
+}
+
+/**
+ * Parses received manifest bytes: at most {@linkcode MAX_CONFIG_BYTES},
+ * strict UTF-8 (a byte-order mark is kept, so JSON then refuses it), JSON,
+ * then {@linkcode validateManifest}. The CLI's `bundle --against` and the
+ * browser page both read a manifest with this. Throws a
+ * {@linkcode BundleError} of a {@linkcode ManifestInputKind} or
+ * {@linkcode ManifestErrorKind}.
+ *
+ * @example
+ * ```ts
+ * import { BundleError, parseManifest } from "./manifest.ts";
+ * try {
+ *   await parseManifest(new TextEncoder().encode("{}"));
+ * } catch (error) {
+ *   if (error instanceof BundleError) console.log(error.kind); // "not-manifest"
+ * }
+ * ```
+ */
+export async function parseManifest(bytes: Uint8Array): Promise<BundleManifest> {
+  assertManifestSize(bytes.length);
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) throw refuse("manifest-not-utf8");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw refuse("manifest-not-json");
+  }
+  return await validateManifest(value);
+}
+
+/**
+ * Refuses a path list in which one path is also the parent directory of
+ * another (a {@linkcode BundleError} of kind `file-is-directory`).
+ *
+ * @example
+ * ```ts
+ * import { assertNoFileIsDirectory } from "./manifest.ts";
+ * assertNoFileIsDirectory(["SKILL.md", "a/b", "a.b"]); // fine; ["a", "a/b"] would throw
+ * ```
+ */
 export function assertNoFileIsDirectory(paths: readonly string[]): void {
   const all = new Set(paths);
   for (const path of paths) {
     let slash = path.indexOf("/");
     while (slash >= 0) {
-      if (all.has(path.slice(0, slash))) throw new BundleError(MESSAGES.fileIsDirectory);
+      if (all.has(path.slice(0, slash))) throw refuse("file-is-directory");
       slash = path.indexOf("/", slash + 1);
     }
   }

@@ -16,14 +16,16 @@ import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { decodeUtf8, ReadError, sameIdentity, streamRegularFileSync } from "../fs/mod.ts";
+import { ReadError, sameIdentity, streamRegularFileSync } from "../fs/mod.ts";
+import { formatBytes } from "../limits.ts";
+import { compareCodeUnits, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 import {
   buildManifest,
   BUNDLE_LIMITS,
   BundleError,
   type BundleFile,
   type BundleManifest,
-  comparePaths,
+  type BundleReadErrorKind,
   isBundlePath,
   MESSAGES,
 } from "./manifest.ts";
@@ -35,17 +37,27 @@ export interface BundleRead {
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
-/** Messages of the reader's refusals. */
-export const READ_MESSAGES = {
-  chooseDirectory: "Choose a skill directory containing SKILL.md.",
-  unsupportedPath: "Bundle contains an unsupported relative path.",
-  tooDeep: "Bundle exceeds 1024 entries or 12 path levels.",
-  tooManyFiles: "A bundle must not exceed 512 files.",
-  overLimit: "Bundle exceeds its 128 KiB SKILL.md, 16 MiB file or 32 MiB total limit.",
+type FixedKind = Exclude<BundleReadErrorKind, "link" | "not-regular" | "unreadable">;
+
+const { maxEntries, maxDepth, maxFiles, maxSkillBytes, maxFileBytes, maxTotalBytes } =
+  BUNDLE_LIMITS;
+
+/** The sentence of each reader refusal that names no path. */
+export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
+  "not-directory": "Choose a skill directory containing SKILL.md.",
+  "unsupported-path": "Bundle contains an unsupported relative path.",
+  "too-deep": `Bundle exceeds ${maxEntries} entries or ${maxDepth} path levels.`,
+  "too-many-files": `A bundle must not exceed ${maxFiles} files.`,
+  "over-limit": `Bundle exceeds its ${formatBytes(maxSkillBytes)} SKILL.md, ` +
+    `${formatBytes(maxFileBytes)} file or ${formatBytes(maxTotalBytes)} total limit.`,
   grew: "Bundle grew beyond its byte limit during inspection.",
   changed: "Bundle changed during inspection; retry a stable directory.",
-  skillNotUtf8: "SKILL.md must be valid UTF-8 text.",
-} as const;
+  "skill-not-utf8": `SKILL.md is ${NOT_UTF8}.`,
+};
+
+function refuse(kind: FixedKind): BundleError {
+  return new BundleError(kind, READ_MESSAGES[kind]);
+}
 
 interface Visited {
   rel: string;
@@ -61,7 +73,7 @@ interface Walk {
 }
 
 function listNames(abs: string): string[] {
-  return readdirSync(abs).sort(comparePaths);
+  return readdirSync(abs).sort(compareCodeUnits);
 }
 
 function limitFor(rel: string): number {
@@ -74,28 +86,31 @@ function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
   for (const name of names) {
     walkState.entries++;
     if (walkState.entries > BUNDLE_LIMITS.maxEntries || levels + 1 > BUNDLE_LIMITS.maxDepth) {
-      throw new BundleError(READ_MESSAGES.tooDeep);
+      throw refuse("too-deep");
     }
     const childRel = rel === "" ? name : `${rel}/${name}`;
-    if (!isBundlePath(childRel)) throw new BundleError(READ_MESSAGES.unsupportedPath);
+    if (!isBundlePath(childRel)) throw refuse("unsupported-path");
     const childAbs = join(abs, name);
     const stat = lstatSync(childAbs, { bigint: true });
     if (stat.isSymbolicLink()) {
-      throw new BundleError(`Bundle links are not supported: ${JSON.stringify(childRel)}`);
+      throw new BundleError("link", `Bundle links are not supported: ${JSON.stringify(childRel)}`);
     }
     if (stat.isDirectory()) {
       walk(walkState, childAbs, childRel, levels + 1);
     } else if (stat.isFile()) {
       walkState.files.push({ rel: childRel, abs: childAbs, stat });
       if (walkState.files.length > BUNDLE_LIMITS.maxFiles) {
-        throw new BundleError(READ_MESSAGES.tooManyFiles);
+        throw refuse("too-many-files");
       }
       walkState.total += Number(stat.size);
       if (stat.size > BigInt(limitFor(childRel)) || walkState.total > BUNDLE_LIMITS.maxTotalBytes) {
-        throw new BundleError(READ_MESSAGES.overLimit);
+        throw refuse("over-limit");
       }
     } else {
-      throw new BundleError(`Bundle requires regular files: ${JSON.stringify(childRel)}`);
+      throw new BundleError(
+        "not-regular",
+        `Bundle requires regular files: ${JSON.stringify(childRel)}`,
+      );
     }
   }
 }
@@ -117,10 +132,11 @@ function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuf
   } catch (error) {
     if (error instanceof ReadError) {
       if (error.kind === "grew" || error.kind === "too-large") {
-        throw new BundleError(READ_MESSAGES.grew);
+        throw refuse("grew");
       }
-      if (error.kind !== "unreadable") throw new BundleError(READ_MESSAGES.changed);
+      if (error.kind !== "unreadable") throw refuse("changed");
       throw new BundleError(
+        "unreadable",
         `Bundle file could not be read: ${JSON.stringify(file.rel)} (${
           error.code ?? error.message
         })`,
@@ -139,10 +155,10 @@ function assertUnchanged(state: Walk): void {
       names = listNames(dir.abs);
       stat = lstatSync(dir.abs, { bigint: true });
     } catch {
-      throw new BundleError(READ_MESSAGES.changed);
+      throw refuse("changed");
     }
     if (!sameIdentity(dir.stat, stat) || names.join("\0") !== dir.names.join("\0")) {
-      throw new BundleError(READ_MESSAGES.changed);
+      throw refuse("changed");
     }
   }
   for (const file of state.files) {
@@ -153,46 +169,64 @@ function assertUnchanged(state: Walk): void {
       stat = undefined;
     }
     if (stat !== undefined && stat.size > BigInt(limitFor(file.rel))) {
-      throw new BundleError(READ_MESSAGES.grew);
+      throw refuse("grew");
     }
     if (stat === undefined || !sameIdentity(file.stat, stat)) {
-      throw new BundleError(READ_MESSAGES.changed);
+      throw refuse("changed");
     }
   }
 }
 
-/**
- * Reads a skill directory into a manifest (synchronous system calls inside:
- * far cheaper than promise round trips for hundreds of small files). A
- * symlinked root is followed once
- * (its real path is taken); anything beneath it that is a link or not a
- * regular file or directory is refused. Throws {@linkcode BundleError}.
- */
-export async function readBundle(directory: string): Promise<BundleRead> {
-  let root: string;
+/** The real path of `directory`, which must be a directory. */
+function realDirectory(directory: string): string {
   try {
-    root = realpathSync(directory);
-    if (!lstatSync(root).isDirectory()) throw new Error("not a directory");
+    const root = realpathSync(directory);
+    if (lstatSync(root).isDirectory()) return root;
   } catch {
-    throw new BundleError(READ_MESSAGES.chooseDirectory);
+    // nothing there, or not readable: refused below
   }
+  throw refuse("not-directory");
+}
+
+/** Walks the tree under `root`, turning a system error into a refusal. */
+function walkRoot(root: string): Walk {
   const state: Walk = { dirs: [], files: [], entries: 0, total: 0 };
   try {
     walk(state, root, "", 0);
   } catch (error) {
     if (error instanceof BundleError) throw error;
     const code = (error as { code?: string })?.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new BundleError(READ_MESSAGES.changed);
-    throw new BundleError(`Bundle directory could not be read (${code ?? String(error)}).`);
+    if (code === "ENOENT" || code === "ENOTDIR") throw refuse("changed");
+    throw new BundleError(
+      "unreadable",
+      `Bundle directory could not be read (${code ?? String(error)}).`,
+    );
   }
-  if (!state.files.some((f) => f.rel === "SKILL.md")) throw new BundleError(MESSAGES.noSkill);
+  if (!state.files.some((f) => f.rel === "SKILL.md")) {
+    throw new BundleError("no-skill", MESSAGES["no-skill"]);
+  }
+  return state;
+}
+
+/**
+ * Reads a skill directory into a manifest (synchronous system calls inside:
+ * far cheaper than promise round trips for hundreds of small files). A
+ * symlinked root is followed once (its real path is taken); anything beneath
+ * it that is a link or not a regular file or directory is refused. Throws a
+ * {@linkcode BundleError} of a `BundleReadErrorKind` (or `no-skill`).
+ *
+ * @example
+ * ```ts
+ * import { readBundle } from "./read.ts";
+ * const { manifest } = await readBundle("testdata/check/clean-skill");
+ * console.log(manifest.files.length);
+ * ```
+ */
+export async function readBundle(directory: string): Promise<BundleRead> {
+  const state = walkRoot(realDirectory(directory));
   const hashed = state.files.map(hashFile);
   const skillBytes = hashed.find((h) => h.row.path === "SKILL.md")!.bytes!;
-  try {
-    decodeUtf8(skillBytes);
-  } catch {
-    throw new BundleError(READ_MESSAGES.skillNotUtf8);
-  }
+  if (tryDecodeUtf8(skillBytes) === undefined) throw refuse("skill-not-utf8");
   assertUnchanged(state);
   return { manifest: await buildManifest(hashed.map((h) => h.row)), skillBytes };
 }

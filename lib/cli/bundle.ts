@@ -1,10 +1,14 @@
 /**
  * The `bundle` command: record the SHA-256 manifest of a skill directory, or
- * compare the directory with a reviewed manifest.
+ * compare the directory with a reviewed manifest. Every refusal is a
+ * `BundleError`; it is printed (or written as a JSON error document) and
+ * exits 2.
  *
  * @example
  * ```ts
  * import { runBundle } from "./bundle.ts";
+ * import { processIo } from "./io.ts";
+ * const exitCode = await runBundle(["skills/pdf"], { json: true }, "/repo", processIo());
  * ```
  * @module
  */
@@ -13,67 +17,70 @@ import { resolve } from "node:path";
 import {
   BUNDLE_ERROR_SCHEMA,
   BUNDLE_LIMITS,
+  type BundleComparison,
   BundleError,
   type BundleManifest,
   compareManifests,
-  validateManifest,
+  MESSAGES,
+  parseManifest,
 } from "../bundle/manifest.ts";
-import { readBundle } from "../bundle/read.ts";
-import { decodeUtf8, isWithin, readBounded, ReadError } from "../fs/mod.ts";
+import { READ_MESSAGES, readBundle } from "../bundle/read.ts";
+import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
+import { formatBytes } from "../limits.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 
 /** What a matching digest does not establish. */
-export const BUNDLE_SCOPE =
+const BUNDLE_SCOPE =
   "File paths and contents only; no execution, author authentication or external dependency verification.";
 
-const MANIFEST_MESSAGES = {
-  choose: "Choose a regular manifest file of at most 1 MiB.",
-  tooLarge: "Manifest exceeds 1 MiB.",
-  notUtf8: "Manifest is not valid UTF-8.",
-  notJson: "Manifest is not valid JSON.",
-  inside: "Keep the review manifest outside the skill directory.",
-} as const;
-
-async function readReviewedManifest(path: string, directory: string): Promise<BundleManifest> {
-  let realDirectory: string;
-  try {
-    realDirectory = await realpath(directory);
-  } catch {
-    throw new BundleError("Choose a skill directory containing SKILL.md.");
-  }
-  const realManifest = await realpath(path).catch(() => undefined);
-  if (realManifest === undefined) throw new BundleError(MANIFEST_MESSAGES.choose);
-  if (isWithin(realManifest, realDirectory, { allowSame: true })) {
-    throw new BundleError(MANIFEST_MESSAGES.inside);
-  }
-  let text: string;
-  try {
-    const { bytes } = await readBounded(realManifest, {
-      maxBytes: BUNDLE_LIMITS.maxManifestBytes,
-      followSymlinks: false,
-    });
-    text = decodeUtf8(bytes);
-  } catch (error) {
-    if (error instanceof ReadError && error.kind === "too-large") {
-      throw new BundleError(MANIFEST_MESSAGES.tooLarge);
-    }
-    if (error instanceof ReadError && error.kind === "not-utf8") {
-      throw new BundleError(MANIFEST_MESSAGES.notUtf8);
-    }
-    throw new BundleError(MANIFEST_MESSAGES.choose);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new BundleError(MANIFEST_MESSAGES.notJson);
-  }
-  return await validateManifest(value);
+/** The CLI's words for a manifest path that is not a readable regular file. */
+function unreadable(): BundleError {
+  const limit = formatBytes(BUNDLE_LIMITS.maxManifestBytes);
+  return new BundleError(
+    "manifest-unreadable",
+    `Choose a regular manifest file of at most ${limit}.`,
+  );
 }
 
-/** Runs `bundle`; returns the exit code (0 generated or matching, 1 differs, 2 refused). */
+/** Reads `--against`: a regular file outside the skill directory, then {@linkcode parseManifest}. */
+async function readReviewedManifest(path: string, directory: string): Promise<BundleManifest> {
+  const realDirectory = await realpath(directory).catch(() => undefined);
+  if (realDirectory === undefined) {
+    throw new BundleError("not-directory", READ_MESSAGES["not-directory"]);
+  }
+  const realManifest = await realpath(path).catch(() => undefined);
+  if (realManifest === undefined) throw unreadable();
+  if (isWithin(realManifest, realDirectory, { allowSame: true })) {
+    throw new BundleError(
+      "manifest-inside",
+      "Keep the review manifest outside the skill directory.",
+    );
+  }
+  let bytes: Uint8Array;
+  try {
+    ({ bytes } = await readBounded(realManifest, {
+      maxBytes: BUNDLE_LIMITS.maxManifestBytes,
+      followSymlinks: false,
+    }));
+  } catch (error) {
+    if (!(error instanceof ReadError && error.kind === "too-large")) throw unreadable();
+    throw new BundleError("manifest-too-large", MESSAGES["manifest-too-large"]);
+  }
+  return await parseManifest(bytes);
+}
+
+/**
+ * Runs `bundle`; returns the exit code (0 generated or matching, 1 differs, 2 refused).
+ *
+ * @example
+ * ```ts
+ * import { runBundle } from "./bundle.ts";
+ * import { processIo } from "./io.ts";
+ * await runBundle(["skills/pdf"], { against: "reviewed.bundle.json" }, "/repo", processIo());
+ * ```
+ */
 export async function runBundle(
   positionals: string[],
   values: OptionValues,
@@ -92,29 +99,27 @@ export async function runBundle(
       return 0;
     }
     const comparison = compareManifests(reviewed, manifest);
-    if (values.json) {
-      io.out(jsonText({ ...comparison, manifest }));
-    } else {
-      const lines = [
-        comparison.matches
-          ? "Matches the reviewed bundle."
-          : "Bundle differs from the reviewed inventory.",
-        ...comparison.added.map((p) => `ADDED ${quote(p)}`),
-        ...comparison.removed.map((p) => `REMOVED ${quote(p)}`),
-        ...comparison.changed.map((p) => `CHANGED ${quote(p)}`),
-      ];
-      io.out(renderManifest(manifest, lines));
-    }
+    io.out(
+      values.json ? jsonText({ ...comparison, manifest }) : renderComparison(comparison, manifest),
+    );
     return comparison.matches ? 0 : 1;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
-    if (values.json) {
-      io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message }));
-    } else {
-      io.err(`Bundle check failed: ${quote(error.message)}\n`);
-    }
+    if (values.json) io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message }));
+    else io.err(`Bundle check failed: ${quote(error.message)}\n`);
     return 2;
   }
+}
+
+function renderComparison(comparison: BundleComparison, manifest: BundleManifest): string {
+  return renderManifest(manifest, [
+    comparison.matches
+      ? "Matches the reviewed bundle."
+      : "Bundle differs from the reviewed inventory.",
+    ...comparison.added.map((p) => `ADDED ${quote(p)}`),
+    ...comparison.removed.map((p) => `REMOVED ${quote(p)}`),
+    ...comparison.changed.map((p) => `CHANGED ${quote(p)}`),
+  ]);
 }
 
 function renderManifest(manifest: BundleManifest, extra: string[] = []): string {

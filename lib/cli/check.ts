@@ -4,14 +4,19 @@
  * @example
  * ```ts
  * import { runCheck } from "./check.ts";
+ * import { processIo } from "./io.ts";
+ * const exitCode = await runCheck(["SKILL.md"], { json: true }, ".", processIo());
  * ```
  * @module
  */
-import { checkFiles, type CheckProfile, type FileCheckReport } from "../skill/check_files.ts";
+import type { CheckProfile } from "../skill/check.ts";
+import { checkFiles, type FileCheckReport, type FileEntry } from "../skill/check_files.ts";
 import type { HiddenCharacter } from "../skill/hidden.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
+
+type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;
 
 const PROFILES: readonly CheckProfile[] = ["strict", "lenient", "spec"];
 
@@ -26,7 +31,16 @@ function selectProfile(values: OptionValues): CheckProfile {
   return values.lenient ? "lenient" : (profile as CheckProfile | undefined) ?? "strict";
 }
 
-/** Runs `check`; returns the exit code. */
+/**
+ * Runs `check`; returns the exit code (0 all passed, 1 a file failed, 2 an input error).
+ *
+ * @example
+ * ```ts
+ * import { runCheck } from "./check.ts";
+ * import { processIo } from "./io.ts";
+ * await runCheck(["skills/demo/SKILL.md"], { profile: "spec" }, "/repo", processIo());
+ * ```
+ */
 export async function runCheck(
   files: string[],
   values: OptionValues,
@@ -43,6 +57,7 @@ export async function runCheck(
     failOnHiddenCharacters: values["fail-on-hidden-characters"],
     resources: values.resources,
     failOnResourceIssues: values["fail-on-resource-issues"],
+    resourcesHint: "with --resources",
   });
   io.out(values.json ? jsonText(report) : renderCheck(report));
   return report.exitCode;
@@ -63,57 +78,68 @@ function hiddenWhere(hidden: HiddenCharacter): string {
   return (hidden.count > 0 ? " " : ", ") + parts.join(", ");
 }
 
-/** The human form of a file-check report. Every input-derived string is escaped. */
-export function renderCheck(report: FileCheckReport): string {
+/** The surface lines of one checked file: sources, declared tools, hidden characters. */
+function surfaceLines(file: CheckedEntry, report: FileCheckReport): string[] {
   const lines: string[] = [];
-  for (const file of report.files) {
-    lines.push(`${file.status.toUpperCase()} ${quote(file.path)}`);
-    if (file.status === "input_error") {
-      lines.push(`  ${quote(file.error)}`);
-      continue;
-    }
-    const summary = report.mode === "lenient" ? file.report.lenient : file.report.strict;
-    if (!summary.ok) lines.push(`  ${quote(summary.reason)}`);
-    else for (const warning of summary.warnings) lines.push(`  Repair: ${quote(warning)}`);
-    const surface = file.report.surface;
-    for (const source of surface.externalSources) {
-      const pin = source.pinned
-        ? " (pinned)"
-        : report.requirePinnedSources
-        ? " (not pinned: required)"
-        : " (not pinned)";
-      lines.push(`  External source: ${quote(source.host)}${pin}`);
-    }
-    if (surface.declaredTools.length > 0) {
-      lines.push(`  Declared tools: ${quote(surface.declaredTools.join(", "))}`);
-    }
-    for (const hidden of surface.hiddenCharacters) {
-      const gate = report.failOnHiddenCharacters ? " (not allowed)" : "";
-      lines.push(
-        `  Hidden characters: ${hidden.codePoint} ${hidden.name}${hiddenWhere(hidden)}${gate}`,
-      );
-    }
-    if (file.resources !== undefined) {
-      const { present, total } = file.resources.counts;
-      lines.push(`  Local resources: ${present}/${total} present`);
-      for (const ref of file.resources.references) {
-        if (ref.status !== "present") {
-          lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}`);
-        }
+  const surface = file.report.surface;
+  for (const source of surface.externalSources) {
+    const pin = source.pinned
+      ? " (pinned)"
+      : report.requirePinnedSources
+      ? " (not pinned: required)"
+      : " (not pinned)";
+    lines.push(`  External source: ${quote(source.host)}${pin}`);
+  }
+  if (surface.declaredTools.length > 0) {
+    lines.push(`  Declared tools: ${quote(surface.declaredTools.join(", "))}`);
+  }
+  for (const hidden of surface.hiddenCharacters) {
+    const gate = report.failOnHiddenCharacters ? " (not allowed)" : "";
+    lines.push(
+      `  Hidden characters: ${hidden.codePoint} ${hidden.name}${hiddenWhere(hidden)}${gate}`,
+    );
+  }
+  return lines;
+}
+
+/** The resource and specification lines of one checked file. */
+function findingLines(file: CheckedEntry): string[] {
+  const lines: string[] = [];
+  if (file.resources !== undefined) {
+    const { present, total } = file.resources.counts;
+    lines.push(`  Local resources: ${present}/${total} present`);
+    for (const ref of file.resources.references) {
+      if (ref.status !== "present") {
+        lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}`);
       }
     }
-    for (const finding of file.report.spec.findings) {
-      const line = finding.line === undefined ? "" : ` (line ${finding.line})`;
-      lines.push(
-        `  Spec ${finding.severity} ${finding.rule}: ${escapeTerminal(finding.message)}${line}`,
-      );
-    }
   }
+  for (const finding of file.report.spec.findings) {
+    const line = finding.line === undefined ? "" : ` (line ${finding.line})`;
+    lines.push(
+      `  Spec ${finding.severity} ${finding.rule}: ${escapeTerminal(finding.message)}${line}`,
+    );
+  }
+  return lines;
+}
+
+/** The lines of one file entry. */
+function fileLines(file: FileEntry, report: FileCheckReport): string[] {
+  const lines = [`${file.status.toUpperCase()} ${quote(file.path)}`];
+  if (file.status === "input_error") return [...lines, `  ${quote(file.error)}`];
+  const summary = report.mode === "lenient" ? file.report.lenient : file.report.strict;
+  if (!summary.ok) lines.push(`  ${quote(summary.reason)}`);
+  else for (const warning of summary.warnings) lines.push(`  Repair: ${quote(warning)}`);
+  return [...lines, ...surfaceLines(file, report), ...findingLines(file)];
+}
+
+/** The human form of a file-check report. Every input-derived string is escaped. */
+function renderCheck(report: FileCheckReport): string {
   const { passed, failed, inputErrors } = report.counts;
-  lines.push(
+  return [
+    ...report.files.flatMap((file) => fileLines(file, report)),
     "",
     `${passed} passed, ${failed} failed, ${inputErrors} input errors (${report.profile}).`,
     report.scope,
-  );
-  return lines.join("\n") + "\n";
+  ].join("\n") + "\n";
 }

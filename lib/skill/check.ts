@@ -1,7 +1,10 @@
 /**
  * The per-file parser report `skills-anywhere-local-check-1`: strict and
  * lenient outcomes side by side, the specification findings and the surface.
- * Pure (no file access), so the browser page produces the same report.
+ * Also the two rules `check` applies around it: {@linkcode checkSkillBytes}
+ * (size cap, strict UTF-8, the fallback name) and {@linkcode checkPassed}
+ * (the gates). Pure (no file access, no `node:` imports), so the browser page
+ * checks a file exactly as the CLI does.
  *
  * @example
  * ```ts
@@ -14,6 +17,9 @@
  * ```
  * @module
  */
+import { type Failure, failure } from "../errors.ts";
+import { formatBytes, MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { type Invocation, parseSkillMarkdown } from "./parse.ts";
 import { specFindings, type SpecReport } from "./spec.ts";
@@ -53,9 +59,23 @@ export interface CheckSkillOptions {
 
 const encoder = new TextEncoder();
 
-/** UTF-8 length of `text` in bytes. */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   return encoder.encode(text).length;
+}
+
+/** One parse mode's outcome without the body. */
+function summarize(result: ReturnType<typeof parseSkillMarkdown>): ModeSummary {
+  if (!result.ok) return { ok: false, reason: result.message };
+  const { skill } = result;
+  return {
+    ok: true,
+    name: skill.name,
+    description: skill.description,
+    invocation: skill.invocation,
+    warnings: skill.warnings,
+    metadataKeys: Object.keys(skill.metadata).sort(),
+    bodyBytes: utf8Length(skill.content),
+  };
 }
 
 /** The frontmatter value the parser reads, or `undefined` when there is none or it is invalid. */
@@ -71,25 +91,14 @@ function frontmatterValue(text: string): unknown {
  *
  * @example
  * ```ts
- * checkSkill("no frontmatter", { fallbackName: "x" }).strict; // { ok: false, reason: "missing YAML frontmatter" }
+ * import { checkSkill } from "./check.ts";
+ * console.log(checkSkill("no frontmatter", { fallbackName: "x" }).strict.ok); // false
  * ```
  */
 export function checkSkill(text: string, options: CheckSkillOptions): LocalCheckReport {
   const { fallbackName } = options;
   const strict = parseSkillMarkdown(text, { fallbackName, lenient: false });
   const lenient = parseSkillMarkdown(text, { fallbackName, lenient: true });
-  const summarize = (result: typeof strict): ModeSummary =>
-    result.ok
-      ? {
-        ok: true,
-        name: result.skill.name,
-        description: result.skill.description,
-        invocation: result.skill.invocation,
-        warnings: result.skill.warnings,
-        metadataKeys: Object.keys(result.skill.metadata).sort(),
-        bodyBytes: utf8Length(result.skill.content),
-      }
-      : { ok: false, reason: result.message };
   const tools = lenient.ok ? lenient.skill.metadata.allowedTools : undefined;
   return {
     schema: "skills-anywhere-local-check-1",
@@ -103,4 +112,125 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
       frontmatter: frontmatterValue(text),
     }),
   };
+}
+
+/** Why a file's bytes could not be checked at all. */
+export type CheckInputKind = "too-large" | "not-utf8" | "long-name";
+
+/** The sentence the file-check report shows for each {@linkcode CheckInputKind}. */
+export const CHECK_INPUT_MESSAGES: Readonly<Record<CheckInputKind, string>> = {
+  "too-large": `Choose a SKILL.md of ${formatBytes(MAX_SKILL_FILE_BYTES)} or less.`,
+  "not-utf8": `Input is ${NOT_UTF8}.`,
+  "long-name": `Use a directory name of ${MAX_FALLBACK_NAME_LENGTH} characters or less.`,
+};
+
+/** Where checked bytes came from: the file's name and, when known, its folder's name. */
+export interface CheckSource {
+  /** The file's own name, for example `SKILL.md` or `notes.md`. */
+  fileName: string;
+  /** The name of the folder holding it; `undefined` when unknown (a browser does not tell). */
+  folder?: string;
+}
+
+/**
+ * The names {@linkcode checkSkill} needs: for a `SKILL.md` in a known folder,
+ * the folder's name (and the specification's directory-name rule applies);
+ * otherwise the file name without its extension.
+ *
+ * @example
+ * ```ts
+ * import { fallbackNames } from "./check.ts";
+ * console.log(fallbackNames({ fileName: "SKILL.md", folder: "pdf" })); // { fallbackName: "pdf", directoryName: "pdf" }
+ * console.log(fallbackNames({ fileName: "notes.md" })); // { fallbackName: "notes" }
+ * ```
+ */
+export function fallbackNames(source: CheckSource): CheckSkillOptions {
+  const { fileName, folder } = source;
+  if (fileName === "SKILL.md" && folder !== undefined) {
+    return { fallbackName: folder, directoryName: folder };
+  }
+  const dot = fileName.lastIndexOf(".");
+  return { fallbackName: dot > 0 ? fileName.slice(0, dot) : fileName };
+}
+
+/** A file's bytes checked: the decoded text and its report, or why it could not be checked. */
+export type CheckedBytes =
+  | { ok: true; text: string; report: LocalCheckReport }
+  | Failure<CheckInputKind>;
+
+/**
+ * Checks the bytes of one file as a SKILL.md, in the order `check` does:
+ * at most {@linkcode MAX_SKILL_FILE_BYTES}, strict UTF-8, a fallback name of
+ * at most {@linkcode MAX_FALLBACK_NAME_LENGTH} characters, then
+ * {@linkcode checkSkill}.
+ *
+ * @example
+ * ```ts
+ * import { checkSkillBytes } from "./check.ts";
+ * const bytes = new TextEncoder().encode("---\nname: demo\ndescription: Demo.\n---\n");
+ * const checked = checkSkillBytes(bytes, { fileName: "SKILL.md", folder: "demo" });
+ * console.log(checked.ok ? checked.report.strict.ok : checked.kind); // true
+ * ```
+ */
+export function checkSkillBytes(bytes: Uint8Array, source: CheckSource): CheckedBytes {
+  const refuse = (kind: CheckInputKind) => failure(kind, CHECK_INPUT_MESSAGES[kind]);
+  if (bytes.length > MAX_SKILL_FILE_BYTES) return refuse("too-large");
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) return refuse("not-utf8");
+  const names = fallbackNames(source);
+  if (names.fallbackName.length > MAX_FALLBACK_NAME_LENGTH) return refuse("long-name");
+  return { ok: true, text, report: checkSkill(text, names) };
+}
+
+/** Which parse gates a file: `strict`, `lenient`, or `spec` (strict plus no spec error). */
+export type CheckProfile = "strict" | "lenient" | "spec";
+
+/** The gates of {@linkcode checkPassed}; every one is off by default, the profile `strict`. */
+export interface CheckGates {
+  profile?: CheckProfile;
+  failOnRepair?: boolean;
+  requirePinnedSources?: boolean;
+  failOnHiddenCharacters?: boolean;
+  failOnResourceIssues?: boolean;
+}
+
+/**
+ * The hosts of external sources that are not pinned, in report order.
+ *
+ * @example
+ * ```ts
+ * import { checkSkill, unpinnedHosts } from "./check.ts";
+ * const report = checkSkill("---\nname: x\ndescription: X.\n---\nSee https://example.com/a", { fallbackName: "x" });
+ * console.log(unpinnedHosts(report)); // ["example.com"]
+ * ```
+ */
+export function unpinnedHosts(report: LocalCheckReport): string[] {
+  return report.surface.externalSources.filter((s) => !s.pinned).map((s) => s.host);
+}
+
+/**
+ * The pass rule of `check`: the profile's parse accepts the file and no
+ * enabled gate objects (`resourceIssues` counts broken local links, when
+ * they were checked).
+ *
+ * @example
+ * ```ts
+ * import { checkPassed, checkSkill } from "./check.ts";
+ * const report = checkSkill("---\nname: x\ndescription: X.\n---\n", { fallbackName: "x" });
+ * console.log(checkPassed(report, { profile: "spec" })); // true
+ * ```
+ */
+export function checkPassed(
+  report: LocalCheckReport,
+  gates: CheckGates = {},
+  resourceIssues = 0,
+): boolean {
+  const profile = gates.profile ?? "strict";
+  const summary = profile === "lenient" ? report.lenient : report.strict;
+  return summary.ok &&
+    (!gates.failOnRepair || summary.warnings.length === 0) &&
+    (!gates.requirePinnedSources || unpinnedHosts(report).length === 0) &&
+    (!gates.failOnHiddenCharacters || report.surface.hiddenCharacters.length === 0) &&
+    (!gates.failOnResourceIssues || resourceIssues === 0) &&
+    (profile !== "spec" || report.spec.ok);
 }

@@ -1,7 +1,8 @@
 /**
- * `check` over named files: read each one with the bounded reader, build its
- * parser report, apply the gates and assemble `skills-anywhere-file-check-1`.
- * The report has no timestamps, so identical inputs give identical bytes.
+ * `check` over named files: read each one with the bounded reader, check its
+ * bytes with {@linkcode checkSkillBytes}, optionally its local links, apply
+ * {@linkcode checkPassed} and assemble `skills-anywhere-file-check-1`. The
+ * report has no timestamps, so identical inputs give identical bytes.
  *
  * @example
  * ```ts
@@ -11,34 +12,35 @@
  * ```
  * @module
  */
-import { createHash } from "node:crypto";
 import process from "node:process";
-import { basename, dirname, extname, resolve } from "node:path";
-import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
+import { basename, dirname, resolve } from "node:path";
+import { errorText } from "../errors.ts";
+import { readBounded, ReadError } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
-import { checkSkill, type LocalCheckReport } from "./check.ts";
+import {
+  CHECK_INPUT_MESSAGES,
+  type CheckGates,
+  checkPassed,
+  type CheckProfile,
+  checkSkillBytes,
+  type LocalCheckReport,
+  unpinnedHosts,
+} from "./check.ts";
 import { checkResources, type ResourcesReport } from "./resources.ts";
 
-/** Largest SKILL.md accepted, in bytes (128 KiB). */
-export const MAX_SKILL_BYTES = 131072;
-/** Longest fallback (directory) name accepted. */
-export const MAX_FALLBACK_LENGTH = 128;
-
-/** Which parse gates a file. */
-export type CheckProfile = "strict" | "lenient" | "spec";
-
 /** Options of {@linkcode checkFiles}. */
-export interface CheckFilesOptions {
+export interface CheckFilesOptions extends CheckGates {
   /** Directory that relative paths are resolved against (default: the process cwd). */
   cwd?: string;
-  /** `strict` (default), `lenient`, or `spec` (strict plus no spec error). */
-  profile?: CheckProfile;
-  failOnRepair?: boolean;
-  requirePinnedSources?: boolean;
-  failOnHiddenCharacters?: boolean;
   /** Check local resource links (implied by `failOnResourceIssues`). */
   resources?: boolean;
-  failOnResourceIssues?: boolean;
+  /**
+   * How the report's scope sentence says local links get checked (default
+   * `"when resources are checked"`); a surface names its own switch.
+   */
+  resourcesHint?: string;
 }
 
 /** One file's entry in the report. */
@@ -70,21 +72,31 @@ export interface FileCheckReport {
   scope: string;
 }
 
-/** The sentence every report ends with: what was and was not checked. */
-export const CHECK_SCOPE =
-  "Checked only the named files, offline: frontmatter parsing, specification rules, external sources, declared tools and hidden characters" +
-  " (and local links with --resources). Nothing was executed, fetched, installed or discovered, and no verdict on intent is given.";
+/**
+ * The sentence every report ends with: what was and was not checked;
+ * `resourcesHint` says how local links get checked.
+ *
+ * @example
+ * ```ts
+ * import { checkScope } from "./check_files.ts";
+ * console.log(checkScope("on request"));
+ * ```
+ */
+export function checkScope(resourcesHint: string): string {
+  return "Checked only the named files, offline: frontmatter parsing, specification rules, " +
+    `external sources, declared tools and hidden characters (and local links ${resourcesHint}). ` +
+    "Nothing was executed, fetched, installed or discovered, and no verdict on intent is given.";
+}
 
-class InputError extends Error {}
+type Settings = Required<Omit<CheckFilesOptions, "resourcesHint">>;
 
+/** The report's sentence for a file that could not be read. */
 function readErrorMessage(error: ReadError): string {
   switch (error.kind) {
     case "not-regular":
       return "Choose a regular Markdown file.";
     case "too-large":
-      return "Choose a SKILL.md of 128 KiB or less.";
-    case "not-utf8":
-      return "Input is not valid UTF-8.";
+      return CHECK_INPUT_MESSAGES["too-large"];
     case "missing":
       return "No such file.";
     default:
@@ -92,94 +104,78 @@ function readErrorMessage(error: ReadError): string {
   }
 }
 
-function fallbackFor(absolute: string): { fallbackName: string; directoryName?: string } {
-  const base = basename(absolute);
-  if (base === "SKILL.md") {
-    const directoryName = basename(dirname(absolute));
-    return { fallbackName: directoryName, directoryName };
-  }
-  return { fallbackName: base.slice(0, base.length - extname(base).length) };
-}
-
-async function checkOne(
-  input: string,
-  options: Required<Omit<CheckFilesOptions, "cwd">> & { cwd: string },
-): Promise<FileEntry> {
-  const absolute = resolve(options.cwd, input);
+async function readInput(absolute: string): Promise<Uint8Array | ReadError> {
   try {
-    let bytes: Uint8Array;
-    try {
-      ({ bytes } = await readBounded(absolute, {
-        maxBytes: MAX_SKILL_BYTES,
-        followSymlinks: true,
-      }));
-    } catch (error) {
-      if (error instanceof ReadError) throw new InputError(readErrorMessage(error));
-      throw error;
-    }
-    let text: string;
-    try {
-      text = decodeUtf8(bytes);
-    } catch {
-      throw new InputError("Input is not valid UTF-8.");
-    }
-    const names = fallbackFor(absolute);
-    if (names.fallbackName.length > MAX_FALLBACK_LENGTH) {
-      throw new InputError("Use a directory name of 128 characters or less.");
-    }
-    const report = checkSkill(text, names);
-    let resources: ResourcesReport | undefined;
-    if (options.resources) {
-      try {
-        resources = await checkResources(absolute, text);
-      } catch (error) {
-        throw new InputError(
-          `Cannot check local resources: ${error instanceof Error ? error.message : error}.`,
-        );
-      }
-    }
-    const summary = options.profile === "lenient" ? report.lenient : report.strict;
-    const unpinned = report.surface.externalSources.filter((s) => !s.pinned).map((s) => s.host);
-    const passed = summary.ok &&
-      (!options.failOnRepair || summary.warnings.length === 0) &&
-      (!options.requirePinnedSources || unpinned.length === 0) &&
-      (!options.failOnHiddenCharacters || report.surface.hiddenCharacters.length === 0) &&
-      (!options.failOnResourceIssues || (resources?.counts.issues ?? 0) === 0) &&
-      (options.profile !== "spec" || report.spec.ok);
-    const entry: FileEntry = {
-      path: input,
-      status: passed ? "passed" : "failed",
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      report,
-    };
-    if (resources !== undefined) entry.resources = resources;
-    if (options.requirePinnedSources && unpinned.length > 0) entry.unpinnedSources = unpinned;
-    return entry;
+    return (await readBounded(absolute, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }))
+      .bytes;
   } catch (error) {
-    if (error instanceof InputError) {
-      return { path: input, status: "input_error", error: error.message };
-    }
+    if (error instanceof ReadError) return error;
     throw error;
   }
 }
 
-/**
- * Checks every named file, in input order; one unreadable file never stops
- * the others. Exit code: 2 if any input error, else 1 if any file failed, else 0.
- */
-export async function checkFiles(
-  paths: string[],
-  options: CheckFilesOptions = {},
-): Promise<FileCheckReport> {
-  const settings = {
+async function resourcesOf(absolute: string, text: string): Promise<ResourcesReport | string> {
+  try {
+    return await checkResources(absolute, text);
+  } catch (error) {
+    return `Cannot check local resources: ${errorText(error)}.`;
+  }
+}
+
+/** Checks one named file; an unreadable or uncheckable one is an `input_error` entry. */
+async function checkOne(input: string, settings: Settings): Promise<FileEntry> {
+  const absolute = resolve(settings.cwd, input);
+  const inputError = (error: string): FileEntry => ({ path: input, status: "input_error", error });
+  const bytes = await readInput(absolute);
+  if (bytes instanceof ReadError) return inputError(readErrorMessage(bytes));
+  const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };
+  const checked = checkSkillBytes(bytes, source);
+  if (!checked.ok) return inputError(checked.message);
+  const { report } = checked;
+  const resources = settings.resources ? await resourcesOf(absolute, checked.text) : undefined;
+  if (typeof resources === "string") return inputError(resources);
+  const passed = checkPassed(report, settings, resources?.counts.issues ?? 0);
+  const entry: FileEntry = {
+    path: input,
+    status: passed ? "passed" : "failed",
+    sha256: sha256Hex(bytes),
+    report,
+  };
+  if (resources !== undefined) entry.resources = resources;
+  const unpinned = unpinnedHosts(report);
+  if (settings.requirePinnedSources && unpinned.length > 0) entry.unpinnedSources = unpinned;
+  return entry;
+}
+
+function settingsOf(options: CheckFilesOptions): Settings {
+  const failOnResourceIssues = options.failOnResourceIssues ?? false;
+  return {
     cwd: options.cwd ?? process.cwd(),
     profile: options.profile ?? "strict",
     failOnRepair: options.failOnRepair ?? false,
     requirePinnedSources: options.requirePinnedSources ?? false,
     failOnHiddenCharacters: options.failOnHiddenCharacters ?? false,
-    failOnResourceIssues: options.failOnResourceIssues ?? false,
-    resources: (options.resources ?? false) || (options.failOnResourceIssues ?? false),
-  } as const;
+    failOnResourceIssues,
+    resources: (options.resources ?? false) || failOnResourceIssues,
+  };
+}
+
+/**
+ * Checks every named file, in input order; one unreadable file never stops
+ * the others. Exit code: 2 if any input error, else 1 if any file failed, else 0.
+ *
+ * @example
+ * ```ts
+ * import { checkFiles } from "./check_files.ts";
+ * const report = await checkFiles(["SKILL.md"], { profile: "spec" });
+ * console.log(report.counts);
+ * ```
+ */
+export async function checkFiles(
+  paths: string[],
+  options: CheckFilesOptions = {},
+): Promise<FileCheckReport> {
+  const settings = settingsOf(options);
   const files: FileEntry[] = [];
   for (const path of paths) files.push(await checkOne(path, settings));
   const count = (status: FileEntry["status"]) => files.filter((f) => f.status === status).length;
@@ -201,6 +197,6 @@ export async function checkFiles(
     resources: settings.resources,
     failOnResourceIssues: settings.failOnResourceIssues,
     exitCode: counts.inputErrors > 0 ? 2 : counts.failed > 0 ? 1 : 0,
-    scope: CHECK_SCOPE,
+    scope: checkScope(options.resourcesHint ?? "when resources are checked"),
   };
 }

@@ -12,6 +12,9 @@
  * @module
  */
 
+/** The page's words for a file the browser itself could not read. */
+export const UNREADABLE_MESSAGE = "The browser could not read this file; choose it again.";
+
 /**
  * The element with `id`; throws when the page template lacks it.
  *
@@ -80,7 +83,7 @@ export function reveal(text: string): string {
  *
  * @example
  * ```ts
- * download("skill-check.json", JSON.stringify(entry, null, 2) + "\n");
+ * download("skill-check.json", JSON.stringify({ status: "passed" }, null, 2) + "\n");
  * ```
  */
 export function download(fileName: string, text: string): void {
@@ -101,7 +104,8 @@ export function download(fileName: string, text: string): void {
  *
  * @example
  * ```ts
- * input.addEventListener("change", () => { const file = takeFile(input); });
+ * const input = byId<HTMLInputElement>("skill-file");
+ * input.addEventListener("change", () => console.log(takeFile(input)?.name));
  * ```
  */
 export function takeFile(input: HTMLInputElement): File | undefined {

@@ -1,0 +1,211 @@
+// The lib/fs primitives the bundle reader is built on: sameIdentity and streamRegularFile
+// (identity checks, chunked streaming, growth, and refusals of special files).
+import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { lstat } from "node:fs/promises";
+import { ReadError, sameIdentity, streamRegularFile } from "../lib/fs/mod.ts";
+import { mkfifo, withTempDir } from "./helpers.ts";
+
+const KiB = 1024;
+
+function sha(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Deterministic pseudo-random binary bytes including NUL and 0xff. */
+function binary(length: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  out[0] = 0x00;
+  if (length > 1) out[1] = 0xff;
+  return out;
+}
+
+/** Fails instead of hanging when `promise` does not settle in time. */
+async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms (blocked?)`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readError(promise: Promise<unknown>): Promise<ReadError> {
+  try {
+    await promise;
+  } catch (error) {
+    ok(error instanceof ReadError, `expected a ReadError, got ${error}`);
+    return error;
+  }
+  throw new Error("expected a ReadError, but the read succeeded");
+}
+
+Deno.test("sameIdentity: equal for an untouched file, different after append, chmod or replace", async () => {
+  await withTempDir(async (dir) => {
+    const path = `${dir}/f.txt`;
+    await Deno.writeTextFile(path, "hello");
+    const first = await lstat(path, { bigint: true });
+    ok(sameIdentity(first, await lstat(path, { bigint: true })));
+    // Reading does not change identity.
+    await Deno.readFile(path);
+    ok(sameIdentity(first, await lstat(path, { bigint: true })));
+
+    await Deno.writeTextFile(path, "!", { append: true });
+    const appended = await lstat(path, { bigint: true });
+    ok(!sameIdentity(first, appended));
+
+    await Deno.chmod(path, 0o600);
+    const chmodded = await lstat(path, { bigint: true });
+    ok(!sameIdentity(appended, chmodded));
+
+    // Same size and content, new inode.
+    await Deno.writeTextFile(`${dir}/g.txt`, "hello!");
+    await Deno.chmod(`${dir}/g.txt`, 0o600);
+    await Deno.rename(`${dir}/g.txt`, path);
+    const replaced = await lstat(path, { bigint: true });
+    notEqual(replaced.ino, chmodded.ino);
+    ok(!sameIdentity(chmodded, replaced));
+  });
+});
+
+Deno.test("streamRegularFile: streams every byte in order, keeps them on request", async () => {
+  await withTempDir(async (dir) => {
+    const data = binary(200 * KiB + 17, 11);
+    await Deno.writeFile(`${dir}/data.bin`, data);
+    const hash = createHash("sha256");
+    const sizes: number[] = [];
+    const expected = await lstat(`${dir}/data.bin`, { bigint: true });
+    const result = await streamRegularFile(`${dir}/data.bin`, {
+      maxBytes: data.length,
+      expected,
+      onChunk: (chunk) => {
+        sizes.push(chunk.length);
+        hash.update(chunk);
+      },
+      keep: true,
+    });
+    equal(result.size, data.length);
+    deepEqual(result.bytes, data);
+    equal(hash.digest("hex"), sha(data));
+    ok(sizes.every((n) => n <= 64 * KiB));
+    equal(sizes.reduce((a, b) => a + b, 0), data.length);
+    const plain = await streamRegularFile(`${dir}/data.bin`, {
+      maxBytes: data.length,
+      onChunk: () => {},
+    });
+    equal(plain.size, data.length);
+    equal(plain.bytes, undefined);
+  });
+});
+
+Deno.test("streamRegularFile: a stale lstat (append, replace, chmod) → kind changed", async () => {
+  await withTempDir(async (dir) => {
+    const path = `${dir}/f.bin`;
+    await Deno.writeFile(path, binary(1000));
+    // Appended after the lstat.
+    let stale = await lstat(path, { bigint: true });
+    await Deno.writeFile(path, new Uint8Array([1]), { append: true });
+    let error = await readError(
+      streamRegularFile(path, { maxBytes: 1 << 20, expected: stale, onChunk: () => {} }),
+    );
+    equal(error.kind, "changed");
+    // Replaced by an identical copy (new inode) after the lstat.
+    stale = await lstat(path, { bigint: true });
+    await Deno.copyFile(path, `${dir}/copy.bin`);
+    await Deno.rename(`${dir}/copy.bin`, path);
+    const chunks: Uint8Array[] = [];
+    error = await readError(
+      streamRegularFile(path, {
+        maxBytes: 1 << 20,
+        expected: stale,
+        onChunk: (c) => chunks.push(c),
+      }),
+    );
+    equal(error.kind, "changed");
+    equal(chunks.length, 0, "nothing is streamed from a file that is not the one inspected");
+    // Mode changed after the lstat.
+    stale = await lstat(path, { bigint: true });
+    await Deno.chmod(path, 0o640);
+    error = await readError(
+      streamRegularFile(path, { maxBytes: 1 << 20, expected: stale, onChunk: () => {} }),
+    );
+    equal(error.kind, "changed");
+    // A fresh lstat is accepted.
+    const fresh = await lstat(path, { bigint: true });
+    const ok1 = await streamRegularFile(path, {
+      maxBytes: 1 << 20,
+      expected: fresh,
+      onChunk: () => {},
+    });
+    equal(ok1.size, 1001);
+  });
+});
+
+Deno.test("streamRegularFile: a file that grows during the read → changed, or grew past the limit", async () => {
+  await withTempDir(async (dir) => {
+    const path = `${dir}/f.bin`;
+    await Deno.writeFile(path, binary(10));
+    // A small append after the first chunk: the final identity check catches it.
+    let appended = false;
+    let error = await readError(streamRegularFile(path, {
+      maxBytes: 1 << 20,
+      onChunk: () => {
+        if (!appended) Deno.writeFileSync(path, new Uint8Array(5), { append: true });
+        appended = true;
+      },
+    }));
+    equal(error.kind, "changed");
+
+    // A large append after the first chunk: reading stops one chunk past the limit.
+    await Deno.writeFile(path, binary(10));
+    let streamed = 0;
+    error = await readError(streamRegularFile(path, {
+      maxBytes: 100 * KiB,
+      onChunk: (chunk) => {
+        if (streamed === 0) Deno.writeFileSync(path, new Uint8Array(300 * KiB), { append: true });
+        streamed += chunk.length;
+      },
+    }));
+    equal(error.kind, "grew");
+    ok(streamed <= 100 * KiB, "never streams past the limit");
+
+    // Already over the limit when opened.
+    error = await readError(streamRegularFile(path, { maxBytes: 10, onChunk: () => {} }));
+    equal(error.kind, "too-large");
+  });
+});
+
+Deno.test("streamRegularFile: FIFO (without blocking), directory, symlink and missing paths", async () => {
+  await withTempDir(async (dir) => {
+    await mkfifo(`${dir}/pipe`);
+    const chunks: Uint8Array[] = [];
+    let error = await settlesWithin(
+      readError(streamRegularFile(`${dir}/pipe`, { maxBytes: 10, onChunk: (c) => chunks.push(c) })),
+      5000,
+    );
+    equal(error.kind, "not-regular");
+    equal(chunks.length, 0);
+
+    await Deno.mkdir(`${dir}/sub`);
+    error = await readError(streamRegularFile(`${dir}/sub`, { maxBytes: 10, onChunk: () => {} }));
+    equal(error.kind, "not-regular");
+
+    await Deno.writeTextFile(`${dir}/real.txt`, "x");
+    await Deno.symlink(`${dir}/real.txt`, `${dir}/link.txt`);
+    error = await readError(
+      streamRegularFile(`${dir}/link.txt`, { maxBytes: 10, onChunk: () => {} }),
+    );
+    equal(error.kind, "symlink");
+
+    error = await readError(streamRegularFile(`${dir}/none`, { maxBytes: 10, onChunk: () => {} }));
+    equal(error.kind, "missing");
+  });
+});
