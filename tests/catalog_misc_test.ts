@@ -1,6 +1,6 @@
 // The agent registry, configuration, project root, roots, origins, catalog budget and
 // keyword search.
-import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { agentById, AGENTS } from "../lib/catalog/agents.ts";
 import { applyCatalogBudget, type BudgetSkill } from "../lib/catalog/budget.ts";
