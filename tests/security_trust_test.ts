@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../lib/hash.ts";
 import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
 import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/trust.ts";
+import { PREFIX } from "../lib/cli/io.ts";
 import { cliCommand, currentDenoDir, listTree, MAIN, mkfifo, withTempDir } from "./helpers.ts";
 import {
   cli,
@@ -43,11 +44,12 @@ function linesMatching(text: string, pattern: RegExp): string[] {
   return text.split("\n").filter((line) => pattern.test(line));
 }
 
-/** The core's warning lines, without the prefix the surface adds. */
+/** The CLI's warning lines that match, each carrying the CLI's prefix exactly once (removed). */
 function warningsMatching(text: string, pattern: RegExp): string[] {
-  return linesMatching(text, pattern).map((line) =>
-    line.replace(/^(?:dsh-)?skills-anywhere: /, "")
-  );
+  return linesMatching(text, pattern).map((line) => {
+    ok(line.startsWith(PREFIX) && !line.slice(PREFIX.length).includes("skills-anywhere: "), line);
+    return line.slice(PREFIX.length);
+  });
 }
 
 /** An upstream repository with one skill, listed by the project's sources file. */
@@ -246,14 +248,14 @@ Deno.test("a tampered, invalid or oversized trust file trusts nothing, with one 
       equal(run.code, 0, `${what}: ${run.stderr}`);
       ok(!run.stdout.includes("from-project"), `${what}: ${run.stdout}`);
       deepEqual(
-        linesMatching(run.stderr, /trust\.json/),
+        warningsMatching(run.stderr, /trust\.json/),
         [`${trustFile} is not a valid trust file; no project is trusted`],
         what,
       );
       assertNoticeOnce(run, what);
     }
     await Deno.writeFile(trustFile, new Uint8Array([0xff, 0xfe]));
-    deepEqual(linesMatching((await cli(box, ["list"])).stderr, /trust\.json/), [
+    deepEqual(warningsMatching((await cli(box, ["list"])).stderr, /trust\.json/), [
       `${trustFile} is not a valid trust file; no project is trusted`,
     ], "not UTF-8");
     // A hash of other bytes is simply untrusted (changed), no warning.
