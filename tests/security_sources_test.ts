@@ -86,7 +86,7 @@ async function cacheEntries(cache: string): Promise<string[]> {
 Deno.test("finding 1: nested cache ids cannot replace ~/.ssh or ~/.config/git through a symlink", async () => {
   await withBox(async (box) => {
     const base = join(box.root, "served");
-    // The cache of 0.9.0 kept `git://127.0.0.1:<port>/a/r` at <cache>/127.0.0.1/<port>/a/r;
+    // The older, nested layout kept `git://127.0.0.1:<port>/a/r` at <cache>/127.0.0.1/<port>/a/r;
     // seven levels up from there is $HOME.
     const up = "../../../../../../..";
     const repoA = await box.repo("a-work", { "README.md": "innocent\n" }, { l: up });

@@ -53,7 +53,7 @@ async function withUpstream(fn: (box: SyncBox) => Promise<void>): Promise<void> 
   });
 }
 
-/** Staging and trash folders (and 0.9.0 half clones) left in the cache next to `dir`. */
+/** Staging and trash folders (and half clones of the older layout) left next to `dir`. */
 async function stagingLeftovers(dir: string): Promise<string[]> {
   try {
     const names = (await Array.fromAsync(Deno.readDir(dirname(dir)))).map((entry) => entry.name);

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-// The browser page (SPEC §8; REF §10 items 2 and 3; REF §11 #19) in headless Debian Chromium driven
-// by playwright-core. The page is built by web/build.ts, served from web/dist by a loopback-only
-// static server, and also opened from file://. Every request the pages make is recorded, and so is
+// The browser page (bundle comparison and skill check, offline, no network; races between file
+// choices) in headless Debian Chromium driven by playwright-core. The page is built by
+// web/build.ts, served from web/dist by a loopback-only static server, and also opened from
+// file://. Every request the pages make is recorded, and so is
 // every uncaught page error and console error (a Content-Security-Policy violation is one).
 import { Buffer } from "node:buffer";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
@@ -357,7 +358,7 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
     });
 
     await t.step(
-      "REF §11 #19: choices made while either side is hashing; the last one wins",
+      "choices made while either side is hashing; the last one wins (#19)",
       async () => {
         const big = await largeManifest();
         // Slow hashing down (large inputs far more) so every race below is certain to happen: the
