@@ -5,7 +5,7 @@
  * writes the real home.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { withSandbox } from "./helpers.ts";
  * await withSandbox(async (box) => {
  *   const result = await box.cli("list", "--json");
