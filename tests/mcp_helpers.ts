@@ -21,7 +21,7 @@ import {
   writeTree,
 } from "./helpers.ts";
 
-export { type SandboxOptions, withSandbox } from "./helpers.ts";
+export { withSandbox } from "./helpers.ts";
 
 /**
  * The sandbox of `./helpers.ts` as these helpers need it (everything but `commit`, so that a
@@ -43,7 +43,7 @@ export function skillMd(
 }
 
 /** The directory of a Claude Code project skill. */
-export function projectSkillDir(box: Sandbox, name: string): string {
+function projectSkillDir(box: Sandbox, name: string): string {
   return join(box.project, ".claude", "skills", name);
 }
 
@@ -246,15 +246,6 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
     return error instanceof Error ? error.message : String(error);
   }
   throw new Error("expected the request to be rejected");
-}
-
-/** Waits until `check` holds (polling), or throws after `ms`. */
-export async function eventually(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 // ---------------------------------------------------------------------------
