@@ -1,7 +1,11 @@
-// The floor for `bundle`: walk a directory, read every file and SHA-256 it with node:crypto,
-// nothing else (no limits, no identity checks, no manifest), with the fastest calls the runtime
-// has (synchronous readdir and readFile). Used in-process by bench/run.ts and as a whole process
-// (`deno run -A bench/floor_bundle.ts <dir>`) for the process-level ratio.
+/**
+ * The floor for `bundle`: walk a directory, read every file and SHA-256 it with node:crypto,
+ * nothing else (no limits, no identity checks, no manifest), with the fastest calls the runtime
+ * has (synchronous readdir and readFile). Used in-process by bench/run.ts and as a whole process
+ * (`deno run -A bench/floor_bundle.ts <dir>`) for the process-level ratio.
+ *
+ * @module
+ */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,11 +1,15 @@
-// The benchmark suite (`deno task bench`): every performance target of the specification, each
-// measured here as a median of several runs, and every comparison (against the physical floor or a
-// peer tool) measured in the same run as a ratio, because shared machines are noisy. Fixtures are
-// generated under .bench/ (and the npm package and linux-x64 binary are built when missing). Prints
-// one table and writes bench/results.json.
-//
-//   deno task bench                 everything
-//   deno task bench bundle list     only the named groups (bundle, list, check, mcp, dist)
+/**
+ * The benchmark suite (`deno task bench`): every performance target of the specification, each
+ * measured here as a median of several runs, and every comparison (against the physical floor or a
+ * peer tool) measured in the same run as a ratio, because shared machines are noisy. Fixtures are
+ * generated under .bench/ (and the npm package and linux-x64 binary are built when missing). Prints
+ * one table and writes bench/results.json.
+ *
+ *   deno task bench                 everything
+ *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, dist)
+ *
+ * @module
+ */
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,10 @@
-// Deno's own cache directory, for tools that start Deno child processes with a fake HOME (tests and
-// the benchmark suite): without it, a child would look for (and download into) a cache under the
-// fake home.
+/**
+ * Deno's own cache directory, for tools that start Deno child processes with a fake HOME (tests and
+ * the benchmark suite): without it, a child would look for (and download into) a cache under the
+ * fake home.
+ *
+ * @module
+ */
 
 let denoDir: string | undefined;
 

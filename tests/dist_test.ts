@@ -2,16 +2,15 @@
 // with an empty PATH) and the standalone binaries (built with Bun, the linux-x64 one run here).
 // Each shipped form runs the whole CLI end-to-end suite (tests/*cli_test.ts through DSA_CLI) and a
 // real MCP session with the SDK 1.30.0 client and a v2 client pinned to 2026-07-28.
-import { createHash } from "node:crypto";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { sha256Hex } from "../lib/hash.ts";
 import { VERSION } from "../lib/version.ts";
-import { ROOT, withTempDir, writeTree } from "./helpers.ts";
+import { ROOT, run, withTempDir, writeTree } from "./helpers.ts";
 
-const decoder = new TextDecoder();
 const CLI_SUITE = [
   "tests/cli_test.ts",
   "tests/check_cli_test.ts",
@@ -19,21 +18,6 @@ const CLI_SUITE = [
   "tests/catalog_cli_test.ts",
   "tests/catalog_sources_cli_test.ts",
 ];
-
-async function run(command: string, args: string[], options: Deno.CommandOptions = {}) {
-  const output = await new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    ...options,
-  }).output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
 
 async function nodePath(): Promise<string> {
   const { stdout } = await run("node", ["-e", "process.stdout.write(process.execPath)"]);
@@ -75,7 +59,7 @@ async function mcpFixture(root: string) {
   return {
     home,
     project,
-    sha256: createHash("sha256").update(SKILL).digest("hex"),
+    sha256: sha256Hex(SKILL),
     bundleSha256: JSON.parse(bundle.stdout).sha256 as string,
   };
 }
@@ -230,7 +214,7 @@ Deno.test("binaries: five platforms with SHA256SUMS; linux-x64 passes the CLI su
   for (const line of sums) {
     const [digest, file] = line.split("  ");
     const bytes = await Deno.readFile(`${dir}/${file}`);
-    equal(createHash("sha256").update(bytes).digest("hex"), digest, file);
+    equal(sha256Hex(bytes), digest, file);
     ok(
       HEADERS[file](bytes, new DataView(bytes.buffer, bytes.byteOffset)),
       `${file} has the wrong header`,

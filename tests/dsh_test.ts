@@ -16,7 +16,7 @@ import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
 import * as scenarios from "./dsh_scenarios.mjs";
 import { runScenario } from "./dsh_helpers.mjs";
-import { ROOT } from "./helpers.ts";
+import { ROOT, run, type RunResult } from "./helpers.ts";
 
 const deps = {
   Context,
@@ -46,31 +46,13 @@ const DSH_PACKAGES = [
   "@deepseek-ai/cordis@4.0.4",
 ];
 
-async function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  timeoutMs: number,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(command, {
-    args,
-    cwd,
-    env: { NO_COLOR: "1", npm_config_update_notifier: "false" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+/** Runs a command in `cwd` with npm's update notice off. */
+function runIn(command: string, args: string[], cwd: string): Promise<RunResult> {
+  return run(command, args, { cwd, env: { NO_COLOR: "1", npm_config_update_notifier: "false" } });
 }
 
-async function mustRun(command: string, args: string[], cwd: string, timeoutMs: number) {
-  const result = await run(command, args, cwd, timeoutMs);
+async function mustRun(command: string, args: string[], cwd: string) {
+  const result = await runIn(command, args, cwd);
   assert.equal(
     result.code,
     0,
@@ -135,13 +117,12 @@ Deno.test("packed npm package", async () => {
       await cp(join(ROOT, "npm", file), join(src, "npm", file));
     }
     await symlink(join(ROOT, "node_modules"), join(src, "node_modules"), "dir");
-    await mustRun(Deno.execPath(), ["run", "-A", "npm/build.ts"], src, 120_000);
+    await mustRun(Deno.execPath(), ["run", "-A", "npm/build.ts"], src);
     const dist = join(src, "npm", "dist");
     const packed = await mustRun(
       "npm",
       ["pack", "--json", "--pack-destination", work],
       dist,
-      60_000,
     );
     const tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
 
@@ -163,7 +144,6 @@ Deno.test("packed npm package", async () => {
         ...DSH_PACKAGES,
       ],
       project,
-      180_000,
     );
 
     // What dsh reads of the installed package: the bundle patch and the optional dsh peers.
@@ -193,7 +173,7 @@ Deno.test("packed npm package", async () => {
     }
 
     await writeFile(join(project, "run-scenarios.mjs"), runnerSource());
-    const result = await run("node", ["run-scenarios.mjs"], project, 120_000);
+    const result = await runIn("node", ["run-scenarios.mjs"], project);
     const summaryLine = result.stdout.split("\n").find((line) => line.startsWith("SUMMARY "));
     assert.ok(summaryLine, `no summary\n${result.stdout}\n${result.stderr}`);
     const summary = JSON.parse(summaryLine.slice("SUMMARY ".length));

@@ -1,55 +1,34 @@
-// Shared helpers of the MCP end-to-end tests: a sandbox (temp HOME, DSH_HOME
-// and a project with its own `.git`), the real `main.ts mcp` server launched
-// as a child process, four real SDK clients over stdio, and a raw JSON-lines
-// driver for protocol-level tests. Nothing here reads the real home.
-import { createHash } from "node:crypto";
+/**
+ * Helpers of the MCP end-to-end tests: the real `main.ts mcp` server launched as a child process
+ * in a sandbox (see `withSandbox` in `./helpers.ts`), four real SDK clients over stdio, and a raw
+ * JSON-lines driver for protocol-level tests. Nothing here reads the real home.
+ *
+ * @module
+ */
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { currentDenoDir, MAIN, runGit, withTempDir, writeTree } from "./helpers.ts";
+import { sha256Hex } from "../lib/hash.ts";
+import {
+  type CliResult,
+  MAIN,
+  run,
+  runCli,
+  type Sandbox as FullSandbox,
+  writeTree,
+} from "./helpers.ts";
 
-/** A temp world for one server: nothing outside `root` is read or written. */
-export interface Sandbox {
-  root: string;
-  /** HOME of every child process. */
-  home: string;
-  /** DSH_HOME (`<home>/.dsh`). */
-  dshHome: string;
-  /** The project (has a `.git` directory); the server's `--cwd`. */
-  project: string;
-  /** The environment of every child process. */
-  env: Record<string, string>;
-}
+export { withSandbox } from "./helpers.ts";
 
-/** Options of {@linkcode withSandbox}. */
-export interface SandboxOptions {
-  /** Name of the project folder below the temp root (default `project`). */
-  projectName?: string;
-}
-
-/** Runs `fn` in a fresh sandbox, removed afterwards. */
-export async function withSandbox<T>(
-  fn: (box: Sandbox) => Promise<T>,
-  options: SandboxOptions = {},
-): Promise<T> {
-  return await withTempDir(async (root) => {
-    const home = join(root, "home");
-    const dshHome = join(home, ".dsh");
-    const project = join(root, options.projectName ?? "project");
-    await Deno.mkdir(home, { recursive: true });
-    await Deno.mkdir(join(project, ".git"), { recursive: true });
-    const env = {
-      HOME: home,
-      DSH_HOME: dshHome,
-      DENO_DIR: await currentDenoDir(),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    };
-    return await fn({ root, home, dshHome, project, env });
-  });
-}
+/**
+ * The sandbox of `./helpers.ts` as these helpers need it (everything but `commit`, so that a
+ * test's own sandbox object with `cli`, `git` and `repo` still fits).
+ */
+export type Sandbox = Omit<FullSandbox, "commit">;
+export { sha256Hex };
 
 /** A SKILL.md text. `extra` lines go into the frontmatter. */
 export function skillMd(
@@ -64,7 +43,7 @@ export function skillMd(
 }
 
 /** The directory of a Claude Code project skill. */
-export function projectSkillDir(box: Sandbox, name: string): string {
+function projectSkillDir(box: Sandbox, name: string): string {
   return join(box.project, ".claude", "skills", name);
 }
 
@@ -80,45 +59,21 @@ export async function writeProjectSkill(
   return dir;
 }
 
-/** SHA-256 of bytes or text, lowercase hex. */
-export function sha256Hex(data: Uint8Array | string): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
 /** SHA-256 of a file's bytes. */
 export async function fileSha256(path: string): Promise<string> {
   return sha256Hex(await Deno.readFile(path));
 }
 
-/** What a CLI child process produced. */
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** What a CLI child process produced (the one result shape of `./helpers.ts`). */
+export type CliRun = CliResult;
 
-/** Runs `main.ts <args>` as a child with the sandbox environment. */
+/** Runs the CLI in the sandbox's project with its environment (plus `env`). */
 export async function cli(
   box: Sandbox,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<CliRun> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd: box.project,
-    env: { ...box.env, NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return await runCli(args, { cwd: box.project, env: { ...box.env, ...env }, clearEnv: true });
 }
 
 /** The bundle digest of a skill directory, from `main.ts bundle --json`. */
@@ -291,15 +246,6 @@ export async function rejection(promise: Promise<unknown>): Promise<string> {
     return error instanceof Error ? error.message : String(error);
   }
   throw new Error("expected the request to be rejected");
-}
-
-/** Waits until `check` holds (polling), or throws after `ms`. */
-export async function eventually(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -489,21 +435,9 @@ export async function withRawServer<T>(
 // ---------------------------------------------------------------------------
 // Git
 
-/** The test's own git: isolated home and config, fixed identity. */
+/** The test's own git: isolated home and config, fixed identity (same as `box.git`). */
 export function git(box: Sandbox, cwd: string, ...args: string[]): Promise<string> {
-  return runGit(cwd, args, {
-    env: {
-      HOME: box.home,
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: join(box.root, "test.gitconfig"),
-      GIT_AUTHOR_NAME: "Test Author",
-      GIT_AUTHOR_EMAIL: "author@example.invalid",
-      GIT_COMMITTER_NAME: "Test Author",
-      GIT_COMMITTER_EMAIL: "author@example.invalid",
-    },
-    clearEnv: true,
-  });
+  return box.git(cwd, ...args);
 }
 
 /**
@@ -527,13 +461,9 @@ export async function logGitCalls(box: Sandbox): Promise<() => Promise<string[]>
 }
 
 async function whichGit(): Promise<string> {
-  const output = await new Deno.Command("sh", {
-    args: ["-c", "command -v git"],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const path = new TextDecoder().decode(output.stdout).trim();
-  if (output.code !== 0 || path === "") throw new Error("git is not installed");
+  const result = await run("sh", ["-c", "command -v git"]);
+  const path = result.stdout.trim();
+  if (result.code !== 0 || path === "") throw new Error("git is not installed");
   return path;
 }
 
@@ -544,7 +474,7 @@ export async function gitRepo(
   files: Record<string, string>,
 ): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
-  await git(box, dir, "-c", "init.defaultBranch=main", "init", "-q");
+  await box.git(dir, "init", "-q");
   return await gitCommit(box, dir, files);
 }
 
@@ -555,7 +485,7 @@ export async function gitCommit(
   files: Record<string, string>,
 ): Promise<string> {
   await writeTree(dir, files);
-  await git(box, dir, "add", "--all");
-  await git(box, dir, "commit", "-q", "-m", `write ${Object.keys(files).join(", ")}`);
-  return await git(box, dir, "rev-parse", "HEAD");
+  await box.git(dir, "add", "--all");
+  await box.git(dir, "commit", "-q", "-m", `write ${Object.keys(files).join(", ")}`);
+  return await box.git(dir, "rev-parse", "HEAD");
 }

@@ -1,7 +1,7 @@
 // Release metadata: one version everywhere, a publishable JSR package, an MCP registry entry.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
-import { ROOT } from "./helpers.ts";
+import { ROOT, run } from "./helpers.ts";
 
 Deno.test("one version in lib/version.ts, deno.json and server.json", async () => {
   match(VERSION, /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
@@ -20,14 +20,10 @@ Deno.test("JSR: deno publish --dry-run succeeds and runs the CLI as the default 
   const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
   equal(deno.exports["."], "./main.ts");
   equal(deno.exports["./mcp"], "./mcp/mod.ts");
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["publish", "--dry-run", "--allow-dirty"],
-    cwd: ROOT,
+  const output = await run(Deno.execPath(), ["publish", "--dry-run", "--allow-dirty"], {
     env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  });
+  const text = output.stdout + output.stderr;
   equal(output.code, 0, text);
   ok(text.includes(`${deno.name}@${VERSION}`), text);
   ok(text.includes("Dry run complete"), text);

@@ -5,43 +5,32 @@
 // repositories, and a real `git daemon` on 127.0.0.1 for URL forms that are
 // not local paths. The fake $HOME lives in a temp dir.
 import { deepEqual, equal, match, notEqual, ok, throws } from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import { type ResolvedSource, resolveSource, SourceError } from "../lib/sources/resolve.ts";
 import { syncAll, syncSource } from "../lib/sources/sync.ts";
+import { sha256Hex } from "../lib/hash.ts";
 import {
-  currentDenoDir,
   MAIN,
   runCli,
   runGit,
+  type Sandbox,
   withGitDaemon,
-  withTempDir,
+  withSandbox,
   writeTree,
 } from "./helpers.ts";
 
-interface Box {
-  root: string;
-  /** The fake $HOME; DSH_HOME is its default, `<home>/.dsh`. */
-  home: string;
+/** The sandbox, with a victim's files in its home and the paths the sync writes. */
+interface Box extends Sandbox {
   cache: string;
   lockFile: string;
-  /** Environment for the test's own git (isolated home, no system config). */
-  env: Record<string, string>;
-  git(cwd: string, ...args: string[]): Promise<string>;
-  /** A work repository at `<root>/<name>` with `files` (and `links`) committed. */
-  repo(
-    name: string,
-    files: Record<string, string>,
-    links?: Record<string, string>,
-  ): Promise<string>;
   /** Files and links under `home` (minus the cache and the lock file), each with a digest. */
   snapshot(): Promise<Record<string, string>>;
 }
 
 async function withBox(fn: (box: Box) => Promise<void>): Promise<void> {
-  await withTempDir(async (root) => {
-    const home = join(root, "home");
-    const state = join(home, ".dsh", "skills-anywhere");
+  await withSandbox(async (sandbox) => {
+    const home = sandbox.home;
+    const state = join(sandbox.dshHome, "skills-anywhere");
     const cache = join(state, "cache");
     const lockFile = join(state, "lock.json");
     await writeTree(home, {
@@ -49,29 +38,6 @@ async function withBox(fn: (box: Box) => Promise<void>): Promise<void> {
       ".config/git/ignore": "*.swp\n",
       "notes/todo.txt": "buy milk\n",
     });
-    const env = {
-      HOME: join(root, "tester"),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: join(root, "tester.gitconfig"),
-    };
-    const git = (cwd: string, ...args: string[]) => runGit(cwd, args, { env, clearEnv: true });
-    const repo = async (
-      name: string,
-      files: Record<string, string>,
-      links: Record<string, string> = {},
-    ) => {
-      const dir = join(root, name);
-      await Deno.mkdir(dir, { recursive: true });
-      await git(dir, "init", "-q");
-      await writeTree(dir, files);
-      for (const [path, target] of Object.entries(links)) {
-        await Deno.symlink(target, join(dir, path));
-      }
-      await git(dir, "add", "-A");
-      await git(dir, "commit", "-q", "-m", "one");
-      return dir;
-    };
     const snapshot = async () => {
       const out: Record<string, string> = {};
       const walk = async (dir: string) => {
@@ -86,24 +52,19 @@ async function withBox(fn: (box: Box) => Promise<void>): Promise<void> {
             if (!cache.startsWith(`${path}/`)) out[rel] = "dir";
             await walk(path);
           } else {
-            out[rel] = createHash("sha256").update(await Deno.readFile(path)).digest("hex");
+            out[rel] = sha256Hex(await Deno.readFile(path));
           }
         }
       };
       await walk(home);
       return out;
     };
-    await fn({ root, home, cache, lockFile, env, git, repo, snapshot });
+    await fn({ ...sandbox, cache, lockFile, snapshot });
   });
 }
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
-}
-
-/** Serves every bare repository under `base` with a real `git daemon` on 127.0.0.1. */
-function withDaemon(_box: Box, base: string, fn: (url: string) => Promise<void>): Promise<void> {
-  return withGitDaemon(base, fn);
 }
 
 /** Publishes the work repository `work` as the bare repository `<base>/<path>`. */
@@ -125,7 +86,7 @@ async function cacheEntries(cache: string): Promise<string[]> {
 Deno.test("finding 1: nested cache ids cannot replace ~/.ssh or ~/.config/git through a symlink", async () => {
   await withBox(async (box) => {
     const base = join(box.root, "served");
-    // The cache of 0.9.0 kept `git://127.0.0.1:<port>/a/r` at <cache>/127.0.0.1/<port>/a/r;
+    // The older, nested layout kept `git://127.0.0.1:<port>/a/r` at <cache>/127.0.0.1/<port>/a/r;
     // seven levels up from there is $HOME.
     const up = "../../../../../../..";
     const repoA = await box.repo("a-work", { "README.md": "innocent\n" }, { l: up });
@@ -141,7 +102,7 @@ Deno.test("finding 1: nested cache ids cannot replace ~/.ssh or ~/.config/git th
     const before = await box.snapshot();
     let sources: ResolvedSource[] = [];
 
-    await withDaemon(box, base, async (url) => {
+    await withGitDaemon(base, async (url) => {
       sources = [`${url}/a/r`, `${url}/a/r/l/.ssh`, `${url}/a/r/l/.config/git`].map(
         (repo) => resolveSource(repo, box.cache),
       );
@@ -193,7 +154,7 @@ Deno.test("finding 2: a source cannot plant hooks in another checkout's .git, an
     await publish(box, hooks, base, "b/r/.GIT/hooks");
     const before = await box.snapshot();
 
-    await withDaemon(box, base, async (url) => {
+    await withGitDaemon(base, async (url) => {
       const sources = [`${url}/b/r`, `${url}/b/r/.GIT/hooks`].map((repo) =>
         resolveSource(repo, box.cache)
       );
@@ -223,7 +184,7 @@ Deno.test("finding 3: a source never adopts another source's checkout", async ()
     const evil = await box.repo("evil-work", { "skills/real/SKILL.md": "evil\n" });
     await publish(box, real, base, "v/skills");
     await publish(box, evil, base, "v/Skills");
-    await withDaemon(box, base, async (url) => {
+    await withGitDaemon(base, async (url) => {
       // Same id (ids ignore case), different repositories.
       const attacker = resolveSource(`${url}/v/Skills`, box.cache);
       const wanted = resolveSource(`${url}/v/skills`, box.cache);
@@ -265,7 +226,7 @@ Deno.test("finding 9: a failing source never deletes another source's checkout",
     const base = join(box.root, "served");
     const real = await box.repo("real-work", { "s.txt": "real\n" });
     await publish(box, real, base, "o/skills");
-    await withDaemon(box, base, async (url) => {
+    await withGitDaemon(base, async (url) => {
       const child = resolveSource(`${url}/o/skills`, box.cache);
       const parent = resolveSource(`${url}/o`, box.cache);
       const cloned = await syncSource(child);
@@ -341,11 +302,7 @@ Deno.test("finding 13: add refuses a hostile source with exit 2 and writes nothi
     const marker = join(box.root, "ssh-ran");
     await writeTree(box.root, { "bin/ssh": `#!/bin/sh\ntouch ${marker}\nexit 255\n` });
     await Deno.chmod(join(box.root, "bin/ssh"), 0o755);
-    const env = {
-      HOME: box.home,
-      PATH: `${join(box.root, "bin")}:${box.env.PATH}`,
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
+    const env = { ...box.env, PATH: `${join(box.root, "bin")}:${box.env.PATH}` };
     for (
       const source of [
         "ssh://-oProxyCommand=touch%20x/r",
@@ -446,12 +403,7 @@ Deno.test("finding 7: after kill -9 during a clone or an update, the next sync s
     await writeTree(box.home, {
       ".dsh/skills-anywhere/sources.json": JSON.stringify({ sources: [upstream] }),
     });
-    const env = {
-      HOME: box.home,
-      PATH: box.env.PATH,
-      NO_COLOR: "1",
-      DENO_DIR: await currentDenoDir(),
-    };
+    const env = box.env;
     const source = resolveSource(upstream, box.cache);
 
     // killed during the first clone

@@ -9,7 +9,7 @@ import { sha256Hex } from "../lib/hash.ts";
 import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
 import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/trust.ts";
 import { PREFIX } from "../lib/cli/io.ts";
-import { cliCommand, currentDenoDir, listTree, MAIN, mkfifo, withTempDir } from "./helpers.ts";
+import { cliCommand, listTree, MAIN, mkfifo, run, withTempDir } from "./helpers.ts";
 import {
   cli,
   type CliRun,
@@ -351,26 +351,12 @@ async function underTerminal(box: Sandbox, args: string[], input: string): Promi
   const quoted = [...command, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(
     " ",
   );
-  const child = new Deno.Command("script", {
-    args: ["-qec", quoted, "/dev/null"],
+  return await run("script", ["-qec", quoted, "/dev/null"], {
     cwd: box.project,
-    env: { ...box.env, NO_COLOR: "1", DENO_DIR: await currentDenoDir() },
+    env: { ...box.env, NO_COLOR: "1" },
     clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  const output = await child.output();
-  await writer.close().catch(() => {});
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+    stdin: input,
+  });
 }
 
 Deno.test("trust on a terminal asks y/N: no changes nothing, y trusts", async () => {

@@ -13,6 +13,7 @@ import {
   RESOURCES_SCOPE,
   type ResourcesReport,
 } from "../lib/skill/resources.ts";
+import { mkfifo, withTempDir, writeTree } from "./helpers.ts";
 
 function tooManyLinks(error: unknown): boolean {
   return error instanceof KindError && error.kind === "too-many-links";
@@ -311,24 +312,15 @@ Deno.test("resourceReferences throws too-many-links past 1000 links", () => {
 async function withSkillDir(
   fn: (root: string, skill: string) => Promise<void>,
 ): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "skill_resources_test_" });
-  try {
+  await withTempDir(async (root) => {
     const skill = join(root, "skill");
-    await Deno.mkdir(join(skill, "scripts"), { recursive: true });
-    await Deno.mkdir(join(skill, "forms", "nested"), { recursive: true });
-    await Deno.writeTextFile(join(skill, "scripts", "run.py"), "print('hi')\n");
-    await Deno.writeTextFile(join(skill, "forms", "nested", "a.md"), "# a\n");
-    await Deno.writeTextFile(join(root, "outside.txt"), "secret\n");
+    await writeTree(root, {
+      "skill/scripts/run.py": "print('hi')\n",
+      "skill/forms/nested/a.md": "# a\n",
+      "outside.txt": "secret\n",
+    });
     await fn(root, skill);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-async function mkfifo(path: string): Promise<void> {
-  const { code, stderr } = await new Deno.Command("mkfifo", { args: [path], stderr: "piped" })
-    .output();
-  equal(code, 0, new TextDecoder().decode(stderr));
+  });
 }
 
 Deno.test("checkResources reports present files and directories", async () => {

@@ -8,76 +8,47 @@ import { readLock, writeLock } from "../lib/sources/files.ts";
 import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
 import { gitAvailable } from "../lib/sources/git.ts";
 import { syncAll, type SyncOptions, syncSource } from "../lib/sources/sync.ts";
-import { listTree, runGit, withTempDir, writeTree } from "./helpers.ts";
+import { listTree, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
 
-interface Sandbox {
-  root: string;
+/** The sandbox with an upstream repository, a cache and the module's log lines. */
+interface SyncBox extends Omit<Sandbox, "commit"> {
   cache: string;
   upstream: string;
-  /** Environment for the module's git: isolated home, no system config. */
-  env: Record<string, string>;
   /** Log lines captured from the module. */
   lines: string[];
+  /** Options for the module: the sandbox environment and a log into `lines`. */
   options(extra?: SyncOptions): SyncOptions;
   resolve(spec: string | SourceSpec): ResolvedSource;
-  /** Runs the test's own git in `cwd` and returns trimmed stdout. */
-  git(cwd: string, ...args: string[]): Promise<string>;
   /** Writes a file in the upstream, commits it and returns the new sha. */
   commit(file: string, text: string): Promise<string>;
 }
 
-async function withSandbox(fn: (box: Sandbox) => Promise<void>): Promise<void> {
-  await withTempDir(async (root) => {
-    const home = join(root, "home");
-    await Deno.mkdir(home);
-    const env = {
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, ".config"),
-      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
-    const gitEnv = {
-      ...env,
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      GIT_AUTHOR_NAME: "Test Author",
-      GIT_AUTHOR_EMAIL: "author@example.invalid",
-      GIT_COMMITTER_NAME: "Test Author",
-      GIT_COMMITTER_EMAIL: "author@example.invalid",
-    };
-    const git = (cwd: string, ...args: string[]) =>
-      runGit(cwd, args, { env: gitEnv, clearEnv: true });
-    const upstream = join(root, "upstream");
+async function withUpstream(fn: (box: SyncBox) => Promise<void>): Promise<void> {
+  await withSandbox(async (sandbox) => {
+    const upstream = join(sandbox.root, "upstream");
     await Deno.mkdir(upstream);
-    await git(upstream, "-c", "init.defaultBranch=main", "init", "-q");
-    const commit = async (file: string, text: string) => {
-      await writeTree(upstream, { [file]: text });
-      await git(upstream, "add", "--", file);
-      await git(upstream, "commit", "-q", "-m", `write ${file}`);
-      return await git(upstream, "rev-parse", "HEAD");
-    };
-    const cache = join(root, "cache");
+    await sandbox.git(upstream, "init", "-q");
+    const cache = join(sandbox.root, "cache");
     const lines: string[] = [];
     await fn({
-      root,
+      ...sandbox,
       cache,
       upstream,
-      env,
       lines,
       options: (extra = {}) => ({
-        env,
+        env: sandbox.env,
         log: (level, message) => lines.push(`${level} ${message}`),
         ...extra,
       }),
       resolve: (spec) => resolveSource(spec, cache),
-      git,
-      commit,
+      commit: (file, text) => sandbox.commit(upstream, { [file]: text }),
     });
   });
 }
 
-/** Staging and trash folders (and 0.9.0 half clones) left in the cache next to `dir`. */
+/** Staging and trash folders (and half clones of the older layout) left next to `dir`. */
 async function stagingLeftovers(dir: string): Promise<string[]> {
   try {
     const names = (await Array.fromAsync(Deno.readDir(dirname(dir)))).map((entry) => entry.name);
@@ -117,7 +88,7 @@ Deno.test("gitAvailable probes git once; a missing executable is false", async (
 });
 
 Deno.test("#54 clone, then unchanged, then updated after a new upstream commit", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const first = await box.commit("skills/demo/SKILL.md", "---\nname: demo\n---\none\n");
     const source = box.resolve(pathToFileURL(box.upstream).href);
 
@@ -156,7 +127,7 @@ Deno.test("#54 clone, then unchanged, then updated after a new upstream commit",
 });
 
 Deno.test("#54 a plain local path clones the same way", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const sha = await box.commit("a.txt", "a");
     const source = box.resolve({ repo: box.upstream, path: "." });
     const result = await syncSource(source, box.options());
@@ -167,7 +138,7 @@ Deno.test("#54 a plain local path clones the same way", async () => {
 });
 
 Deno.test("#54 a named branch is cloned and followed", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const mainSha = await box.commit("file.txt", "main");
     await box.git(box.upstream, "checkout", "-q", "-b", "dev");
     const devSha = await box.commit("file.txt", "dev");
@@ -196,7 +167,7 @@ Deno.test("#54 a named branch is cloned and followed", async () => {
 });
 
 Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, forced = unchanged", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const pinned = await box.commit("file.txt", "one");
     await box.commit("file.txt", "two");
     const source = box.resolve({ repo: pathToFileURL(box.upstream).href, ref: pinned });
@@ -223,7 +194,7 @@ Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, f
 });
 
 Deno.test("#54 a commit pinned by short sha resolves to the full commit", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const pinned = await box.commit("file.txt", "one");
     await box.commit("file.txt", "two");
     await box.commit("file.txt", "three");
@@ -245,7 +216,7 @@ Deno.test("#54 a commit pinned by short sha resolves to the full commit", async 
 });
 
 Deno.test("#54 a checkout moved off its pin is put back", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const one = await box.commit("file.txt", "one");
     const two = await box.commit("file.txt", "two");
     const source = box.resolve({ repo: box.upstream, ref: one });
@@ -262,7 +233,7 @@ Deno.test("#54 a checkout moved off its pin is put back", async () => {
 });
 
 Deno.test("#54 an unknown pinned commit fails and leaves nothing behind", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     for (const ref of ["deadbee", "0123456789abcdef0123456789abcdef01234567"]) {
       const source = box.resolve({ repo: box.upstream, ref });
@@ -276,7 +247,7 @@ Deno.test("#54 an unknown pinned commit fails and leaves nothing behind", async 
 });
 
 Deno.test("#54 a bad URL fails with one line and leaves no half clone", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const sources = [
       box.resolve(join(box.root, "missing-repo")),
       box.resolve(pathToFileURL(join(box.root, "missing-too")).href),
@@ -299,7 +270,7 @@ Deno.test("#54 a bad URL fails with one line and leaves no half clone", async ()
 });
 
 Deno.test("a failed refresh keeps the previous checkout", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const sha = await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     equal((await syncSource(source, box.options())).status, "cloned");
@@ -312,7 +283,7 @@ Deno.test("a failed refresh keeps the previous checkout", async () => {
 });
 
 Deno.test("a directory that is not a checkout is replaced by a clone; dead leftovers go", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     const name = basename(source.dir);
@@ -333,7 +304,7 @@ Deno.test("a directory that is not a checkout is replaced by a clone; dead lefto
 });
 
 Deno.test("a symlink or file in a checkout's place is unlinked, never followed", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     await writeTree(box.root, { "outside/keep.txt": "keep", "outside/sub/keep.txt": "keep" });
@@ -363,7 +334,7 @@ Deno.test("a symlink or file in a checkout's place is unlinked, never followed",
 });
 
 Deno.test("a checkout with a stale index.lock is rebuilt", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const one = await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     equal((await syncSource(source, box.options())).status, "cloned");
@@ -378,7 +349,7 @@ Deno.test("a checkout with a stale index.lock is rebuilt", async () => {
 });
 
 Deno.test("a source whose folder is not the one its URL and ref give is refused, nothing touched", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     await writeTree(box.root, { "victim/keep.txt": "keep" });
@@ -399,7 +370,7 @@ Deno.test("a source whose folder is not the one its URL and ref give is refused,
 });
 
 Deno.test("repository-locating variables cannot redirect git", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const sha = await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     const elsewhere = join(box.root, "elsewhere.git");
@@ -412,7 +383,7 @@ Deno.test("repository-locating variables cannot redirect git", async () => {
 });
 
 Deno.test("a missing git executable is skipped, not failed", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     const result = await syncSource(source, box.options({ git: join(box.root, "no-git") }));
@@ -454,7 +425,7 @@ async function withSilentServer(fn: (url: string) => Promise<void>): Promise<voi
 }
 
 Deno.test("a git command that hangs is stopped by the timeout, leaving nothing", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await withSilentServer(async (url) => {
       const source = box.resolve(url);
       const result = await syncSource(source, box.options({ timeoutMs: 300 }));
@@ -466,7 +437,7 @@ Deno.test("a git command that hangs is stopped by the timeout, leaving nothing",
 });
 
 Deno.test("an abort signal stops a running clone, leaving nothing", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await withSilentServer(async (url) => {
       const source = box.resolve(url);
       const controller = new AbortController();
@@ -486,7 +457,7 @@ Deno.test("an abort signal stops a running clone, leaving nothing", async () => 
 });
 
 Deno.test("syncAll writes lock entries for results with a sha, keeping the rest", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const mainSha = await box.commit("file.txt", "one");
     await box.git(box.upstream, "branch", "dev");
     const lockFile = join(box.root, "state", "lock.json");
@@ -535,7 +506,7 @@ Deno.test("syncAll writes lock entries for results with a sha, keeping the rest"
 });
 
 Deno.test("syncAll warns when the lock file cannot be written", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     await writeTree(box.root, { "blocker": "a file where a directory should be" });
     const lockFile = join(box.root, "blocker", "lock.json");
@@ -548,7 +519,7 @@ Deno.test("syncAll warns when the lock file cannot be written", async () => {
 });
 
 Deno.test("syncAll says so when the lock file is over 1 MiB (it is not read)", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     const lockFile = join(box.root, "lock.json");
     await Deno.writeTextFile(lockFile, "");
@@ -563,7 +534,7 @@ Deno.test("syncAll says so when the lock file is over 1 MiB (it is not read)", a
 });
 
 Deno.test("a repository around the working directory lends git no configuration", async () => {
-  await withSandbox(async (box) => {
+  await withUpstream(async (box) => {
     const sha = await box.commit("file.txt", "one");
     const source = box.resolve(box.upstream);
     equal((await syncSource(source, box.options())).status, "cloned");

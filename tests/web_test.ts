@@ -9,7 +9,7 @@ import { extname, join, normalize, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { buildManifest, BUNDLE_LIMITS, type BundleManifest } from "../lib/bundle/manifest.ts";
-import { ROOT, runCli, withTempDir } from "./helpers.ts";
+import { ROOT, run, runCli, withTempDir } from "./helpers.ts";
 
 const DIST = join(ROOT, "web", "dist");
 const SCREENSHOT = join(ROOT, "docs", "web-page.png");
@@ -34,13 +34,8 @@ const SOURCES_FIXTURE = "testdata/check/sources/SKILL.md";
 const NO_FRONTMATTER_FIXTURE = "testdata/check/no-frontmatter/SKILL.md";
 
 async function buildPage(): Promise<void> {
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "web/build.ts"],
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  equal(code, 0, new TextDecoder().decode(stderr));
+  const { code, stderr } = await run(Deno.execPath(), ["run", "-A", "web/build.ts"]);
+  equal(code, 0, stderr);
 }
 
 /** A static server for web/dist on 127.0.0.1 (random port), refusing paths outside it. */
