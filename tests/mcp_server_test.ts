@@ -24,7 +24,7 @@ import {
   withSandbox,
   withSession,
 } from "./mcp_helpers.ts";
-import { listTree } from "./helpers.ts";
+import { listTree, run } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------
 // #77 server info, tools, instructions
@@ -283,14 +283,6 @@ Deno.test("MCP lifecycle: requests piped before EOF are all answered, then exit 
   await withSandbox(async (box) => {
     await catalogFixture(box);
     const { command, args, env, cwd } = serverParams(box);
-    const child = new Deno.Command(command, {
-      args,
-      env,
-      cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
     const lines = [
       {
         jsonrpc: "2.0",
@@ -313,14 +305,9 @@ Deno.test("MCP lifecycle: requests piped before EOF are all answered, then exit 
         },
       },
     ].map((message) => JSON.stringify(message)).join("\n") + "\n";
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(lines));
-    await writer.close();
-    const output = await child.output();
-    equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    const responses = new TextDecoder().decode(output.stdout).trim().split("\n").map((l) =>
-      JSON.parse(l)
-    );
+    const output = await run(command, args, { env, cwd, stdin: lines });
+    equal(output.code, 0, output.stderr);
+    const responses = output.stdout.trim().split("\n").map((l) => JSON.parse(l));
     deepEqual(responses.map((r) => r.id).sort(), [1, 2]);
     ok(responses.every((r) => r.error === undefined));
   });
