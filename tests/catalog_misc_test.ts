@@ -79,9 +79,9 @@ Deno.test("agents: agentById finds every row, and samples that matter", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Project root (#33)
+// Project root
 
-Deno.test("#33 findProjectRoot: nearest ancestor with .git (dir or file), else the cwd", async () => {
+Deno.test("findProjectRoot: nearest ancestor with .git (dir or file), else the cwd", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "outer/.git/HEAD": "ref: refs/heads/main\n",
@@ -103,7 +103,7 @@ Deno.test("#33 findProjectRoot: nearest ancestor with .git (dir or file), else t
 });
 
 // ---------------------------------------------------------------------------------------------
-// Roots (#37, #38, #44)
+// Roots
 
 const PROJECT = "/work/proj";
 const HOME = "/home/tester";
@@ -125,7 +125,7 @@ const projectDirCount = AGENTS.filter((a) => !a.shared).reduce(
 );
 const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length;
 
-Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
+Deno.test("default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
   const list = roots({}, [
     { scanDir: "/cache/github.com/o/r", display: "o/r" },
     { scanDir: "/cache/github.com/o/pinned", display: "o/pinned", rank: 10 },
@@ -205,7 +205,7 @@ Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (s
   equal(pinned.label, "source o/pinned");
 });
 
-Deno.test("#37 configured ranks and maxDepth apply; the shared row keeps 200/500", () => {
+Deno.test("configured ranks and maxDepth apply; the shared row keeps 200/500", () => {
   const list = roots({
     sharedDirs: true,
     maxDepth: 9,
@@ -223,7 +223,7 @@ Deno.test("#37 configured ranks and maxDepth apply; the shared row keeps 200/500
   equal(by("source o/r").maxDepth, 9);
 });
 
-Deno.test("#38 excludeAgents ['claude-code'] and claudePlugins:false remove those roots", () => {
+Deno.test("excludeAgents ['claude-code'] and claudePlugins:false remove those roots", () => {
   const list = roots({ excludeAgents: ["claude-code"], claudePlugins: false });
   ok(!list.some((r) => r.label.startsWith("claude-code")));
   ok(!list.some((r) => r.origin.kind === "claude-plugins"));
@@ -281,7 +281,7 @@ Deno.test("roots: a path already added is not added again (project root = home)"
   equal(list.length, projectDirCount + userOnly.length + 2);
 });
 
-Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
+Deno.test("sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
   const list = roots({ sharedDirs: true });
   const project = list.find((r) => r.label === "agents (project)")!;
   deepEqual(project, {
@@ -311,7 +311,7 @@ Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500
   }
 });
 
-Deno.test("#44 scanning: shared dirs found only when on, and they win over agent dirs", async () => {
+Deno.test("scanning: shared dirs found only when on, and they win over agent dirs", async () => {
   await withTempDir(async (home) => {
     const project = join(home, "repo");
     await writeTree(home, {
@@ -371,7 +371,7 @@ Deno.test("loadCatalog resolves roots from config, the user sources file and the
 // ---------------------------------------------------------------------------------------------
 // Origins
 
-Deno.test("#22 pluginOrigin: marketplace checkout and versioned cache layouts", () => {
+Deno.test("pluginOrigin: marketplace checkout and versioned cache layouts", () => {
   deepEqual(pluginOrigin("official/plugins/hookify/skills/x"), {
     kind: "claude-plugins",
     marketplace: "official",
@@ -417,7 +417,7 @@ Deno.test("originLabel for every origin kind", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Catalog budget (#34, #35)
+// Catalog budget
 
 function budgetSkills(...specs: string[]): BudgetSkill[] {
   return specs.map((spec) => ({
@@ -436,7 +436,7 @@ function states(
   return skills.map((s) => [s.name, result.get(s.name)!]);
 }
 
-Deno.test("#34 budget limit 2 over a, b, c → visible, visible, hidden", () => {
+Deno.test("budget limit 2 over a, b, c → visible, visible, hidden", () => {
   deepEqual(states(budgetSkills("a", "b", "c"), 2), [
     ["a", "visible"],
     ["b", "visible"],
@@ -444,7 +444,7 @@ Deno.test("#34 budget limit 2 over a, b, c → visible, visible, hidden", () => 
   ]);
 });
 
-Deno.test("#35 pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all", () => {
+Deno.test("pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all", () => {
   const abc = budgetSkills("a", "b", "c");
   deepEqual(states(abc, 2, ["c"]), [["a", "visible"], ["b", "hidden"], ["c", "visible"]]);
   deepEqual(states(abc, 1, ["c", "b"]), [["a", "hidden"], ["b", "visible"], ["c", "hidden"]]);
