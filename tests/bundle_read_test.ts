@@ -11,7 +11,7 @@ import {
   validateManifest,
 } from "../lib/bundle/manifest.ts";
 import { READ_MESSAGES, readBundle } from "../lib/bundle/read.ts";
-import { listTree, mkfifo, withTempDir, writeTree } from "./helpers.ts";
+import { listTree, mkfifo, run, withTempDir, writeTree } from "./helpers.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -171,10 +171,8 @@ Deno.test("readBundle: a copy elsewhere has the same digest; times and modes are
     );
     deepEqual(relative.manifest, original.manifest);
     // cp -R (the shell's copy) also gives the identical manifest.
-    const cp = await new Deno.Command("cp", {
-      args: ["-R", `${dir}/one/skill`, `${dir}/cp-copy`],
-    }).output();
-    equal(cp.code, 0);
+    const cp = await run("cp", ["-R", `${dir}/one/skill`, `${dir}/cp-copy`]);
+    equal(cp.code, 0, cp.stderr);
     deepEqual((await readBundle(`${dir}/cp-copy`)).manifest, original.manifest);
   });
 });
@@ -476,10 +474,8 @@ Deno.test("readBundle: a non-UTF-8 file name is refused as an unsupported path",
   await withTempDir(async (dir) => {
     await writeTree(dir, { "SKILL.md": SKILL });
     // A file named by the single byte 0xff (not UTF-8), created by the shell.
-    const made = await new Deno.Command("sh", {
-      args: ["-c", 'printf x > "$1/$(printf "\\377")"', "sh", dir],
-    }).output();
-    equal(made.code, 0);
+    const made = await run("sh", ["-c", 'printf x > "$1/$(printf "\\377")"', "sh", dir]);
+    equal(made.code, 0, made.stderr);
     const names: string[] = [];
     for await (const entry of Deno.readDir(dir)) names.push(entry.name);
     equal(names.length, 2, "the 0xff file exists");
@@ -488,10 +484,13 @@ Deno.test("readBundle: a non-UTF-8 file name is refused as an unsupported path",
     // Also in a subdirectory.
     await withTempDir(async (other) => {
       await writeTree(other, { "SKILL.md": SKILL, "sub/ok.md": "ok" });
-      const nested = await new Deno.Command("sh", {
-        args: ["-c", 'printf x > "$1/sub/a$(printf "\\303\\050")b"', "sh", other],
-      }).output();
-      equal(nested.code, 0);
+      const nested = await run("sh", [
+        "-c",
+        'printf x > "$1/sub/a$(printf "\\303\\050")b"',
+        "sh",
+        other,
+      ]);
+      equal(nested.code, 0, nested.stderr);
       await refusedRead(other, "unsupported-path");
     });
   });

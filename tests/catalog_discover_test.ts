@@ -55,7 +55,7 @@ function nestedRoot(
 
 const names = (skills: { name: string }[]) => skills.map((s) => s.name);
 
-Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", async () => {
+Deno.test("a flat root finds alpha/SKILL.md and beta.md and nothing else", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "skills");
     const ignored: Record<string, string> = {};
@@ -102,7 +102,7 @@ Deno.test("#16 a flat root finds alpha/SKILL.md and beta.md and nothing else", a
   });
 });
 
-Deno.test("#16 fallback names: directory name and file name without .md", async () => {
+Deno.test("fallback names: directory name and file name without .md", async () => {
   await withTempDir(async (dir) => {
     const body = "---\ndescription: No name here.\n---\nBody.\n";
     await writeTree(dir, { "From Dir/SKILL.md": body, "flat-file.md": body });
@@ -112,7 +112,7 @@ Deno.test("#16 fallback names: directory name and file name without .md", async 
   });
 });
 
-Deno.test("#16 a flat root follows a symlinked skill directory and a symlinked .md", async () => {
+Deno.test("a flat root follows a symlinked skill directory and a symlinked .md", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "elsewhere/linked/SKILL.md": md("linked"),
@@ -135,7 +135,7 @@ Deno.test("#16 a flat root follows a symlinked skill directory and a symlinked .
   });
 });
 
-Deno.test("#17 an absent root is exists:false and the report stays complete", async () => {
+Deno.test("an absent root is exists:false and the report stays complete", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, { "a-file": "not a directory", "real/one/SKILL.md": md("one") });
     const report = await discover([
@@ -157,7 +157,7 @@ Deno.test("#17 an absent root is exists:false and the report stays complete", as
   });
 });
 
-Deno.test("#17 a root that cannot be stat'ed warns and marks the report incomplete", async () => {
+Deno.test("a root that cannot be stat'ed warns and marks the report incomplete", async () => {
   await withTempDir(async (dir) => {
     const loop = join(dir, "loop");
     await Deno.symlink(loop, loop); // stat fails with ELOOP, not ENOENT
@@ -172,7 +172,7 @@ Deno.test("#17 a root that cannot be stat'ed warns and marks the report incomple
   });
 });
 
-Deno.test("#18 an invalid file is recorded with its reason and the others still load", async () => {
+Deno.test("an invalid file is recorded with its reason and the others still load", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "broken/SKILL.md": "---\nname: [unclosed\n---\nBody\n",
@@ -199,7 +199,7 @@ Deno.test("#18 an invalid file is recorded with its reason and the others still 
   });
 });
 
-Deno.test("#18 strict parsing records what lenient parsing repairs", async () => {
+Deno.test("strict parsing records what lenient parsing repairs", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "plain/SKILL.md": "# Plain\n\nUse this when plain things happen.\n",
@@ -219,7 +219,7 @@ Deno.test("#18 strict parsing records what lenient parsing repairs", async () =>
   });
 });
 
-Deno.test("#19 a skill carries origin, root and relativePath as fields; metadata is its own; repairs are warnings", async () => {
+Deno.test("a skill carries origin, root and relativePath as fields; metadata is its own; repairs are warnings", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "clean/SKILL.md": "---\nname: clean\ndescription: Clean.\nlicense: MIT\n" +
@@ -258,7 +258,7 @@ Deno.test("#19 a skill carries origin, root and relativePath as fields; metadata
   });
 });
 
-Deno.test("#19 relativePath uses forward slashes for nested skills", async () => {
+Deno.test("relativePath uses forward slashes for nested skills", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, { "skills/pdf/forms/SKILL.md": md("forms") });
     const report = await discover([nestedRoot(dir)]);
@@ -267,7 +267,7 @@ Deno.test("#19 relativePath uses forward slashes for nested skills", async () =>
   });
 });
 
-Deno.test("#20 the nested walk stops at depth 5, treats skill dirs as leaves, skips node_modules/.git", async () => {
+Deno.test("the nested walk stops at depth 5, treats skill dirs as leaves, skips node_modules/.git", async () => {
   await withTempDir(async (dir) => {
     const skipped: Record<string, string> = {};
     for (
@@ -299,7 +299,7 @@ Deno.test("#20 the nested walk stops at depth 5, treats skill dirs as leaves, sk
   });
 });
 
-Deno.test("#20 walkRoot lists nested files in sorted order with fallback names", async () => {
+Deno.test("walkRoot lists nested files in sorted order with fallback names", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "z/SKILL.md": md("z"),
@@ -316,7 +316,7 @@ Deno.test("#20 walkRoot lists nested files in sorted order with fallback names",
   });
 });
 
-Deno.test("#21 a nested root with its own SKILL.md yields it and the skills below", async () => {
+Deno.test("a nested root with its own SKILL.md yields it and the skills below", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "repo", "skills", "pdf");
     await writeTree(root, {
@@ -336,7 +336,7 @@ Deno.test("#21 a nested root with its own SKILL.md yields it and the skills belo
   });
 });
 
-Deno.test("#21 a source resolved to one skill directory yields that skill through loadCatalog", async () => {
+Deno.test("a source resolved to one skill directory yields that skill through loadCatalog", async () => {
   await withTempDir(async (home) => {
     const config = resolveConfig({ sources: ["o/r/skills/pdf"] }, { HOME: home });
     const checkout = resolveSource("o/r", config.cacheDir).dir;
@@ -354,7 +354,7 @@ Deno.test("#21 a source resolved to one skill directory yields that skill throug
   });
 });
 
-Deno.test("#22 plugin origins are enriched for marketplace and versioned cache layouts", async () => {
+Deno.test("plugin origins are enriched for marketplace and versioned cache layouts", async () => {
   await withTempDir(async (home) => {
     const plugins = join(home, ".claude", "plugins");
     await writeTree(plugins, {
@@ -388,7 +388,7 @@ Deno.test("#22 plugin origins are enriched for marketplace and versioned cache l
   });
 });
 
-Deno.test("#22 plugin roots reach depth 6 (marketplaces) and 7 (cache)", async () => {
+Deno.test("plugin roots reach depth 6 (marketplaces) and 7 (cache)", async () => {
   await withTempDir(async (home) => {
     const plugins = join(home, ".claude", "plugins");
     await writeTree(plugins, {
@@ -402,7 +402,7 @@ Deno.test("#22 plugin roots reach depth 6 (marketplaces) and 7 (cache)", async (
   });
 });
 
-Deno.test("#23 a symlink cycle under a nested root terminates with one skill", async () => {
+Deno.test("a symlink cycle under a nested root terminates with one skill", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "root");
     await writeTree(root, { "skill/SKILL.md": md("only"), "links/readme.txt": "x" });
@@ -417,7 +417,7 @@ Deno.test("#23 a symlink cycle under a nested root terminates with one skill", a
   });
 });
 
-Deno.test("#23 a directory reached twice inside one nested root is admitted once", async () => {
+Deno.test("a directory reached twice inside one nested root is admitted once", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "root");
     await writeTree(root, { "real/SKILL.md": md("twice") });
@@ -515,7 +515,7 @@ Deno.test("discovery writes nothing into any scanned directory", async () => {
   });
 });
 
-Deno.test("#29 an aborted signal rejects discovery", async () => {
+Deno.test("an aborted signal rejects discovery", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, { "a/SKILL.md": md("a"), "b/SKILL.md": md("b"), "c/SKILL.md": md("c") });
     const early = new AbortController();

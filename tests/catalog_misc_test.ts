@@ -15,133 +15,73 @@ import { listTree, withTempDir, writeTree } from "./helpers.ts";
 // ---------------------------------------------------------------------------------------------
 // Agent registry
 
-/** The supported agents in table order, with the project dirs of cline and droid. */
-const REF_TABLE: [id: string, label: string, project: string[] | undefined, user: string][] = [
-  ["claude-code", "Claude Code", [".claude/skills"], ".claude/skills"],
-  ["codex", "OpenAI Codex", undefined, ".codex/skills"],
-  ["cursor", "Cursor", [".cursor/skills"], ".cursor/skills"],
-  ["gemini-cli", "Gemini CLI", [".gemini/skills"], ".gemini/skills"],
-  ["github-copilot", "GitHub Copilot", [".github/skills"], ".copilot/skills"],
-  ["antigravity", "Antigravity", undefined, ".gemini/antigravity/skills"],
-  ["antigravity-cli", "Antigravity CLI", undefined, ".gemini/antigravity-cli/skills"],
-  ["opencode", "OpenCode", [".opencode/skills"], ".config/opencode/skills"],
-  ["universal", "Amp / Replit / Universal", undefined, ".config/agents/skills"],
-  ["windsurf", "Windsurf", [".windsurf/skills"], ".codeium/windsurf/skills"],
-  ["kiro-cli", "Kiro CLI", [".kiro/skills"], ".kiro/skills"],
-  ["goose", "Goose", [".goose/skills"], ".config/goose/skills"],
-  ["grok", "Grok Build", [".grok/skills"], ".grok/skills"],
-  ["hermes-agent", "Hermes Agent", [".hermes/skills"], ".hermes/skills"],
-  ["roo", "Roo Code", [".roo/skills"], ".roo/skills"],
-  ["cline", "Cline", [".cline/skills", ".clinerules/skills"], ".cline/skills"],
-  ["continue", "Continue", [".continue/skills"], ".continue/skills"],
-  ["junie", "Junie", [".junie/skills"], ".junie/skills"],
-  ["qwen-code", "Qwen Code", [".qwen/skills"], ".qwen/skills"],
-  ["trae", "Trae", [".trae/skills"], ".trae/skills"],
-  ["trae-cn", "Trae CN", undefined, ".trae-cn/skills"],
-  ["augment", "Augment", [".augment/skills"], ".augment/skills"],
-  ["droid", "Droid (Factory)", [".factory/skills"], ".factory/skills"],
-  ["kilo", "Kilo Code", undefined, ".kilo/skills"],
-  ["deepagents", "Deep Agents", undefined, ".deepagents/agent/skills"],
-  ["devin", "Devin for Terminal", [".devin/skills"], ".config/devin/skills"],
-  ["crush", "Crush", [".crush/skills"], ".config/crush/skills"],
-  ["firebender", "Firebender", undefined, ".firebender/skills"],
-  ["forgecode", "ForgeCode", [".forge/skills"], ".forge/skills"],
-  ["fx", "fx", [".fx/skills"], ".fx/skills"],
-  ["iflow-cli", "iFlow CLI", [".iflow/skills"], ".iflow/skills"],
-  ["inference-sh", "inference.sh", [".inferencesh/skills"], ".inferencesh/skills"],
-  ["jazz", "Jazz", [".jazz/skills"], ".jazz/skills"],
-  ["kimchi", "Kimchi", [".kimchi/skills"], ".config/kimchi/harness/skills"],
-  ["kode", "Kode", [".kode/skills"], ".kode/skills"],
-  ["lingma", "Lingma", [".lingma/skills"], ".lingma/skills"],
-  ["mcpjam", "MCPJam", [".mcpjam/skills"], ".mcpjam/skills"],
-  ["minimax-code", "MiniMax Code", [".minimax/skills"], ".minimax/skills"],
-  ["mistral-vibe", "Mistral Vibe", [".vibe/skills"], ".vibe/skills"],
-  ["moxby", "Moxby", [".moxby/skills"], ".moxby/skills"],
-  ["mux", "Mux", [".mux/skills"], ".mux/skills"],
-  ["neovate", "Neovate", [".neovate/skills"], ".neovate/skills"],
-  ["ona", "Ona", [".ona/skills"], ".ona/skills"],
-  ["openclaw", "OpenClaw", undefined, ".openclaw/skills"],
-  ["openhands", "OpenHands", [".openhands/skills"], ".openhands/skills"],
-  ["pi", "Pi", [".pi/skills"], ".pi/agent/skills"],
-  ["pochi", "Pochi", [".pochi/skills"], ".pochi/skills"],
-  ["posit-assistant", "Posit Assistant", [".posit/assistant/skills"], ".posit/assistant/skills"],
-  ["qoder", "Qoder", [".qoder/skills"], ".qoder/skills"],
-  ["qoder-cn", "Qoder CN", undefined, ".qoder-cn/skills"],
-  ["reasonix", "Reasonix", [".reasonix/skills"], ".reasonix/skills"],
-  ["rovodev", "Rovo Dev", [".rovodev/skills"], ".rovodev/skills"],
-  ["tabnine-cli", "Tabnine CLI", [".tabnine/agent/skills"], ".tabnine/agent/skills"],
-  ["terramind", "Terramind", [".terramind/skills"], ".terramind/skills"],
-  ["tinycloud", "Tinycloud", [".tinycloud/skills"], ".tinycloud/skills"],
-  ["zcode", "ZCode", [".zcode/skills"], ".zcode/skills"],
-  ["zencoder", "Zencoder / Zenflow", [".zencoder/skills"], ".zencoder/skills"],
-  ["adal", "AdaL", [".adal/skills"], ".adal/skills"],
-  ["aider-desk", "AiderDesk", [".aider-desk/skills"], ".aider-desk/skills"],
-  ["astrbot", "AstrBot", undefined, ".astrbot/data/skills"],
-  ["autohand-code", "Autohand Code CLI", [".autohand/skills"], ".autohand/skills"],
-  ["bob", "IBM Bob", [".bob/skills"], ".bob/skills"],
-  ["codearts-agent", "CodeArts Agent", [".codeartsdoer/skills"], ".codeartsdoer/skills"],
-  ["codebuddy", "CodeBuddy", [".codebuddy/skills"], ".codebuddy/skills"],
-  ["codemaker", "Codemaker", [".codemaker/skills"], ".codemaker/skills"],
-  ["codestudio", "Code Studio", [".codestudio/skills"], ".codestudio/skills"],
-  ["command-code", "Command Code", [".commandcode/skills"], ".commandcode/skills"],
-  ["cortex", "Cortex Code", [".cortex/skills"], ".snowflake/cortex/skills"],
-];
+/** Every directory of `row`, tagged with where it is resolved from. */
+function dirsOf(row: (typeof AGENTS)[number]): string[] {
+  const user = row.user === undefined ? [] : [`~/${row.user}`];
+  return [...(row.project ?? []).map((path) => `./${path}`), ...user];
+}
 
-Deno.test("agents: every supported agent in table order with its label and paths", () => {
-  equal(REF_TABLE.length, 68);
-  deepEqual(
-    AGENTS.slice(0, 68).map((row) => [row.id, row.label, row.project, row.user]),
-    REF_TABLE,
-  );
+Deno.test("agents: ids and labels are unique; each agent has a skills directory", () => {
+  equal(new Set(AGENTS.map((row) => row.id)).size, AGENTS.length);
+  equal(new Set(AGENTS.map((row) => row.label)).size, AGENTS.length);
+  for (const row of AGENTS) {
+    ok(/^[a-z0-9][a-z0-9-]*$/.test(row.id), row.id);
+    ok(row.label.trim().length > 0 && row.label === row.label.trim(), row.id);
+    ok(dirsOf(row).length > 0, row.id);
+  }
 });
 
-Deno.test("agents: ids are unique, kimi-cli and letta-code follow, the shared row is last", () => {
-  equal(AGENTS.length, 71);
-  equal(new Set(AGENTS.map((row) => row.id)).size, AGENTS.length);
-  deepEqual(AGENTS.slice(68).map((row) => row.id), ["kimi-cli", "letta-code", "agents"]);
-  const kimi = agentById("kimi-cli")!;
-  deepEqual([kimi.label, kimi.project, kimi.user], ["Kimi CLI", [".kimi/skills"], ".kimi/skills"]);
-  const letta = agentById("letta-code")!;
-  deepEqual([letta.label, letta.project, letta.user], ["Letta Code", undefined, ".letta/skills"]);
+Deno.test("agents: paths are relative, well-formed and end in skills; docs links are https", () => {
+  for (const row of AGENTS) {
+    for (const path of [...(row.project ?? []), ...(row.user === undefined ? [] : [row.user])]) {
+      ok(!path.startsWith("/") && !path.startsWith("~"), path);
+      ok(path.endsWith("/skills"), path);
+      for (const segment of path.split("/")) {
+        ok(segment !== "" && segment !== "." && segment !== "..", path);
+        ok(/^[A-Za-z0-9._-]+$/.test(segment), path);
+      }
+    }
+    if (row.docs !== undefined) equal(new URL(row.docs).protocol, "https:", row.docs);
+  }
+});
+
+Deno.test("agents: no two agents claim the same directory", () => {
+  const owner = new Map<string, string>();
+  for (const row of AGENTS) {
+    for (const dir of dirsOf(row)) {
+      equal(owner.get(dir), undefined, `${dir}: ${owner.get(dir)} and ${row.id}`);
+      owner.set(dir, row.id);
+    }
+  }
+});
+
+Deno.test("agents: Claude Code comes first; the shared row is the only one and comes last", () => {
+  equal(AGENTS[0].id, "claude-code");
+  deepEqual(AGENTS.filter((row) => row.shared).map((row) => row.id), ["agents"]);
   const shared = AGENTS.at(-1)!;
   equal(shared.id, "agents");
-  equal(shared.shared, true);
   deepEqual(shared.project, [".agents/skills"]);
   equal(shared.user, ".agents/skills");
-  deepEqual(AGENTS.filter((row) => row.shared).map((row) => row.id), ["agents"]);
 });
 
-Deno.test("agents: sample lookups by id", () => {
-  equal(agentById("codex")?.user, ".codex/skills");
+Deno.test("agents: agentById finds every row, and samples that matter", () => {
+  for (const row of AGENTS) equal(agentById(row.id), row);
+  deepEqual(agentById("claude-code")?.project, [".claude/skills"]);
+  equal(agentById("claude-code")?.user, ".claude/skills");
+  // User-only agents, two project directories, and a user directory unlike the project one.
   equal(agentById("codex")?.project, undefined);
-  equal(agentById("cortex")?.user, ".snowflake/cortex/skills");
-  deepEqual(agentById("cortex")?.project, [".cortex/skills"]);
-  deepEqual(agentById("posit-assistant")?.project, [".posit/assistant/skills"]);
-  equal(agentById("posit-assistant")?.user, ".posit/assistant/skills");
+  equal(agentById("codex")?.user, ".codex/skills");
   deepEqual(agentById("cline")?.project, [".cline/skills", ".clinerules/skills"]);
-  deepEqual(agentById("droid")?.project, [".factory/skills"]);
-  equal(agentById("claude-code")?.label, "Claude Code");
+  deepEqual(agentById("cortex")?.project, [".cortex/skills"]);
+  equal(agentById("cortex")?.user, ".snowflake/cortex/skills");
   equal(agentById("nope"), undefined);
   equal(agentById("AGENTS"), undefined);
 });
 
-Deno.test("agents: paths are relative and end in skills; docs links are https", () => {
-  for (const row of AGENTS) {
-    ok(/^[a-z0-9][a-z0-9-]*$/.test(row.id), row.id);
-    ok(row.label.length > 0, row.id);
-    ok(row.user !== undefined || row.project !== undefined, row.id);
-    for (const path of [...(row.project ?? []), ...(row.user === undefined ? [] : [row.user])]) {
-      ok(!path.startsWith("/") && !path.startsWith("~") && !path.includes(".."), path);
-      ok(path.endsWith("/skills"), path);
-    }
-    if (row.docs !== undefined) ok(new URL(row.docs).protocol === "https:", row.docs);
-  }
-});
-
 // ---------------------------------------------------------------------------------------------
-// Project root (#33)
+// Project root
 
-Deno.test("#33 findProjectRoot: nearest ancestor with .git (dir or file), else the cwd", async () => {
+Deno.test("findProjectRoot: nearest ancestor with .git (dir or file), else the cwd", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "outer/.git/HEAD": "ref: refs/heads/main\n",
@@ -163,7 +103,7 @@ Deno.test("#33 findProjectRoot: nearest ancestor with .git (dir or file), else t
 });
 
 // ---------------------------------------------------------------------------------------------
-// Roots (#37, #38, #44)
+// Roots
 
 const PROJECT = "/work/proj";
 const HOME = "/home/tester";
@@ -185,7 +125,7 @@ const projectDirCount = AGENTS.filter((a) => !a.shared).reduce(
 );
 const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length;
 
-Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
+Deno.test("default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
   const list = roots({}, [
     { scanDir: "/cache/github.com/o/r", display: "o/r" },
     { scanDir: "/cache/github.com/o/pinned", display: "o/pinned", rank: 10 },
@@ -265,7 +205,7 @@ Deno.test("#37 default roots: project 250, user 550, plugins 580, sources 700 (s
   equal(pinned.label, "source o/pinned");
 });
 
-Deno.test("#37 configured ranks and maxDepth apply; the shared row keeps 200/500", () => {
+Deno.test("configured ranks and maxDepth apply; the shared row keeps 200/500", () => {
   const list = roots({
     sharedDirs: true,
     maxDepth: 9,
@@ -283,7 +223,7 @@ Deno.test("#37 configured ranks and maxDepth apply; the shared row keeps 200/500
   equal(by("source o/r").maxDepth, 9);
 });
 
-Deno.test("#38 excludeAgents ['claude-code'] and claudePlugins:false remove those roots", () => {
+Deno.test("excludeAgents ['claude-code'] and claudePlugins:false remove those roots", () => {
   const list = roots({ excludeAgents: ["claude-code"], claudePlugins: false });
   ok(!list.some((r) => r.label.startsWith("claude-code")));
   ok(!list.some((r) => r.origin.kind === "claude-plugins"));
@@ -341,7 +281,7 @@ Deno.test("roots: a path already added is not added again (project root = home)"
   equal(list.length, projectDirCount + userOnly.length + 2);
 });
 
-Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
+Deno.test("sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
   const list = roots({ sharedDirs: true });
   const project = list.find((r) => r.label === "agents (project)")!;
   deepEqual(project, {
@@ -371,7 +311,7 @@ Deno.test("#44 sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500
   }
 });
 
-Deno.test("#44 scanning: shared dirs found only when on, and they win over agent dirs", async () => {
+Deno.test("scanning: shared dirs found only when on, and they win over agent dirs", async () => {
   await withTempDir(async (home) => {
     const project = join(home, "repo");
     await writeTree(home, {
@@ -431,7 +371,7 @@ Deno.test("loadCatalog resolves roots from config, the user sources file and the
 // ---------------------------------------------------------------------------------------------
 // Origins
 
-Deno.test("#22 pluginOrigin: marketplace checkout and versioned cache layouts", () => {
+Deno.test("pluginOrigin: marketplace checkout and versioned cache layouts", () => {
   deepEqual(pluginOrigin("official/plugins/hookify/skills/x"), {
     kind: "claude-plugins",
     marketplace: "official",
@@ -477,7 +417,7 @@ Deno.test("originLabel for every origin kind", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Catalog budget (#34, #35)
+// Catalog budget
 
 function budgetSkills(...specs: string[]): BudgetSkill[] {
   return specs.map((spec) => ({
@@ -496,7 +436,7 @@ function states(
   return skills.map((s) => [s.name, result.get(s.name)!]);
 }
 
-Deno.test("#34 budget limit 2 over a, b, c → visible, visible, hidden", () => {
+Deno.test("budget limit 2 over a, b, c → visible, visible, hidden", () => {
   deepEqual(states(budgetSkills("a", "b", "c"), 2), [
     ["a", "visible"],
     ["b", "visible"],
@@ -504,7 +444,7 @@ Deno.test("#34 budget limit 2 over a, b, c → visible, visible, hidden", () => 
   ]);
 });
 
-Deno.test("#35 pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all", () => {
+Deno.test("pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all", () => {
   const abc = budgetSkills("a", "b", "c");
   deepEqual(states(abc, 2, ["c"]), [["a", "visible"], ["b", "hidden"], ["c", "visible"]]);
   deepEqual(states(abc, 1, ["c", "b"]), [["a", "hidden"], ["b", "visible"], ["c", "hidden"]]);

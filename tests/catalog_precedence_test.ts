@@ -75,7 +75,7 @@ const plugin = (name: string): Origin => ({
 
 const names = (skills: { name: string }[]) => skills.map((s) => s.name);
 
-Deno.test("#24 the same file via a symlink in two roots is one skill; the lower rank wins (same-file)", async () => {
+Deno.test("the same file via a symlink in two roots is one skill; the lower rank wins (same-file)", async () => {
   await withTempDir(async (dir) => {
     const user = join(dir, "user");
     const project = join(dir, "project");
@@ -102,7 +102,7 @@ Deno.test("#24 the same file via a symlink in two roots is one skill; the lower 
   });
 });
 
-Deno.test("#24 one file reached under two directory names is still same-file", async () => {
+Deno.test("one file reached under two directory names is still same-file", async () => {
   await withTempDir(async (dir) => {
     const body = "---\ndescription: Named by its folder.\n---\nSame bytes.\n";
     await writeTree(dir, { "a/first/SKILL.md": body });
@@ -119,7 +119,7 @@ Deno.test("#24 one file reached under two directory names is still same-file", a
   });
 });
 
-Deno.test("#25 byte-identical same-name copies: one kept, same-content", async () => {
+Deno.test("byte-identical same-name copies: one kept, same-content", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "project/dup/SKILL.md": md("dup", "Identical body."),
@@ -140,7 +140,7 @@ Deno.test("#25 byte-identical same-name copies: one kept, same-content", async (
   });
 });
 
-Deno.test("#25 same name, different content: kept and renamed flat-diff", async () => {
+Deno.test("same name, different content: kept and renamed flat-diff", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "one/flat/diff/SKILL.md": md("diff", "Version one."),
@@ -164,7 +164,7 @@ Deno.test("#25 same name, different content: kept and renamed flat-diff", async 
   });
 });
 
-Deno.test("#26 dedupe:false keeps both copies (identical and symlinked)", async () => {
+Deno.test("dedupe:false keeps both copies (identical and symlinked)", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "claude/same/SKILL.md": md("same", "Identical."),
@@ -186,7 +186,7 @@ Deno.test("#26 dedupe:false keeps both copies (identical and symlinked)", async 
   });
 });
 
-Deno.test("#27 excludeSkills drops by raw name", async () => {
+Deno.test("excludeSkills drops by raw name", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "alpha/SKILL.md": md("alpha"),
@@ -204,7 +204,7 @@ Deno.test("#27 excludeSkills drops by raw name", async () => {
   });
 });
 
-Deno.test("#27 excludeSkills matches published names such as telegram-access; raw access drops all", async () => {
+Deno.test("excludeSkills matches published names such as telegram-access; raw access drops all", async () => {
   await withTempDir(async (home) => {
     await writeTree(join(home, ".claude", "plugins", "cache", "official"), {
       "discord/0.0.1/skills/access/SKILL.md": md("access", "Discord access."),
@@ -227,7 +227,7 @@ Deno.test("#27 excludeSkills matches published names such as telegram-access; ra
   });
 });
 
-Deno.test("#28 ordering: rank, then root order, then path (zed in an earlier root precedes alpha)", async () => {
+Deno.test("ordering: rank, then root order, then path (zed in an earlier root precedes alpha)", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "first/zed/SKILL.md": md("zed"),
@@ -248,7 +248,7 @@ Deno.test("#28 ordering: rank, then root order, then path (zed in an earlier roo
   });
 });
 
-Deno.test("#28 precedence orders by rank, root index, then code-unit path", () => {
+Deno.test("precedence orders by rank, root index, then code-unit path", () => {
   const o = CLAUDE_PROJECT;
   const a = record("a", { origin: o, rank: 250, rootIndex: 3, path: "/z/SKILL.md" });
   const b = record("b", { origin: o, rank: 550, rootIndex: 0, path: "/a/SKILL.md" });
@@ -258,7 +258,7 @@ Deno.test("#28 precedence orders by rank, root index, then code-unit path", () =
   deepEqual(names(skills), ["d", "c", "a", "b"]);
 });
 
-Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async () => {
+Deno.test("codex configure + 3 plugins + source anthropics/skills", async () => {
   await withTempDir(async (home) => {
     const market = join(home, ".claude", "plugins", "marketplaces", "claude-plugins-official");
     const config = resolveConfig({ sources: ["anthropics/skills"] }, { HOME: home });
@@ -297,7 +297,7 @@ Deno.test("#30 codex configure + 3 plugins + source anthropics/skills", async ()
   });
 });
 
-Deno.test("#31 an all-plugin collision prefixes every member: no bare access", async () => {
+Deno.test("an all-plugin collision prefixes every member: no bare access", async () => {
   await withTempDir(async (home) => {
     await writeTree(join(home, ".claude", "plugins", "marketplaces", "official", "plugins"), {
       "discord/skills/access/SKILL.md": md("access", "Discord access."),
@@ -312,7 +312,7 @@ Deno.test("#31 an all-plugin collision prefixes every member: no bare access", a
   });
 });
 
-Deno.test("#31 plugin and source collisions rename every member; a source prefix is its last segment", async () => {
+Deno.test("plugin and source collisions rename every member; a source prefix is its last segment", async () => {
   const kept = await precedence([
     record("lint", { origin: plugin("ruff"), rank: 580, rootIndex: 0 }),
     record("lint", { origin: { kind: "source", repo: "acme/tools/" }, rank: 700, rootIndex: 1 }),
@@ -367,7 +367,7 @@ Deno.test("a renamed skill keeps its parse warnings and appends the collision wa
   equal(kept[1].relativePath, "dup/SKILL.md", "other fields are kept");
 });
 
-Deno.test("#32 a rename never reuses a taken name: build, cursor-build, cursor-build-2", async () => {
+Deno.test("a rename never reuses a taken name: build, cursor-build, cursor-build-2", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "claude/build/SKILL.md": md("build", "Claude build."),
@@ -383,7 +383,7 @@ Deno.test("#32 a rename never reuses a taken name: build, cursor-build, cursor-b
   });
 });
 
-Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix kept", async () => {
+Deno.test("a 70-char prefix+name collision terminates, names ≤ 64, suffix kept", async () => {
   await withTempDir(async (dir) => {
     const long = "a".repeat(63);
     equal(`cursor-${long}`.length, 70);
@@ -403,7 +403,7 @@ Deno.test("#32 a 70-char prefix+name collision terminates, names ≤ 64, suffix 
   });
 });
 
-Deno.test("#32 many long colliding names all get distinct suffixed names within 64 chars", async () => {
+Deno.test("many long colliding names all get distinct suffixed names within 64 chars", async () => {
   const long = "x-".repeat(31) + "y"; // 63 chars, hyphens everywhere a cut may land
   const members = Array.from({ length: 15 }, (_, i) =>
     record(long, {

@@ -246,35 +246,16 @@ Deno.test("--resources reports missing, outside, symlink and invalid links; --fa
   });
 });
 
-Deno.test("duplicate keys and an alias bomb fail with a YAML reason, quickly", async () => {
+Deno.test("duplicate keys fail with a YAML reason that names the file line", async () => {
   await withTempDir(async (dir) => {
-    let bomb =
-      '---\nname: bomb\ndescription: x\na: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-    let previous = "a";
-    for (const key of "bcdefghi") {
-      bomb += `${key}: &${key} [${Array(9).fill(`*${previous}`).join(",")}]\n`;
-      previous = key;
-    }
-    await writeTree(dir, {
-      "dup/SKILL.md": "---\nname: dup\nname: again\ndescription: x\n---\n",
-      "bomb/SKILL.md": bomb + "---\nBody\n",
-    });
-    const result = await runCli([
-      "check",
-      "--lenient",
-      "--json",
-      "--cwd",
-      dir,
-      "dup/SKILL.md",
-      "bomb/SKILL.md",
-    ]);
+    await writeTree(dir, { "dup/SKILL.md": "---\nname: dup\nname: again\ndescription: x\n---\n" });
+    const result = await runCli(["check", "--lenient", "--json", "--cwd", dir, "dup/SKILL.md"]);
     equal(result.code, 1);
-    const [dup, boom] = json(result.stdout).files;
+    const [dup] = json(result.stdout).files;
     equal(
       dup.report.lenient.reason,
       "invalid YAML frontmatter: duplicated mapping key at line 3, column 1",
     );
-    match(boom.report.lenient.reason, /^invalid YAML frontmatter: aliases /);
   });
 });
 

@@ -4,8 +4,7 @@
 // once more under Node against the packed npm package installed next to the dsh packages from
 // the npm registry — so the artifact dsh installs is the one tested.
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Context } from "@deepseek-ai/cordis";
@@ -16,7 +15,7 @@ import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
 import * as scenarios from "./dsh_scenarios.mjs";
 import { runScenario } from "./dsh_helpers.mjs";
-import { ROOT, run, type RunResult } from "./helpers.ts";
+import { ROOT, run, type RunResult, withTempDir } from "./helpers.ts";
 
 const deps = {
   Context,
@@ -103,8 +102,7 @@ process.exit(failed.length === 0 ? 0 : 1);
 }
 
 Deno.test("packed npm package", async () => {
-  const work = await mkdtemp(join(tmpdir(), "dsa-dsh-pack-"));
-  try {
+  await withTempDir(async (work) => {
     // npm/build.ts writes to <its repository>/npm/dist, which tests/dist_test.ts also rebuilds;
     // under `deno test --parallel` the two would race, so the build runs in a private copy of
     // the sources it bundles (node_modules linked, not copied).
@@ -183,7 +181,5 @@ Deno.test("packed npm package", async () => {
     assert.deepEqual(summary.failed, [], `${result.stdout}\n${result.stderr}`);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(summary.names, SCENARIOS.map(([name]) => name));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 });

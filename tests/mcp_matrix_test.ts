@@ -1,4 +1,4 @@
-// The compatibility matrix of MCP clients (#92): one scenario,
+// The compatibility matrix of MCP clients: one scenario,
 // four real MCP clients over stdio against the real `main.ts mcp` child —
 // SDK 1.30.0 (legacy `initialize`), and SDK 2 with `versionNegotiation`
 // `legacy`, `auto` and `{ pin: "2026-07-28" }`. Each client gets a fresh

@@ -26,9 +26,9 @@ import {
 } from "./mcp_helpers.ts";
 
 // ---------------------------------------------------------------------------
-// #80 #81 #82 open_skill rendering, refusals, late installs
+// Open_skill rendering, refusals, late installs
 
-Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late installs (#80-#82)", async () => {
+Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late installs", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const path = join(dir, "SKILL.md");
@@ -85,9 +85,9 @@ Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late
 });
 
 // ---------------------------------------------------------------------------
-// #83 #84 fresh opt-out, expected_sha256
+// Fresh opt-out, expected_sha256
 
-Deno.test("MCP open_skill: expected_sha256 and a fresh author opt-out beat the cache (#83, #84)", async () => {
+Deno.test("MCP open_skill: expected_sha256 and a fresh author opt-out beat the cache", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const path = join(dir, "SKILL.md");
@@ -134,9 +134,9 @@ Deno.test("MCP open_skill: expected_sha256 and a fresh author opt-out beat the c
 });
 
 // ---------------------------------------------------------------------------
-// #85 unreadable files
+// Unreadable files
 
-Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is an error (#85)", async () => {
+Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is an error", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const other = await writeProjectSkill(
@@ -171,9 +171,9 @@ Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is a
 });
 
 // ---------------------------------------------------------------------------
-// #86 resources
+// Resources
 
-Deno.test("MCP resources: template, list, read, completion, disabled read rejected (#86)", async () => {
+Deno.test("MCP resources: template, list, read, completion, disabled read rejected", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     await withSession(box, "legacy", async (s) => {
@@ -240,9 +240,9 @@ Deno.test("MCP resources: template, list, read, completion, disabled read reject
 });
 
 // ---------------------------------------------------------------------------
-// #87 #88 bundles
+// Bundles
 
-Deno.test("MCP open_skill: expected_bundle_sha256 and include_bundle; the opt-out still wins (#87, #88)", async () => {
+Deno.test("MCP open_skill: expected_bundle_sha256 and include_bundle; the opt-out still wins", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const reviewed = await bundleDigest(box, dir);
@@ -308,9 +308,9 @@ Deno.test("MCP open_skill: expected_bundle_sha256 and include_bundle; the opt-ou
 });
 
 // ---------------------------------------------------------------------------
-// #89 rendering escapes
+// Rendering escapes
 
-Deno.test("MCP open_skill: the rendered text escapes the directory (#89)", async () => {
+Deno.test("MCP open_skill: the rendered text escapes the directory", async () => {
   await withSandbox(async (box) => {
     const dir = await writeProjectSkill(
       box,
@@ -329,9 +329,9 @@ Deno.test("MCP open_skill: the rendered text escapes the directory (#89)", async
 });
 
 // ---------------------------------------------------------------------------
-// #93 declared tools
+// Declared tools
 
-Deno.test("MCP open_skill: declared_tools only with allowed-tools, with its text block (#93)", async () => {
+Deno.test("MCP open_skill: declared_tools only with allowed-tools, with its text block", async () => {
   await withSandbox(async (box) => {
     const toolsDir = await writeProjectSkill(
       box,

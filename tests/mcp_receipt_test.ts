@@ -30,7 +30,7 @@ import {
 import { writeTree } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------
-// #90 #91 receipts and source_commit
+// Receipts and source_commit
 
 const RECEIPT_KEYS = [
   "bundle_sha256",
@@ -47,7 +47,7 @@ const RECEIPT_KEYS = [
   "source_commit",
 ];
 
-Deno.test("MCP open_skill: the receipt of an agent-directory skill; exported openSkill has no source_commit (#90)", async () => {
+Deno.test("MCP open_skill: the receipt of an agent-directory skill; exported openSkill has no source_commit", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const path = join(dir, "SKILL.md");
@@ -96,7 +96,7 @@ Deno.test("MCP open_skill: the receipt of an agent-directory skill; exported ope
   });
 });
 
-Deno.test("MCP open_skill: a Git-source receipt names the checkout HEAD and follows sync; expected_source_commit (#90, #91)", async () => {
+Deno.test("MCP open_skill: a Git-source receipt names the checkout HEAD and follows sync; expected_source_commit", async () => {
   await withSandbox(async (box) => {
     await catalogFixture(box);
     const gitCalls = await logGitCalls(box);
@@ -224,7 +224,7 @@ Deno.test("MCP open_skill: a Git-source receipt names the checkout HEAD and foll
   });
 });
 
-Deno.test("MCP open_skill: an enclosing repository is never reported as the source commit (#91)", async () => {
+Deno.test("MCP open_skill: an enclosing repository is never reported as the source commit", async () => {
   await withSandbox(async (box) => {
     // HOME (and with it DSH_HOME and the source cache) lives inside an outer repository.
     await gitRepo(box, box.home, { "README.md": "outer repository\n" });

@@ -24,12 +24,12 @@ import {
   withSandbox,
   withSession,
 } from "./mcp_helpers.ts";
-import { listTree } from "./helpers.ts";
+import { listTree, run } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------
-// #77 server info, tools, instructions
+// Server info, tools, instructions
 
-Deno.test("MCP server: advertises three tools, instructions and name/version (#77)", async () => {
+Deno.test("MCP server: advertises three tools, instructions and name/version", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     const before = [await listTree(box.project), await listTree(join(box.home, ".codex"))];
@@ -70,9 +70,9 @@ Deno.test("MCP server: advertises three tools, instructions and name/version (#7
 });
 
 // ---------------------------------------------------------------------------
-// #78 list_skills
+// List_skills
 
-Deno.test("MCP list_skills: hides author-disabled skills, shows origin labels, pages (#78)", async () => {
+Deno.test("MCP list_skills: hides author-disabled skills, shows origin labels, pages", async () => {
   await withSandbox(async (box) => {
     await catalogFixture(box);
     await withSession(box, "legacy", async (s) => {
@@ -133,9 +133,9 @@ Deno.test("MCP list_skills: an empty catalog says how to add skills", async () =
 });
 
 // ---------------------------------------------------------------------------
-// #79 find_skills
+// Find_skills
 
-Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query (#79)", async () => {
+Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query", async () => {
   await withSandbox(async (box) => {
     await catalogFixture(box);
     await withSession(box, "legacy", async (s) => {
@@ -183,7 +183,7 @@ Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query (#79)
 // ---------------------------------------------------------------------------
 // Lifecycle and raw protocol
 
-Deno.test("MCP lifecycle: stdin EOF before any message exits 0 with empty stdout (#92)", async () => {
+Deno.test("MCP lifecycle: stdin EOF before any message exits 0 with empty stdout", async () => {
   await withSandbox(async (box) => {
     await catalogFixture(box);
     const server = new RawServer(box);
@@ -283,14 +283,6 @@ Deno.test("MCP lifecycle: requests piped before EOF are all answered, then exit 
   await withSandbox(async (box) => {
     await catalogFixture(box);
     const { command, args, env, cwd } = serverParams(box);
-    const child = new Deno.Command(command, {
-      args,
-      env,
-      cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
     const lines = [
       {
         jsonrpc: "2.0",
@@ -313,14 +305,9 @@ Deno.test("MCP lifecycle: requests piped before EOF are all answered, then exit 
         },
       },
     ].map((message) => JSON.stringify(message)).join("\n") + "\n";
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(lines));
-    await writer.close();
-    const output = await child.output();
-    equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    const responses = new TextDecoder().decode(output.stdout).trim().split("\n").map((l) =>
-      JSON.parse(l)
-    );
+    const output = await run(command, args, { env, cwd, stdin: lines });
+    equal(output.code, 0, output.stderr);
+    const responses = output.stdout.trim().split("\n").map((l) => JSON.parse(l));
     deepEqual(responses.map((r) => r.id).sort(), [1, 2]);
     ok(responses.every((r) => r.error === undefined));
   });

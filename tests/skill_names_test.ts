@@ -34,7 +34,7 @@ Deno.test("normalizeSkillName: other examples", () => {
   strictEqual(normalizeSkillName("a".repeat(100)), "a".repeat(64));
 });
 
-Deno.test("isSkillName: #3", () => {
+Deno.test("isSkillName: a few valid and invalid names", () => {
   strictEqual(isSkillName("ok-name"), true);
   strictEqual(isSkillName("Bad"), false);
   strictEqual(isSkillName("a--b"), false);

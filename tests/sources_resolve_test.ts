@@ -8,6 +8,7 @@ import {
   sameRepository,
   sameSource,
   SourceError,
+  type SourceErrorKind,
 } from "../lib/sources/resolve.ts";
 
 const CACHE = "/tmp/dsa-cache";
@@ -20,26 +21,15 @@ function checkout(slug: string, url: string, ref = "", cache = CACHE): string {
 
 const OR_URL = "https://github.com/o/r.git";
 
-function parseError(repo: string): RegExp {
-  const escaped = repo.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^cannot parse source "${escaped}" \\(expected owner/repo`);
-}
-
-function segmentError(repo: string, id: string): string {
-  return `cannot parse source "${repo}" (invalid path segment in ${id})`;
-}
-
-function throwsMessage(fn: () => unknown, message: string | RegExp): void {
+/**
+ * Asserts that `fn` throws a SourceError of `kind` whose message quotes each of `quoted` (the
+ * offending input, so a user can find it); the wording itself belongs to the module.
+ */
+function refused(fn: () => unknown, kind: SourceErrorKind, ...quoted: string[]): void {
   throws(fn, (error: unknown) => {
     ok(error instanceof SourceError, `expected a SourceError, got ${error}`);
-    const kind = error.message.startsWith("cannot parse")
-      ? "unparseable"
-      : error.message.startsWith("refusing")
-      ? "hostile"
-      : "escapes";
     equal(error.kind, kind, error.message);
-    if (typeof message === "string") equal(error.message, message);
-    else match(error.message, message);
+    for (const text of quoted) ok(error.message.includes(text), `${error.message} quotes ${text}`);
     return true;
   });
 }
@@ -48,7 +38,7 @@ function throwsMessage(fn: () => unknown, message: string | RegExp): void {
 // The source grammar, one form at a time
 // ---------------------------------------------------------------------------
 
-Deno.test("#45 owner/repo shorthand resolves to GitHub", () => {
+Deno.test("owner/repo shorthand resolves to GitHub", () => {
   deepEqual(resolveSource("anthropics/skills", CACHE), {
     repo: "anthropics/skills",
     id: "github.com/anthropics/skills",
@@ -60,7 +50,7 @@ Deno.test("#45 owner/repo shorthand resolves to GitHub", () => {
   });
 });
 
-Deno.test("#46 github: prefix with a sub-path sets path and display", () => {
+Deno.test("github: prefix with a sub-path sets path and display", () => {
   const source = resolveSource("github:vercel-labs/agent-skills/skills/web-design", CACHE);
   equal(source.id, "github.com/vercel-labs/agent-skills");
   equal(source.path, "skills/web-design");
@@ -76,7 +66,7 @@ Deno.test("#46 github: prefix with a sub-path sets path and display", () => {
   equal(resolveSource("gh:o/r", CACHE).id, "github.com/o/r");
 });
 
-Deno.test("#47 @ and # suffixes become refs; .git is stripped", () => {
+Deno.test("@ and # suffixes become refs; .git is stripped", () => {
   const tagged = resolveSource("o/r@v1.2.0", CACHE);
   equal(tagged.ref, "v1.2.0");
   equal(tagged.id, "github.com/o/r");
@@ -95,14 +85,14 @@ Deno.test("#47 @ and # suffixes become refs; .git is stripped", () => {
   equal(resolveSource("o/r.git@v2", CACHE).ref, "v2");
 });
 
-Deno.test("#47 a suffix containing / is not a ref", () => {
+Deno.test("a suffix containing / is not a ref", () => {
   const source = resolveSource("o/r@feature/x", CACHE);
   equal(source.ref, undefined);
   equal(source.id, "github.com/o/r@feature");
   equal(source.path, "x");
 });
 
-Deno.test("#47 spec fields take precedence over the string", () => {
+Deno.test("spec fields take precedence over the string", () => {
   const source = resolveSource({ repo: "o/r/a@v1", ref: "v2", path: "b", rank: 10 }, CACHE);
   equal(source.ref, "v2");
   equal(source.path, "b");
@@ -111,7 +101,7 @@ Deno.test("#47 spec fields take precedence over the string", () => {
   equal(source.display, "o/r/b");
 });
 
-Deno.test("#48 GitHub tree URL gives the repo id, ref and path", () => {
+Deno.test("GitHub tree URL gives the repo id, ref and path", () => {
   const source = resolveSource("https://github.com/o/r/tree/main/skills/pdf", CACHE);
   equal(source.id, "github.com/o/r");
   equal(source.url, "https://github.com/o/r.git");
@@ -131,7 +121,7 @@ Deno.test("#48 GitHub tree URL gives the repo id, ref and path", () => {
   equal(given.path, "a");
 });
 
-Deno.test("#48 plain GitHub URL with or without .git and a trailing slash", () => {
+Deno.test("plain GitHub URL with or without .git and a trailing slash", () => {
   for (
     const repo of ["https://github.com/o/r", "https://github.com/o/r.git", "http://github.com/o/r/"]
   ) {
@@ -143,7 +133,7 @@ Deno.test("#48 plain GitHub URL with or without .git and a trailing slash", () =
   }
 });
 
-Deno.test("#49 GitLab https URL and scp-like git@ URL ids", () => {
+Deno.test("GitLab https URL and scp-like git@ URL ids", () => {
   const gitlab = resolveSource("https://gitlab.com/group/sub/repo.git", CACHE);
   equal(gitlab.id, "gitlab.com/group/sub/repo");
   equal(gitlab.url, "https://gitlab.com/group/sub/repo.git");
@@ -166,13 +156,13 @@ Deno.test("#49 GitLab https URL and scp-like git@ URL ids", () => {
   equal(resolveSource("git://host/x/y.git", CACHE).id, "host/x/y");
 });
 
-Deno.test("#49 git URLs keep @ and # (no suffix ref)", () => {
+Deno.test("git URLs keep @ and # (no suffix ref)", () => {
   const source = resolveSource("https://gitlab.com/g/r.git@v1", CACHE);
   equal(source.ref, undefined);
   equal(source.id, "gitlab.com/g/r.git@v1");
 });
 
-Deno.test("#50 local path and its file: URL give the same local id", () => {
+Deno.test("local path and its file: URL give the same local id", () => {
   const dir = resolve("/tmp/dsa-some/repo");
   const expectedId = `local/${createHash("sha1").update(dir).digest("hex").slice(0, 12)}`;
   const byPath = resolveSource(dir, CACHE);
@@ -187,7 +177,7 @@ Deno.test("#50 local path and its file: URL give the same local id", () => {
   match(expectedId, /^local\/[0-9a-f]{12}$/);
 });
 
-Deno.test("#50 relative local paths resolve against the working directory", () => {
+Deno.test("relative local paths resolve against the working directory", () => {
   equal(resolveSource("./x/y", CACHE).url, resolve("x/y"));
   equal(resolveSource("../x", CACHE).url, resolve("../x"));
   const pinned = resolveSource("./x@v1", CACHE);
@@ -198,7 +188,7 @@ Deno.test("#50 relative local paths resolve against the working directory", () =
   equal(resolveSource("file:///tmp/a@b", CACHE).ref, undefined);
 });
 
-Deno.test("#51 hostile strings throw an invalid-segment error", () => {
+Deno.test("hostile strings throw an invalid-segment error", () => {
   const cases: Array<[string, string]> = [
     ["github:../..", "github.com/../.."],
     ["https://github.com/../..", "github.com/../.."],
@@ -210,25 +200,25 @@ Deno.test("#51 hostile strings throw an invalid-segment error", () => {
     ["https://gitlab.com//x", "gitlab.com//x"],
   ];
   for (const [repo, id] of cases) {
-    throwsMessage(() => resolveSource(repo, CACHE), segmentError(repo, id));
+    refused(() => resolveSource(repo, CACHE), "unparseable", `"${repo}"`, id);
   }
 });
 
-Deno.test("#51 ../.. stays a local path", () => {
+Deno.test("../.. stays a local path", () => {
   const source = resolveSource("../..", CACHE);
   equal(source.url, resolve("../.."));
   match(source.id, /^local\/[0-9a-f]{12}$/);
   ok(source.dir.startsWith(join(CACHE, "local_")));
 });
 
-Deno.test("#51 unparseable strings throw the expected-form error", () => {
+Deno.test("unparseable strings throw the expected-form error", () => {
   for (const repo of ["", "   ", "just-a-name", "github:", "gh:o", "o/", "@v1", "o//r", "gh:/o/"]) {
-    throwsMessage(() => resolveSource(repo, CACHE), parseError(repo));
+    refused(() => resolveSource(repo, CACHE), "unparseable", `"${repo}"`);
   }
-  throwsMessage(() => resolveSource({ repo: "nope" }, CACHE), parseError("nope"));
+  refused(() => resolveSource({ repo: "nope" }, CACHE), "unparseable", '"nope"');
 });
 
-Deno.test("#52 one repository, three refs, three checkouts and lock keys", () => {
+Deno.test("one repository, three refs, three checkouts and lock keys", () => {
   const plain = resolveSource("o/r", CACHE);
   const tagged = resolveSource("o/r@v1.0.0", CACHE);
   const branch = resolveSource({ repo: "o/r", ref: "feature/x" }, CACHE);
@@ -265,7 +255,7 @@ Deno.test("a relative cache directory is made absolute", () => {
 // Regressions
 // ---------------------------------------------------------------------------
 
-Deno.test("#1 hostile GitHub strings never resolve outside the cache", () => {
+Deno.test("hostile GitHub strings never resolve outside the cache", () => {
   for (
     const repo of ["https://github.com/../..", "github:../..", "https://github.com/o/..", "gh:../x"]
   ) {
@@ -273,17 +263,11 @@ Deno.test("#1 hostile GitHub strings never resolve outside the cache", () => {
   }
 });
 
-Deno.test("#2 the sub-path check is separator-aware", () => {
+Deno.test("the sub-path check is separator-aware", () => {
   for (const path of ["../r-private", "../../etc", "..", "a/../../r-x", "../../o/r-x"]) {
-    throwsMessage(
-      () => resolveSource({ repo: "o/r", path }, CACHE),
-      `source path escapes the repository: ${path}`,
-    );
+    refused(() => resolveSource({ repo: "o/r", path }, CACHE), "escapes", path);
   }
-  throwsMessage(
-    () => resolveSource("o/r/../r-private", CACHE),
-    "source path escapes the repository: ../r-private",
-  );
+  refused(() => resolveSource("o/r/../r-private", CACHE), "escapes", "../r-private");
   // staying inside is fine, including a path that walks back in
   equal(
     resolveSource({ repo: "o/r", path: "a/../b" }, CACHE).scanDir,
@@ -299,7 +283,7 @@ Deno.test("#2 the sub-path check is separator-aware", () => {
   );
 });
 
-Deno.test("#4 two refs of one repo get separate checkouts and lock keys", () => {
+Deno.test("two refs of one repo get separate checkouts and lock keys", () => {
   const main = resolveSource("o/r@main", CACHE);
   const v1 = resolveSource("o/r@v1", CACHE);
   equal(main.dir, checkout("github.com_o_r_main", OR_URL, "main"));
@@ -309,7 +293,7 @@ Deno.test("#4 two refs of one repo get separate checkouts and lock keys", () => 
   ok(sameRepository("o/r@main", "o/r@v1"));
 });
 
-Deno.test("#10 sameSource: same id and same path, however spelled", () => {
+Deno.test("sameSource: same id and same path, however spelled", () => {
   ok(sameSource({ repo: "o/r", path: "skills" }, "o/r/skills"));
   ok(sameSource("o/r/skills/", { repo: "https://github.com/o/r", path: "./skills" }));
   ok(sameSource("https://github.com/o/r/tree/main/skills", "o/r/skills"));
@@ -329,7 +313,7 @@ Deno.test("sameRepository compares ids only; unparseable is never the same", () 
   ok(!sameRepository("github:../..", "github:../.."));
 });
 
-Deno.test("#12 long runs of / parse or fail, with the right answer", () => {
+Deno.test("long runs of / parse or fail, with the right answer", () => {
   const slashes = "/".repeat(100_000);
   equal(resolveSource(`o/r${slashes}`, CACHE).id, "github.com/o/r");
   equal(resolveSource(`github:${slashes}o/r${slashes}`, CACHE).id, "github.com/o/r");
@@ -338,14 +322,8 @@ Deno.test("#12 long runs of / parse or fail, with the right answer", () => {
   equal(pinned.path, undefined);
   // a leading / makes it an absolute local path
   match(resolveSource(`${slashes}o/r`, CACHE).id, /^local\/[0-9a-f]{12}$/);
-  throwsMessage(
-    () => resolveSource(`o${slashes}r`, CACHE),
-    /^cannot parse source "o\/+r"/,
-  );
-  throwsMessage(
-    () => resolveSource(`github:${slashes}`, CACHE),
-    /^cannot parse source/,
-  );
+  refused(() => resolveSource(`o${slashes}r`, CACHE), "unparseable", `"o${slashes}r"`);
+  refused(() => resolveSource(`github:${slashes}`, CACHE), "unparseable");
   throws(() => resolveSource(`https://x${slashes}y`, CACHE), SourceError);
   const deep = resolveSource(`o/r/x${slashes}y`, CACHE);
   equal(deep.scanDir, join(deep.dir, "x", "y"));
