@@ -1,20 +1,28 @@
-// End-to-end tests of the catalog commands — list, agents, doctor — and the CLI's usage errors,
-// escaping and progress, over real child processes in a sandbox: nothing reads or writes the real
-// home.
+/**
+ * End-to-end tests of the catalog commands — list, agents, doctor — and the CLI's usage errors,
+ * escaping and progress, over real child processes in a sandbox: nothing reads or writes the real
+ * home.
+ *
+ * @module
+ */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveSource } from "../lib/sources/resolve.ts";
-import { cliCommand, currentDenoDir, MAIN, runCli, withTempDir, writeTree } from "./helpers.ts";
+import { cliCommand, exists, MAIN, run, withSandbox, writeTree } from "./helpers.ts";
 import {
+  agentTrees,
+  cacheDir,
+  CATALOG_BOX,
   catalogPaths,
   DOCTOR_HINT,
   EMPTY_MESSAGE,
   escapeRe,
-  exists,
+  offline,
+  projectFile,
   RAW_CONTROL,
   skill,
   table,
-  withSandbox,
+  userFile,
   writeCatalog,
 } from "./catalog_cli_helpers.ts";
 
@@ -47,14 +55,14 @@ Deno.test("list: empty catalog message, default command, empty JSON, no sources"
     equal(sync.code, 0);
     equal(sync.stdout, "No git sources configured.\n");
     ok(!(await exists(box.dshHome)), "nothing is written under DSH_HOME");
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped", async () => {
   await withSandbox(async (box) => {
     await writeCatalog(box);
     const p = catalogPaths(box);
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const result = await box.cli("list");
     equal(result.code, 0, result.stderr);
     equal(result.stderr, "", "no progress or warnings when stderr is not a terminal");
@@ -85,8 +93,8 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
       "-> ~/.claude/skills/dup/SKILL.md",
     ]]);
     equal(all.stdout, `${table(rows)}\n\nDropped duplicates (1):\n${dropped}\n\n${footer}\n`);
-    deepEqual(await box.agentTrees(), before, "list never writes into agent directories");
-  });
+    deepEqual(await agentTrees(box), before, "list never writes into agent directories");
+  }, CATALOG_BOX);
 });
 
 Deno.test("list --json and list --all --json: exact shapes", async () => {
@@ -155,13 +163,14 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);
     deepEqual(full.invalid, doc.invalid);
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     // A cached checkout is read as it is: discovery never runs git.
-    const checkout = resolveSource("acme/tools", box.cacheDir).dir;
+    const checkout = resolveSource("acme/tools", cacheDir(box)).dir;
     await writeTree(box.dshHome, {
       "skills-anywhere/sources.json": JSON.stringify({ sources: ["acme/tools"] }),
     });
@@ -192,16 +201,16 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
           ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
           ["acme/tools", "(default)", "(never)", checkout],
         ])
-      }\n\nuser file:    ${box.userFile}\nproject file: ${box.projectFile}\n`,
+      }\n\nuser file:    ${userFile(box)}\nproject file: ${projectFile(box)}\n`,
     );
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("agents: --json rows, present for created dirs, human table and summary", async () => {
   await withSandbox(async (box) => {
     await Deno.mkdir(join(box.home, ".codex/skills"), { recursive: true });
     await Deno.mkdir(join(box.project, ".cursor/skills"), { recursive: true });
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const json = await box.cli("agents", "--json");
     equal(json.code, 0, json.stderr);
     const rows = JSON.parse(json.stdout);
@@ -261,14 +270,14 @@ Deno.test("agents: --json rows, present for created dirs, human table and summar
       ),
       human.stdout,
     );
-    deepEqual(await box.agentTrees(), before, "agents never creates directories");
-  });
+    deepEqual(await agentTrees(box), before, "agents never creates directories");
+  }, CATALOG_BOX);
 });
 Deno.test("doctor: --json keys and human sections", async () => {
   await withSandbox(async (box) => {
     await writeCatalog(box);
     const p = catalogPaths(box);
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const json = await box.cli("doctor", "--json");
     equal(json.code, 0, json.stderr);
     const doc = JSON.parse(json.stdout);
@@ -346,8 +355,8 @@ Deno.test("doctor: --json keys and human sections", async () => {
     );
     ok(!human.stdout.includes("WARNING"), human.stdout);
     ok(roots < renamed && renamed < repaired && repaired < skipped && skipped < hidden);
-    deepEqual(await box.agentTrees(), before, "doctor never writes into agent dirs");
-  });
+    deepEqual(await agentTrees(box), before, "doctor never writes into agent dirs");
+  }, CATALOG_BOX);
 });
 
 Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async () => {
@@ -368,7 +377,7 @@ Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async (
       ok(result.stderr.includes("usage: dsh-skills-anywhere"), result.stderr);
     }
     ok(!(await exists(box.dshHome)), "nothing was written");
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list/doctor never print a raw control character from names, descriptions or paths", async () => {
@@ -389,7 +398,7 @@ Deno.test("list/doctor never print a raw control character from names, descripti
       [`.cursor/skills/flat${esc}[0m.md`]: skill("review", "One."),
       ".codex/skills/review/SKILL.md": skill("review", "Two.", "Other body."),
     });
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     for (const args of [["list"], ["list", "--all"], ["doctor"], []]) {
       const result = await box.cli(...args);
       equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
@@ -405,31 +414,28 @@ Deno.test("list/doctor never print a raw control character from names, descripti
     }
     const doctor = await box.cli("doctor");
     ok(doctor.stdout.includes("\\u009b"), doctor.stdout);
-    deepEqual(await box.agentTrees(), before);
-  });
+    deepEqual(await agentTrees(box), before);
+  }, CATALOG_BOX);
 });
 
 Deno.test("progress goes to stderr only when it is a terminal", async () => {
-  await withTempDir(async (dir) => {
-    await writeTree(dir, {
-      "home/.claude/skills/a/SKILL.md": "---\nname: a\ndescription: A.\n---\nA\n",
-      "home/.claude/skills/b/SKILL.md": "---\nname: b\ndescription: B.\n---\nB\n",
+  await withSandbox(async (box) => {
+    await writeTree(box.home, {
+      ".claude/skills/a/SKILL.md": skill("a", "A."),
+      ".claude/skills/b/SKILL.md": skill("b", "B."),
     });
-    const env = { HOME: `${dir}/home`, DSH_HOME: `${dir}/dsh`, NO_COLOR: "1" };
-    const piped = await runCli(["list", "--cwd", dir], { env });
+    const piped = await box.cli("list");
+    equal(piped.code, 0, piped.stderr);
     equal(piped.stderr, "");
     // util-linux `script` gives the CLI a real pseudo-terminal.
     const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
-    const cli = [...command, "list", "--cwd", dir];
-    const quoted = cli.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
-    const tty = await new Deno.Command("script", {
-      args: ["-qec", quoted, "/dev/null"],
-      env: { ...env, DENO_DIR: await currentDenoDir() },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    equal(tty.code, 0);
-    match(new TextDecoder().decode(tty.stdout), /reading skills: 2\/2/);
-  });
+    const quoted = [...command, "list"].map((part) => `'${part.replaceAll("'", "'\\''")}'`);
+    const tty = await run("script", ["-qec", quoted.join(" "), "/dev/null"], {
+      cwd: box.project,
+      env: { ...box.env, NO_COLOR: "1" },
+      clearEnv: true,
+    });
+    equal(tty.code, 0, tty.stderr);
+    match(tty.stdout, /reading skills: 2\/2/);
+  }, CATALOG_BOX);
 });
