@@ -8,23 +8,69 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveSource } from "../lib/sources/resolve.ts";
-import { cliCommand, exists, MAIN, run, withSandbox, writeTree } from "./helpers.ts";
+import { cliCommand, exists, MAIN, run, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 import {
   agentTrees,
   cacheDir,
   CATALOG_BOX,
-  catalogPaths,
-  DOCTOR_HINT,
-  EMPTY_MESSAGE,
   escapeRe,
   offline,
   projectFile,
-  RAW_CONTROL,
   skill,
   table,
   userFile,
-  writeCatalog,
 } from "./catalog_cli_helpers.ts";
+
+/** Any control character but the newline (C0, DEL, C1). */
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+/** What `list` prints for an empty catalog. */
+const EMPTY_MESSAGE =
+  "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
+/** The end of a `list` footer that has something to show in `doctor`. */
+const DOCTOR_HINT = " — run `dsh-skills-anywhere doctor` for details";
+
+/**
+ * A catalog with every footer count: a shared project skill, a collision
+ * (renamed), a hidden duplicate, a repaired file, a skipped file and a plugin.
+ */
+async function writeCatalog(box: Sandbox): Promise<void> {
+  await writeTree(box.project, {
+    ".agents/skills/shared-one/SKILL.md": skill("shared-one", "Shared project skill."),
+    ".claude/skills/build/SKILL.md": skill("build", "Build with Claude.", "Claude body."),
+    ".cursor/skills/build/SKILL.md": skill("build", "Build with Cursor.", "Cursor body."),
+  });
+  await writeTree(box.home, {
+    ".claude/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".cursor/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".claude/skills/nofront/SKILL.md": "Use this when things happen.\n",
+    ".codex/skills/review/SKILL.md": skill("review", "Review code.", "Review body."),
+    ".codex/skills/broken/SKILL.md": new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]),
+    ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md": skill(
+      "hook",
+      "A plugin skill.",
+      "Hook body.",
+    ),
+  });
+}
+
+/** The paths of the fixture catalog's files (see {@linkcode writeCatalog}). */
+function catalogPaths(box: Sandbox) {
+  return {
+    shared: join(box.project, ".agents/skills/shared-one/SKILL.md"),
+    build: join(box.project, ".claude/skills/build/SKILL.md"),
+    cursorBuild: join(box.project, ".cursor/skills/build/SKILL.md"),
+    dup: join(box.home, ".claude/skills/dup/SKILL.md"),
+    dupHidden: join(box.home, ".cursor/skills/dup/SKILL.md"),
+    nofront: join(box.home, ".claude/skills/nofront/SKILL.md"),
+    review: join(box.home, ".codex/skills/review/SKILL.md"),
+    broken: join(box.home, ".codex/skills/broken/SKILL.md"),
+    hook: join(
+      box.home,
+      ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
+    ),
+  };
+}
 
 Deno.test("list: empty catalog message, default command, empty JSON, no sources", async () => {
   await withSandbox(async (box) => {

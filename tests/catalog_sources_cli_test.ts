@@ -16,12 +16,19 @@ import {
   escapeRe,
   offline,
   projectFile,
-  SHA40,
   skill,
   table,
-  UPSTREAM,
   userFile,
 } from "./catalog_cli_helpers.ts";
+
+/** A full commit id. */
+const SHA40 = /^[0-9a-f]{40}$/;
+/** Two skills under `skills/` of an upstream repository. */
+const UPSTREAM = {
+  "skills/alpha/SKILL.md": skill("alpha", "First upstream skill."),
+  "skills/beta/SKILL.md": skill("beta", "Second upstream skill.", "Beta body."),
+  "README.md": "# upstream\n",
+};
 
 Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list shows git rows", async () => {
   await withSandbox(async (box) => {

@@ -19,7 +19,7 @@ import {
   writeTree,
 } from "./helpers.ts";
 import { skillMd, textOf, withSession } from "./mcp_helpers.ts";
-import { fingerprint, lockDown, pathsBelow } from "./hostile_helpers.ts";
+import { fingerprint, lockDown } from "./hostile_helpers.ts";
 
 // ---------------------------------------------------------------------------
 // A tree that changes while `bundle` reads it; a file deleted between two `check` runs
@@ -165,6 +165,12 @@ Deno.test("hostile check: a SKILL.md deleted between two runs is an input error 
     ok(!(await exists(file)), "nothing was recreated");
   });
 });
+
+/** Every path below `dir` (recursively), or [] when it does not exist. */
+async function pathsBelow(dir: string): Promise<string[]> {
+  if (!(await exists(dir))) return [];
+  return (await fingerprint(dir)).map((line) => line.split("\t")[0]);
+}
 
 // ---------------------------------------------------------------------------
 // `sync` with an unreachable or a malicious repository

@@ -1,18 +1,13 @@
 /**
  * What the hostile-input and guard tests share, over the one sandbox of `./helpers.ts`: a
- * lock-down step (DSH_HOME created, git limited to local repositories), a tree fingerprint, and
- * the MCP fixture with its answer readers.
+ * lock-down step (DSH_HOME created, git limited to local repositories) and a tree fingerprint.
  *
  * @module
  */
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../lib/hash.ts";
-import { exists, type Sandbox, writeTree } from "./helpers.ts";
-import { type RpcMessage, skillMd, textOf, type ToolResult } from "./mcp_helpers.ts";
-
-// ---------------------------------------------------------------------------
-// The sandbox, locked down, and a tree fingerprint
+import type { Sandbox } from "./helpers.ts";
 
 /**
  * Prepares a sandbox for hostile input: DSH_HOME exists (so a fingerprint taken before a run
@@ -54,38 +49,4 @@ export async function fingerprint(root: string, exclude: string[] = []): Promise
   };
   await visit(root, ".");
   return out;
-}
-
-/** Every path below `dir` (recursively), or [] when it does not exist. */
-export async function pathsBelow(dir: string): Promise<string[]> {
-  if (!(await exists(dir))) return [];
-  return (await fingerprint(dir)).map((line) => line.split("\t")[0]);
-}
-
-/** The marker in the body of the fixture's `pdf-forms` skill. */
-export const BODY_MARKER = "PDF-BODY-MARKER";
-
-/** Two project skills, one user skill and one author-disabled skill. */
-export async function mcpFixture(box: Sandbox): Promise<void> {
-  await writeTree(box.project, {
-    ".claude/skills/pdf-forms/SKILL.md": skillMd("pdf-forms", "Fill PDF forms.", BODY_MARKER),
-    ".claude/skills/notes/SKILL.md": skillMd("notes", "Draft notes.", "Notes body."),
-    ".claude/skills/secret/SKILL.md": skillMd("secret", "Disabled.", "SECRET-BODY", [
-      "disable-model-invocation: true",
-    ]),
-  });
-  await writeTree(box.home, {
-    ".codex/skills/review/SKILL.md": skillMd("review", "Review code.", "Review body."),
-  });
-}
-
-/** Whether a raw MCP answer is a refusal: a JSON-RPC error or a tool result with `isError`. */
-export function isErrorAnswer(message: RpcMessage): boolean {
-  return message.error !== undefined || message.result?.isError === true;
-}
-
-/** The text of a raw MCP answer: the error message, or the tool result's text. */
-export function answerText(message: RpcMessage): string {
-  if (message.error !== undefined) return message.error.message;
-  return textOf(message.result as unknown as ToolResult);
 }

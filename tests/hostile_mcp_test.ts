@@ -7,9 +7,44 @@
  * @module
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type Sandbox, withSandbox } from "./helpers.ts";
-import { type RpcMessage, serverParams, withRawServer } from "./mcp_helpers.ts";
-import { answerText, BODY_MARKER, isErrorAnswer, lockDown, mcpFixture } from "./hostile_helpers.ts";
+import { type Sandbox, withSandbox, writeTree } from "./helpers.ts";
+import {
+  type RpcMessage,
+  serverParams,
+  skillMd,
+  textOf,
+  type ToolResult,
+  withRawServer,
+} from "./mcp_helpers.ts";
+import { lockDown } from "./hostile_helpers.ts";
+
+/** The marker in the body of the fixture's `pdf-forms` skill. */
+const BODY_MARKER = "PDF-BODY-MARKER";
+
+/** Two project skills, one user skill and one author-disabled skill. */
+async function mcpFixture(box: Sandbox): Promise<void> {
+  await writeTree(box.project, {
+    ".claude/skills/pdf-forms/SKILL.md": skillMd("pdf-forms", "Fill PDF forms.", BODY_MARKER),
+    ".claude/skills/notes/SKILL.md": skillMd("notes", "Draft notes.", "Notes body."),
+    ".claude/skills/secret/SKILL.md": skillMd("secret", "Disabled.", "SECRET-BODY", [
+      "disable-model-invocation: true",
+    ]),
+  });
+  await writeTree(box.home, {
+    ".codex/skills/review/SKILL.md": skillMd("review", "Review code.", "Review body."),
+  });
+}
+
+/** Whether a raw MCP answer is a refusal: a JSON-RPC error or a tool result with `isError`. */
+function isErrorAnswer(message: RpcMessage): boolean {
+  return message.error !== undefined || message.result?.isError === true;
+}
+
+/** The text of a raw MCP answer: the error message, or the tool result's text. */
+function answerText(message: RpcMessage): string {
+  if (message.error !== undefined) return message.error.message;
+  return textOf(message.result as unknown as ToolResult);
+}
 
 /** Lines that are not JSON (each answered with -32700 and id null). */
 const GARBAGE = [
