@@ -1,22 +1,76 @@
-// End-to-end tests of the catalog commands — list, agents, doctor — and the CLI's usage errors,
-// escaping and progress, over real child processes in a sandbox: nothing reads or writes the real
-// home.
+/**
+ * End-to-end tests of the catalog commands — list, agents, doctor — and the CLI's usage errors,
+ * escaping and progress, over real child processes in a sandbox: nothing reads or writes the real
+ * home.
+ *
+ * @module
+ */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveSource } from "../lib/sources/resolve.ts";
-import { cliCommand, currentDenoDir, MAIN, runCli, withTempDir, writeTree } from "./helpers.ts";
+import { cliCommand, exists, MAIN, run, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 import {
-  catalogPaths,
-  DOCTOR_HINT,
-  EMPTY_MESSAGE,
+  agentTrees,
+  cacheDir,
+  CATALOG_BOX,
   escapeRe,
-  exists,
-  RAW_CONTROL,
+  offline,
+  projectFile,
   skill,
   table,
-  withSandbox,
-  writeCatalog,
+  userFile,
 } from "./catalog_cli_helpers.ts";
+
+/** Any control character but the newline (C0, DEL, C1). */
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+/** What `list` prints for an empty catalog. */
+const EMPTY_MESSAGE =
+  "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
+/** The end of a `list` footer that has something to show in `doctor`. */
+const DOCTOR_HINT = " — run `dsh-skills-anywhere doctor` for details";
+
+/**
+ * A catalog with every footer count: a shared project skill, a collision
+ * (renamed), a hidden duplicate, a repaired file, a skipped file and a plugin.
+ */
+async function writeCatalog(box: Sandbox): Promise<void> {
+  await writeTree(box.project, {
+    ".agents/skills/shared-one/SKILL.md": skill("shared-one", "Shared project skill."),
+    ".claude/skills/build/SKILL.md": skill("build", "Build with Claude.", "Claude body."),
+    ".cursor/skills/build/SKILL.md": skill("build", "Build with Cursor.", "Cursor body."),
+  });
+  await writeTree(box.home, {
+    ".claude/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".cursor/skills/dup/SKILL.md": skill("dup", "Same everywhere.", "Dup body."),
+    ".claude/skills/nofront/SKILL.md": "Use this when things happen.\n",
+    ".codex/skills/review/SKILL.md": skill("review", "Review code.", "Review body."),
+    ".codex/skills/broken/SKILL.md": new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]),
+    ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md": skill(
+      "hook",
+      "A plugin skill.",
+      "Hook body.",
+    ),
+  });
+}
+
+/** The paths of the fixture catalog's files (see {@linkcode writeCatalog}). */
+function catalogPaths(box: Sandbox) {
+  return {
+    shared: join(box.project, ".agents/skills/shared-one/SKILL.md"),
+    build: join(box.project, ".claude/skills/build/SKILL.md"),
+    cursorBuild: join(box.project, ".cursor/skills/build/SKILL.md"),
+    dup: join(box.home, ".claude/skills/dup/SKILL.md"),
+    dupHidden: join(box.home, ".cursor/skills/dup/SKILL.md"),
+    nofront: join(box.home, ".claude/skills/nofront/SKILL.md"),
+    review: join(box.home, ".codex/skills/review/SKILL.md"),
+    broken: join(box.home, ".codex/skills/broken/SKILL.md"),
+    hook: join(
+      box.home,
+      ".claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
+    ),
+  };
+}
 
 Deno.test("list: empty catalog message, default command, empty JSON, no sources", async () => {
   await withSandbox(async (box) => {
@@ -47,14 +101,14 @@ Deno.test("list: empty catalog message, default command, empty JSON, no sources"
     equal(sync.code, 0);
     equal(sync.stdout, "No git sources configured.\n");
     ok(!(await exists(box.dshHome)), "nothing is written under DSH_HOME");
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped", async () => {
   await withSandbox(async (box) => {
     await writeCatalog(box);
     const p = catalogPaths(box);
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const result = await box.cli("list");
     equal(result.code, 0, result.stderr);
     equal(result.stderr, "", "no progress or warnings when stderr is not a terminal");
@@ -85,8 +139,8 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
       "-> ~/.claude/skills/dup/SKILL.md",
     ]]);
     equal(all.stdout, `${table(rows)}\n\nDropped duplicates (1):\n${dropped}\n\n${footer}\n`);
-    deepEqual(await box.agentTrees(), before, "list never writes into agent directories");
-  });
+    deepEqual(await agentTrees(box), before, "list never writes into agent directories");
+  }, CATALOG_BOX);
 });
 
 Deno.test("list --json and list --all --json: exact shapes", async () => {
@@ -155,13 +209,14 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);
     deepEqual(full.invalid, doc.invalid);
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     // A cached checkout is read as it is: discovery never runs git.
-    const checkout = resolveSource("acme/tools", box.cacheDir).dir;
+    const checkout = resolveSource("acme/tools", cacheDir(box)).dir;
     await writeTree(box.dshHome, {
       "skills-anywhere/sources.json": JSON.stringify({ sources: ["acme/tools"] }),
     });
@@ -192,16 +247,16 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
           ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
           ["acme/tools", "(default)", "(never)", checkout],
         ])
-      }\n\nuser file:    ${box.userFile}\nproject file: ${box.projectFile}\n`,
+      }\n\nuser file:    ${userFile(box)}\nproject file: ${projectFile(box)}\n`,
     );
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("agents: --json rows, present for created dirs, human table and summary", async () => {
   await withSandbox(async (box) => {
     await Deno.mkdir(join(box.home, ".codex/skills"), { recursive: true });
     await Deno.mkdir(join(box.project, ".cursor/skills"), { recursive: true });
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const json = await box.cli("agents", "--json");
     equal(json.code, 0, json.stderr);
     const rows = JSON.parse(json.stdout);
@@ -261,14 +316,13 @@ Deno.test("agents: --json rows, present for created dirs, human table and summar
       ),
       human.stdout,
     );
-    deepEqual(await box.agentTrees(), before, "agents never creates directories");
-  });
+    deepEqual(await agentTrees(box), before, "agents never creates directories");
+  }, CATALOG_BOX);
 });
-Deno.test("doctor: --json keys and human sections", async () => {
+Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped files", async () => {
   await withSandbox(async (box) => {
     await writeCatalog(box);
     const p = catalogPaths(box);
-    const before = await box.agentTrees();
     const json = await box.cli("doctor", "--json");
     equal(json.code, 0, json.stderr);
     const doc = JSON.parse(json.stdout);
@@ -312,7 +366,15 @@ Deno.test("doctor: --json keys and human sections", async () => {
     deepEqual(doc.dropped, [
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);
+  }, CATALOG_BOX);
+});
 
+Deno.test("doctor: human sections in order, ~ paths, nothing written into agent dirs", async () => {
+  await withSandbox(async (box) => {
+    await writeCatalog(box);
+    const p = catalogPaths(box);
+    const before = await agentTrees(box);
+    const rootCount = JSON.parse((await box.cli("doctor", "--json")).stdout).roots.length;
     const human = await box.cli("doctor");
     equal(human.code, 0, human.stderr);
     const lines = human.stdout.split("\n");
@@ -324,7 +386,7 @@ Deno.test("doctor: --json keys and human sections", async () => {
       equal(lines[index - 1], "", `blank line before ${heading}`);
       return index;
     };
-    const roots = at(`Roots present (7 of ${doc.roots.length}):`);
+    const roots = at(`Roots present (7 of ${rootCount}):`);
     const rootLines = lines.slice(roots + 1, roots + 8);
     ok(rootLines.some((l) => /^ {2}claude-code \(user\) {2,}2 {2}~\/\.claude\/skills$/.test(l)));
     ok(rootLines.some((l) => /^ {2}agents \(project\) {2,}1 {2}\//.test(l)), rootLines.join("\n"));
@@ -346,8 +408,8 @@ Deno.test("doctor: --json keys and human sections", async () => {
     );
     ok(!human.stdout.includes("WARNING"), human.stdout);
     ok(roots < renamed && renamed < repaired && repaired < skipped && skipped < hidden);
-    deepEqual(await box.agentTrees(), before, "doctor never writes into agent dirs");
-  });
+    deepEqual(await agentTrees(box), before, "doctor never writes into agent dirs");
+  }, CATALOG_BOX);
 });
 
 Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async () => {
@@ -368,7 +430,7 @@ Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async (
       ok(result.stderr.includes("usage: dsh-skills-anywhere"), result.stderr);
     }
     ok(!(await exists(box.dshHome)), "nothing was written");
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("list/doctor never print a raw control character from names, descriptions or paths", async () => {
@@ -389,7 +451,7 @@ Deno.test("list/doctor never print a raw control character from names, descripti
       [`.cursor/skills/flat${esc}[0m.md`]: skill("review", "One."),
       ".codex/skills/review/SKILL.md": skill("review", "Two.", "Other body."),
     });
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     for (const args of [["list"], ["list", "--all"], ["doctor"], []]) {
       const result = await box.cli(...args);
       equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
@@ -405,31 +467,28 @@ Deno.test("list/doctor never print a raw control character from names, descripti
     }
     const doctor = await box.cli("doctor");
     ok(doctor.stdout.includes("\\u009b"), doctor.stdout);
-    deepEqual(await box.agentTrees(), before);
-  });
+    deepEqual(await agentTrees(box), before);
+  }, CATALOG_BOX);
 });
 
 Deno.test("progress goes to stderr only when it is a terminal", async () => {
-  await withTempDir(async (dir) => {
-    await writeTree(dir, {
-      "home/.claude/skills/a/SKILL.md": "---\nname: a\ndescription: A.\n---\nA\n",
-      "home/.claude/skills/b/SKILL.md": "---\nname: b\ndescription: B.\n---\nB\n",
+  await withSandbox(async (box) => {
+    await writeTree(box.home, {
+      ".claude/skills/a/SKILL.md": skill("a", "A."),
+      ".claude/skills/b/SKILL.md": skill("b", "B."),
     });
-    const env = { HOME: `${dir}/home`, DSH_HOME: `${dir}/dsh`, NO_COLOR: "1" };
-    const piped = await runCli(["list", "--cwd", dir], { env });
+    const piped = await box.cli("list");
+    equal(piped.code, 0, piped.stderr);
     equal(piped.stderr, "");
     // util-linux `script` gives the CLI a real pseudo-terminal.
     const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
-    const cli = [...command, "list", "--cwd", dir];
-    const quoted = cli.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
-    const tty = await new Deno.Command("script", {
-      args: ["-qec", quoted, "/dev/null"],
-      env: { ...env, DENO_DIR: await currentDenoDir() },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    equal(tty.code, 0);
-    match(new TextDecoder().decode(tty.stdout), /reading skills: 2\/2/);
-  });
+    const quoted = [...command, "list"].map((part) => `'${part.replaceAll("'", "'\\''")}'`);
+    const tty = await run("script", ["-qec", quoted.join(" "), "/dev/null"], {
+      cwd: box.project,
+      env: { ...box.env, NO_COLOR: "1" },
+      clearEnv: true,
+    });
+    equal(tty.code, 0, tty.stderr);
+    match(tty.stdout, /reading skills: 2\/2/);
+  }, CATALOG_BOX);
 });

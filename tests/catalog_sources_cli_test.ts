@@ -1,21 +1,38 @@
-// End-to-end tests of the Git source commands — sources, sync, add, remove|rm — over real child
-// processes in a sandbox, with upstream repositories made with the system git.
+/**
+ * End-to-end tests of the Git source commands — sources, sync, add, remove|rm — over real child
+ * processes in a sandbox, with upstream repositories made with the system git. Every git the CLI
+ * runs may use local repositories only.
+ *
+ * @module
+ */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveSource } from "../lib/sources/resolve.ts";
-import { listTree, writeTree } from "./helpers.ts";
+import { exists, listTree, withSandbox, writeTree } from "./helpers.ts";
 import {
+  agentTrees,
+  cacheDir,
+  CATALOG_BOX,
   escapeRe,
-  exists,
-  SHA40,
+  offline,
+  projectFile,
   skill,
   table,
-  UPSTREAM,
-  withSandbox,
+  userFile,
 } from "./catalog_cli_helpers.ts";
+
+/** A full commit id. */
+const SHA40 = /^[0-9a-f]{40}$/;
+/** Two skills under `skills/` of an upstream repository. */
+const UPSTREAM = {
+  "skills/alpha/SKILL.md": skill("alpha", "First upstream skill."),
+  "skills/beta/SKILL.md": skill("beta", "Second upstream skill.", "Beta body."),
+  "README.md": "# upstream\n",
+};
 
 Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list shows git rows", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     const upstream = await box.repo("upstream", UPSTREAM);
     const first = await box.git(upstream, "rev-parse", "HEAD");
     await writeTree(box.dshHome, {
@@ -47,14 +64,14 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
     equal(entry.path, "skills");
     equal(entry.url, upstream);
     equal(entry.display, display);
-    equal(entry.dir, resolveSource(upstream, box.cacheDir).dir);
+    equal(entry.dir, resolveSource(upstream, cacheDir(box)).dir);
     equal(entry.scanDir, join(entry.dir, "skills"));
     equal(entry.lock, null);
     const never = await box.cli("sources");
     match(never.stdout, new RegExp(`^SOURCE {2,}REF {2,}SYNCED COMMIT {2,}CACHE\n`));
     ok(never.stdout.includes("(default)") && never.stdout.includes("(never)"), never.stdout);
 
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
     const cloned = await box.cli("sync");
     equal(cloned.code, 0, cloned.stderr);
     equal(
@@ -101,51 +118,53 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
     );
     const doctor = await box.cli("doctor");
     equal(doctor.code, 0, doctor.stderr);
-    deepEqual(await box.agentTrees(), before, "sync/list/doctor never write into agent dirs");
-  });
+    deepEqual(await agentTrees(box), before, "sync/list/doctor never write into agent dirs");
+  }, CATALOG_BOX);
 });
 
 Deno.test("add/remove: add a local repo with --path, duplicate is already in, rm alias, unlisted → 1", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     const upstream = await box.repo("upstream", UPSTREAM);
     const sha = await box.git(upstream, "rev-parse", "HEAD");
     const display = `${upstream}/skills`;
-    const before = await box.agentTrees();
+    const before = await agentTrees(box);
 
     const added = await box.cli("add", upstream, "--path", "skills");
     equal(added.code, 0, added.stderr);
     equal(
       added.stdout,
-      `added ${display} to ${box.userFile}\n` +
+      `added ${display} to ${userFile(box)}\n` +
         `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", sha.slice(0, 12)]])}\n` +
         `2 skills available from ${display}\n`,
     );
-    const written = await Deno.readTextFile(box.userFile);
+    const written = await Deno.readTextFile(userFile(box));
     deepEqual(JSON.parse(written), { sources: [{ repo: upstream, path: "skills" }] });
 
     const again = await box.cli("add", upstream, "--path", "skills");
     equal(again.code, 0, again.stderr);
-    equal(again.stdout, `${display} is already in ${box.userFile}\n`);
-    equal(await Deno.readTextFile(box.userFile), written, "no duplicate entry is appended");
+    equal(again.stdout, `${display} is already in ${userFile(box)}\n`);
+    equal(await Deno.readTextFile(userFile(box)), written, "no duplicate entry is appended");
 
     const removed = await box.cli("rm", upstream);
     equal(removed.code, 0, removed.stderr);
     equal(
       removed.stdout,
-      `removed ${upstream} from ${box.userFile} (cached checkout kept under ${box.cacheDir})\n`,
+      `removed ${upstream} from ${userFile(box)} (cached checkout kept under ${cacheDir(box)})\n`,
     );
-    deepEqual(JSON.parse(await Deno.readTextFile(box.userFile)), { sources: [] });
+    deepEqual(JSON.parse(await Deno.readTextFile(userFile(box))), { sources: [] });
 
     const missing = await box.cli("remove", upstream);
     equal(missing.code, 1);
     equal(missing.stdout, "");
-    ok(missing.stderr.includes(`${upstream} is not listed in ${box.userFile}`), missing.stderr);
-    deepEqual(await box.agentTrees(), before, "add/remove never write into agent dirs");
-  });
+    ok(missing.stderr.includes(`${upstream} is not listed in ${userFile(box)}`), missing.stderr);
+    deepEqual(await agentTrees(box), before, "add/remove never write into agent dirs");
+  }, CATALOG_BOX);
 });
 
 Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     const cases: [unknown, string[]][] = [
       [{ repo: "o/r", path: "skills" }, ["add", "o/r/skills"]],
       ["o/r/skills", ["add", "o/r", "--path", "skills"]],
@@ -155,35 +174,37 @@ Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source", async
       await writeTree(box.dshHome, { "skills-anywhere/sources.json": text });
       const result = await box.cli(...args);
       equal(result.code, 0, result.stderr);
-      equal(result.stdout, `o/r/skills is already in ${box.userFile}\n`);
-      equal(await Deno.readTextFile(box.userFile), text);
-      ok(!(await exists(box.cacheDir)), "nothing was synced");
+      equal(result.stdout, `o/r/skills is already in ${userFile(box)}\n`);
+      equal(await Deno.readTextFile(userFile(box)), text);
+      ok(!(await exists(cacheDir(box))), "nothing was synced");
     }
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("add --project writes <project>/.dsh/skills-anywhere.json", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     const upstream = await box.repo("upstream", UPSTREAM);
     const result = await box.cli("add", upstream, "--project");
     equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
-    equal(lines[0], `added ${upstream} to ${box.projectFile}`);
+    equal(lines[0], `added ${upstream} to ${projectFile(box)}`);
     match(lines[2], new RegExp(`^${escapeRe(upstream)} {2,}cloned {2,}[0-9a-f]{12}$`));
     equal(lines[3], `2 skills available from ${upstream}`);
-    deepEqual(JSON.parse(await Deno.readTextFile(box.projectFile)), {
+    deepEqual(JSON.parse(await Deno.readTextFile(projectFile(box))), {
       sources: [{ repo: upstream }],
     });
-    ok(!(await exists(box.userFile)), "the user file is untouched");
+    ok(!(await exists(userFile(box))), "the user file is untouched");
     const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
     equal(sources.length, 1);
     equal(sources[0].display, upstream);
     match(sources[0].lock.sha, SHA40);
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("add: a hostile source is refused with exit 2 and nothing is written", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     for (const args of [["add", "github:../.."], ["add", "github:../..", "--project"]]) {
       const result = await box.cli(...args);
       equal(result.code, 2, result.stderr);
@@ -195,11 +216,12 @@ Deno.test("add: a hostile source is refused with exit 2 and nothing is written",
     }
     ok(!(await exists(box.dshHome)), "no user file, cache or lock");
     ok(!(await exists(join(box.project, ".dsh"))), "no project file");
-  });
+  }, CATALOG_BOX);
 });
 
 Deno.test("sync: a broken source fails with exit 1 (table and JSON), no half clone", async () => {
   await withSandbox(async (box) => {
+    offline(box);
     const missing = join(box.root, "no-such-repo");
     await writeTree(box.dshHome, {
       "skills-anywhere/sources.json": JSON.stringify({ sources: [missing] }),
@@ -220,9 +242,9 @@ Deno.test("sync: a broken source fails with exit 1 (table and JSON), no half clo
     equal(doc[0].status, "failed");
     equal(doc[0].sha, null);
     ok(typeof doc[0].error === "string" && doc[0].error.length > 0);
-    const cached = await exists(box.cacheDir) ? await listTree(box.cacheDir) : [];
+    const cached = await exists(cacheDir(box)) ? await listTree(cacheDir(box)) : [];
     ok(!cached.some((p) => p.includes(".tmp-")), `half clone left: ${cached}`);
     const sources = JSON.parse((await box.cli("sources", "--json")).stdout);
     equal(sources[0].lock, null);
-  });
+  }, CATALOG_BOX);
 });

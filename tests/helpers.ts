@@ -333,3 +333,8 @@ async function untilListening(port: number): Promise<void> {
     }
   }
 }
+
+/** Whether anything (a file, a directory, a dangling link) exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
