@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { listTree, type Sandbox, type SandboxOptions } from "./helpers.ts";
+import { listTree, type Sandbox, type SandboxOptions, skillMd } from "./helpers.ts";
 
 /** The sandbox of these tests: DSH_HOME at `<root>/dsh`, beside the home (not created). */
 export const CATALOG_BOX: SandboxOptions = { dshHome: "dsh" };
@@ -51,9 +51,9 @@ export function table(rows: string[][]): string {
   ).join("\n");
 }
 
-/** A SKILL.md text with a name, a description and a body. */
+/** A SKILL.md text with a name, a description and a body (default "Body."). */
 export function skill(name: string, description: string, body = "Body."): string {
-  return `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+  return skillMd(name, description, body);
 }
 
 /** `text` with every regular-expression metacharacter escaped. */

@@ -338,3 +338,15 @@ async function untilListening(port: number): Promise<void> {
 export async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
+
+/** A SKILL.md text. `extra` lines go into the frontmatter. */
+export function skillMd(
+  name: string,
+  description: string,
+  body: string,
+  extra: string[] = [],
+): string {
+  return ["---", `name: ${name}`, `description: ${description}`, ...extra, "---", body, ""].join(
+    "\n",
+  );
+}

@@ -29,18 +29,7 @@ export { withSandbox } from "./helpers.ts";
  */
 export type Sandbox = Omit<FullSandbox, "commit">;
 export { sha256Hex };
-
-/** A SKILL.md text. `extra` lines go into the frontmatter. */
-export function skillMd(
-  name: string,
-  description: string,
-  body: string,
-  extra: string[] = [],
-): string {
-  return ["---", `name: ${name}`, `description: ${description}`, ...extra, "---", body, ""].join(
-    "\n",
-  );
-}
+export { skillMd } from "./helpers.ts";
 
 /** The directory of a Claude Code project skill. */
 function projectSkillDir(box: Sandbox, name: string): string {

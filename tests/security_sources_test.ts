@@ -10,6 +10,7 @@ import { type ResolvedSource, resolveSource, SourceError } from "../lib/sources/
 import { syncAll, syncSource } from "../lib/sources/sync.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import {
+  exists,
   MAIN,
   runCli,
   runGit,
@@ -61,10 +62,6 @@ async function withBox(fn: (box: Box) => Promise<void>): Promise<void> {
     };
     await fn({ ...sandbox, cache, lockFile, snapshot });
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** Publishes the work repository `work` as the bare repository `<base>/<path>`. */

@@ -9,7 +9,7 @@ import { sha256Hex } from "../lib/hash.ts";
 import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
 import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/trust.ts";
 import { PREFIX } from "../lib/cli/io.ts";
-import { cliCommand, listTree, MAIN, mkfifo, run, withTempDir } from "./helpers.ts";
+import { cliCommand, exists, listTree, MAIN, mkfifo, run, withTempDir } from "./helpers.ts";
 import {
   cli,
   type CliRun,
@@ -33,10 +33,6 @@ function paths(box: Sandbox) {
     lockFile: join(box.dshHome, "skills-anywhere", "lock.json"),
     cacheDir: join(box.dshHome, "skills-anywhere", "cache"),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** The lines of `text` matching `pattern`. */

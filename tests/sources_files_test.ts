@@ -32,14 +32,14 @@ Deno.test("sources file locations", () => {
   equal(projectSourcesFile("/w/app"), join("/w/app", ".dsh", "skills-anywhere.json"));
 });
 
-Deno.test("#53 a missing sources file is an empty list", async () => {
+Deno.test("a missing sources file is an empty list", async () => {
   await withTempDir(async (dir) => {
     deepEqual(await readSourcesFile(join(dir, "nope", "sources.json")), []);
     deepEqual(await listTree(dir), []);
   });
 });
 
-Deno.test("#53 {sources} and a bare array are both read; strings become {repo}", async () => {
+Deno.test("{sources} and a bare array are both read; strings become {repo}", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "wrapped.json": JSON.stringify({
@@ -55,7 +55,7 @@ Deno.test("#53 {sources} and a bare array are both read; strings become {repo}",
   });
 });
 
-Deno.test("#53 invalid entries are rejected with the entry as JSON", async () => {
+Deno.test("invalid entries are rejected with the entry as JSON", async () => {
   await withTempDir(async (dir) => {
     const cases: Array<[string, unknown]> = [
       ["number.json", { sources: [42] }],
@@ -78,7 +78,7 @@ Deno.test("#53 invalid entries are rejected with the entry as JSON", async () =>
   });
 });
 
-Deno.test("#53 a wrong shape is rejected", async () => {
+Deno.test("a wrong shape is rejected", async () => {
   await withTempDir(async (dir) => {
     for (
       const [name, content] of [["nope.json", { nope: true }], ["str.json", "o/r"], ["obj.json", {
@@ -129,7 +129,7 @@ Deno.test("writeSourcesFile writes {sources} with 2 spaces, creates parents, rou
   });
 });
 
-Deno.test("#53 the lock round-trips and a broken lock reads {}", async () => {
+Deno.test("the lock round-trips and a broken lock reads {}", async () => {
   await withTempDir(async (dir) => {
     const file = join(dir, "state", "lock.json");
     deepEqual(await readLock(file), {});

@@ -8,7 +8,7 @@ import { readLock, writeLock } from "../lib/sources/files.ts";
 import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
 import { gitAvailable } from "../lib/sources/git.ts";
 import { syncAll, type SyncOptions, syncSource } from "../lib/sources/sync.ts";
-import { listTree, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
+import { exists, listTree, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;
 
@@ -67,15 +67,6 @@ async function deadPid(): Promise<number> {
   return child.pid;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function assertNoCheckout(source: ResolvedSource): Promise<void> {
   equal(await exists(source.dir), false, `${source.dir} must not exist`);
   deepEqual(await stagingLeftovers(source.dir), []);
@@ -87,7 +78,7 @@ Deno.test("gitAvailable probes git once; a missing executable is false", async (
   equal(await gitAvailable("/nonexistent/bin/git-not-here"), false);
 });
 
-Deno.test("#54 clone, then unchanged, then updated after a new upstream commit", async () => {
+Deno.test("clone, then unchanged, then updated after a new upstream commit", async () => {
   await withUpstream(async (box) => {
     const first = await box.commit("skills/demo/SKILL.md", "---\nname: demo\n---\none\n");
     const source = box.resolve(pathToFileURL(box.upstream).href);
@@ -126,7 +117,7 @@ Deno.test("#54 clone, then unchanged, then updated after a new upstream commit",
   });
 });
 
-Deno.test("#54 a plain local path clones the same way", async () => {
+Deno.test("a plain local path clones the same way", async () => {
   await withUpstream(async (box) => {
     const sha = await box.commit("a.txt", "a");
     const source = box.resolve({ repo: box.upstream, path: "." });
@@ -137,7 +128,7 @@ Deno.test("#54 a plain local path clones the same way", async () => {
   });
 });
 
-Deno.test("#54 a named branch is cloned and followed", async () => {
+Deno.test("a named branch is cloned and followed", async () => {
   await withUpstream(async (box) => {
     const mainSha = await box.commit("file.txt", "main");
     await box.git(box.upstream, "checkout", "-q", "-b", "dev");
@@ -166,7 +157,7 @@ Deno.test("#54 a named branch is cloned and followed", async () => {
   });
 });
 
-Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, forced = unchanged", async () => {
+Deno.test("a commit pinned by full sha: cloned, unchanged without network, forced = unchanged", async () => {
   await withUpstream(async (box) => {
     const pinned = await box.commit("file.txt", "one");
     await box.commit("file.txt", "two");
@@ -193,7 +184,7 @@ Deno.test("#54 a commit pinned by full sha: cloned, unchanged without network, f
   });
 });
 
-Deno.test("#54 a commit pinned by short sha resolves to the full commit", async () => {
+Deno.test("a commit pinned by short sha resolves to the full commit", async () => {
   await withUpstream(async (box) => {
     const pinned = await box.commit("file.txt", "one");
     await box.commit("file.txt", "two");
@@ -215,7 +206,7 @@ Deno.test("#54 a commit pinned by short sha resolves to the full commit", async 
   });
 });
 
-Deno.test("#54 a checkout moved off its pin is put back", async () => {
+Deno.test("a checkout moved off its pin is put back", async () => {
   await withUpstream(async (box) => {
     const one = await box.commit("file.txt", "one");
     const two = await box.commit("file.txt", "two");
@@ -232,7 +223,7 @@ Deno.test("#54 a checkout moved off its pin is put back", async () => {
   });
 });
 
-Deno.test("#54 an unknown pinned commit fails and leaves nothing behind", async () => {
+Deno.test("an unknown pinned commit fails and leaves nothing behind", async () => {
   await withUpstream(async (box) => {
     await box.commit("file.txt", "one");
     for (const ref of ["deadbee", "0123456789abcdef0123456789abcdef01234567"]) {
@@ -246,7 +237,7 @@ Deno.test("#54 an unknown pinned commit fails and leaves nothing behind", async 
   });
 });
 
-Deno.test("#54 a bad URL fails with one line and leaves no half clone", async () => {
+Deno.test("a bad URL fails with one line and leaves no half clone", async () => {
   await withUpstream(async (box) => {
     const sources = [
       box.resolve(join(box.root, "missing-repo")),
