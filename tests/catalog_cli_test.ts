@@ -98,7 +98,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
     const doc = JSON.parse(plain.stdout);
     deepEqual(Object.keys(doc), ["skills", "invalid", "complete"]);
     equal(doc.complete, true);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
     deepEqual(
       doc.skills.map((s: { name: string }) => s.name),
       ["shared-one", "build", "cursor-build", "dup", "nofront", "review", "hook"],
@@ -308,7 +308,7 @@ Deno.test("doctor: --json keys and human sections", async () => {
       path: p.nofront,
       warnings: ["missing YAML frontmatter; derived name and description"],
     }]);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
     deepEqual(doc.dropped, [
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);
@@ -338,7 +338,7 @@ Deno.test("doctor: --json keys and human sections", async () => {
     equal(lines[repaired + 2], "    - missing YAML frontmatter; derived name and description");
     const skipped = at("Skipped (1):");
     equal(lines[skipped + 1], "  ~/.codex/skills/broken/SKILL.md");
-    equal(lines[skipped + 2], "    - not UTF-8 text");
+    equal(lines[skipped + 2], "    - not valid UTF-8");
     const hidden = at("Hidden duplicates (1):");
     match(
       lines[hidden + 1],
