@@ -90,14 +90,8 @@ export interface FileCheckReport {
 /**
  * The sentence every report ends with: what was and was not checked;
  * `resourcesHint` says how local links get checked.
- *
- * @example
- * ```ts
- * import { checkScope } from "./check_files.ts";
- * console.log(checkScope("on request"));
- * ```
  */
-export function checkScope(resourcesHint: string): string {
+function checkScope(resourcesHint: string): string {
   return "Checked only the named files, offline: frontmatter parsing, specification rules, " +
     `external sources, declared tools and hidden characters (and local links ${resourcesHint}). ` +
     "Nothing was executed, fetched, installed or discovered, and no verdict on intent is given.";
