@@ -36,13 +36,23 @@ interface DshContext {
   effect(execute: () => () => unknown, label?: string): unknown;
 }
 
+/**
+ * The dsh surface's log: each message goes to dsh's logger with the plugin's
+ * prefix, added here and nowhere else (the provider and the core log bare
+ * sentences).
+ */
+function dshLog(logger: DshContext["logger"]): Log {
+  return (level, message) => {
+    const line = `${name}: ${message}`;
+    if (level === "warn") logger.warn(line);
+    else logger.info(line);
+  };
+}
+
 /** Registers the provider; disposes it with the plugin. Synchronous, as Cordis expects. */
 export function apply(ctx: DshContext, config: ProviderConfigValue): void {
   const resolved = catalogConfig(config);
-  const log: Log = (level, message) => {
-    if (level === "warn") ctx.logger.warn(message);
-    else ctx.logger.info(message);
-  };
+  const log = dshLog(ctx.logger);
   let provider: SkillsAnywhereProvider | undefined;
   ctx.skills.registerProvider((control) => {
     provider = new SkillsAnywhereProvider(resolved, log, control);
@@ -52,6 +62,6 @@ export function apply(ctx: DshContext, config: ProviderConfigValue): void {
   const sources = `${resolved.sources.length}${resolved.sourcesFiles ? "+files" : ""}`;
   log(
     "info",
-    `skills-anywhere: provider "${resolved.providerName}" registered (agents=${resolved.agents}, claudePlugins=${resolved.claudePlugins}, sources=${sources})`,
+    `provider "${resolved.providerName}" registered (agents=${resolved.agents}, claudePlugins=${resolved.claudePlugins}, sources=${sources})`,
   );
 }

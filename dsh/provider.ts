@@ -55,7 +55,7 @@ const DEBOUNCE_MS = 80;
 /** The notice for a project file whose sources wait for the user's trust. */
 function untrustedNotice(untrusted: UntrustedProject): string {
   const changed = untrusted.state === "changed" ? " (the file changed since it was trusted)" : "";
-  return `skills-anywhere: ${untrusted.sources.length} Git sources in ${untrusted.file} are not ` +
+  return `${untrusted.sources.length} Git sources in ${untrusted.file} are not ` +
     `trusted${changed}: they are not cloned or listed; run \`dsh-skills-anywhere trust\` in ` +
     `${untrusted.projectRoot} to review and allow them`;
 }
@@ -147,10 +147,7 @@ export class SkillsAnywhereProvider {
     });
     if (!now.ok && now.kind === "missing") return Promise.resolve(undefined);
     if (!now.ok) {
-      this.#log(
-        "warn",
-        `skills-anywhere: ${candidate.locator.path} became unreadable: ${now.message}`,
-      );
+      this.#log("warn", `${candidate.locator.path} became unreadable: ${now.message}`);
       return Promise.resolve(undefined);
     }
     return Promise.resolve(toDefinition(candidate, now.skill));

@@ -93,16 +93,8 @@ function catalogFacts(skill: DiscoveredSkill): CatalogFacts {
 /**
  * The metadata of a candidate for `skill`: the skill's own metadata and the
  * `skillsAnywhere` record with its budget state and author invocation.
- *
- * @example
- * ```ts
- * import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
- * import { toDshMetadata } from "./record.ts";
- * declare const skill: DiscoveredSkill;
- * const metadata = toDshMetadata(skill, { catalog: "visible" });
- * ```
  */
-export function toDshMetadata(
+function toDshMetadata(
   skill: DiscoveredSkill,
   extra: { catalog: CatalogState },
 ): Record<string, unknown> {

@@ -119,6 +119,54 @@ function tooLarge(): string {
 const DRAIN_MS = 30_000;
 
 /**
+ * Splits decoded input into lines and keeps those `accept` takes; a message
+ * that grows past {@linkcode MAX_LINE_CHARS} without a line break is answered
+ * once through `reply` and dropped up to its end.
+ */
+class LineGate {
+  #buffered = "";
+  #discarding = false;
+  readonly #accept: (line: string) => boolean;
+  readonly #reply: (line: string) => void;
+
+  constructor(accept: (line: string) => boolean, reply: (line: string) => void) {
+    this.#accept = accept;
+    this.#reply = reply;
+  }
+
+  /** Takes newly decoded text; returns the accepted complete lines, line breaks included. */
+  push(text: string): string {
+    // A line break searched for only in what arrived: earlier text had none.
+    const searched = this.#buffered.length;
+    this.#buffered += text;
+    let out = "";
+    let newline = this.#buffered.indexOf("\n", searched);
+    while (newline >= 0) {
+      const line = this.#buffered.slice(0, newline + 1);
+      this.#buffered = this.#buffered.slice(newline + 1);
+      if (this.#discarding) this.#discarding = false; // the tail of an oversized message
+      else if (this.#accept(line)) out += line;
+      newline = this.#buffered.indexOf("\n");
+    }
+    if (this.#buffered.length > MAX_LINE_CHARS) {
+      // Too large to be a request this server could serve: answer once, drop it up to its end,
+      // and keep serving (the SDK would otherwise close the connection at its buffer limit).
+      this.#buffered = "";
+      if (!this.#discarding) this.#reply(tooLarge());
+      this.#discarding = true;
+    }
+    return out;
+  }
+
+  /** The end of input: a last line without a line break still counts as a message. */
+  end(text: string): string {
+    const rest = this.#discarding ? "" : this.#buffered + text;
+    this.#buffered = "";
+    return rest.trim() !== "" && this.#accept(rest) ? rest + "\n" : "";
+  }
+}
+
+/**
  * Wraps `input` so that unusable lines are answered through `reply` and
  * removed; everything else flows on byte for byte. When `pending` is given,
  * the end of input waits until every request read so far is answered.
@@ -137,49 +185,22 @@ export function guardedStdin(
   pending?: PendingRequests,
 ): Readable {
   const decoder = new TextDecoder();
-  let buffered = "";
-  let discarding = false;
-  const accept = (line: string): boolean => {
+  const gate = new LineGate((line) => {
     const rejection = rejectLine(line.replace(/\r?\n$/, ""));
-    if (rejection !== undefined) {
-      reply(rejection);
-      return false;
-    }
-    pending?.received(line);
-    return true;
-  };
+    if (rejection !== undefined) reply(rejection);
+    else pending?.received(line);
+    return rejection === undefined;
+  }, reply);
   const filter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      // A line break searched for only in what arrived: earlier text had none.
-      const searched = buffered.length;
-      buffered += decoder.decode(chunk, { stream: true });
-      let out = "";
-      let newline = buffered.indexOf("\n", searched);
-      while (newline >= 0) {
-        const line = buffered.slice(0, newline + 1);
-        buffered = buffered.slice(newline + 1);
-        if (discarding) discarding = false; // the tail of an oversized message
-        else if (accept(line)) out += line;
-        newline = buffered.indexOf("\n");
-      }
-      if (buffered.length > MAX_LINE_CHARS) {
-        // Too large to be a request this server could serve: answer once, drop it up to its end,
-        // and keep serving (the SDK would otherwise close the connection at its buffer limit).
-        buffered = "";
-        if (!discarding) reply(tooLarge());
-        discarding = true;
-      }
+      const out = gate.push(decoder.decode(chunk, { stream: true }));
       callback(null, out === "" ? undefined : Buffer.from(out, "utf8"));
     },
     flush(callback) {
-      buffered += decoder.decode();
-      const rest = discarding ? "" : buffered;
-      buffered = "";
-      // A last line without a line break still counts as a message.
-      if (rest.trim() !== "" && accept(rest)) this.push(Buffer.from(rest + "\n", "utf8"));
-      const finish = () => callback();
-      if (pending === undefined) finish();
-      else pending.drained(DRAIN_MS).then(finish);
+      const rest = gate.end(decoder.decode());
+      if (rest !== "") this.push(Buffer.from(rest, "utf8"));
+      if (pending === undefined) callback();
+      else pending.drained(DRAIN_MS).then(() => callback());
     },
   });
   input.on("error", (error) => filter.destroy(error));

@@ -23,6 +23,7 @@ import {
   createSkillsAnywhereServer,
   mcpConfig,
   type SkillsAnywhereServerOptions,
+  stderrLog,
 } from "./server.ts";
 
 export { createSkillsAnywhereServer, mcpConfig, SERVER_INSTRUCTIONS } from "./server.ts";
@@ -48,7 +49,7 @@ function startSync(catalog: ServedCatalog, cwd: string, log: Log): SyncScheduler
  * then closes everything and resolves.
  */
 export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promise<void> {
-  const log: Log = options.log ?? ((_level, message) => void process.stderr.write(`${message}\n`));
+  const log = options.log ?? stderrLog;
   const cwd = options.cwd ?? process.cwd();
   const config = mcpConfig(options.config);
   const catalog = options.catalog ??
@@ -65,7 +66,7 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
     {
       transport: new StdioServerTransport(input, trackedStdout(process.stdout, pending)),
-      onerror: (error) => log("warn", `skills-anywhere: MCP: ${error.message}`),
+      onerror: (error) => log("warn", `MCP: ${error.message}`),
     },
   );
   await new Promise<void>((resolve) => {

@@ -31,13 +31,30 @@ import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
 
+/** The MCP surface's prefix on each diagnostic line; the core's messages carry none. */
+const LOG_PREFIX = `${TOOL_NAME}: `;
+
+/**
+ * The server's default diagnostics sink: one line on stderr per message, with
+ * the MCP surface's prefix added here and nowhere else (stdout carries only MCP).
+ *
+ * @example
+ * ```ts
+ * import { stderrLog } from "./server.ts";
+ * stderrLog("warn", "background sync failed: offline"); // dsh-skills-anywhere: background sync failed: offline
+ * ```
+ */
+export const stderrLog: Log = (_level, message) => {
+  process.stderr.write(`${LOG_PREFIX}${message}\n`);
+};
+
 /** Options of {@linkcode createSkillsAnywhereServer}. */
 export interface SkillsAnywhereServerOptions {
   /** Working directory (project selection); default the process cwd. */
   cwd?: string;
   /** Raw configuration (shared `.agents` folders default on), or an already resolved one. */
   config?: RawConfig | ResolvedConfig;
-  /** Diagnostics sink (stderr in the CLI). */
+  /** Diagnostics sink, adding its own prefix (default {@linkcode stderrLog}). */
   log?: Log;
   /** Catalog freshness in milliseconds (default 3000). */
   cacheMs?: number;
@@ -217,7 +234,7 @@ function registerOpenSkill(server: McpServer, context: ServerContext): void {
       expectedSourceCommit: args.expected_source_commit,
       sourceCommit: {
         cacheDir: catalog.config.cacheDir,
-        warn: (message) => log("warn", `skills-anywhere: ${message}`),
+        warn: (message) => log("warn", message),
       },
     });
     if (!result.ok) return toolError(refusalText(args.name, result));
@@ -269,7 +286,7 @@ function registerSkillResource(server: McpServer, context: ServerContext): void 
 export function createSkillsAnywhereServer(
   options: SkillsAnywhereServerOptions = {},
 ): SkillsAnywhereServer {
-  const log: Log = options.log ?? ((_level, message) => console.error(message));
+  const log = options.log ?? stderrLog;
   const catalog = options.catalog ??
     new ServedCatalog(mcpConfig(options.config), {
       cwd: options.cwd ?? process.cwd(),

@@ -100,6 +100,7 @@ Deno.test("invalid manifest → exit 2 with skills-anywhere-bundle-error-1; huma
     deepEqual(JSON.parse(result.stdout), {
       schema: "skills-anywhere-bundle-error-1",
       error: "Manifest digest or total bytes disagrees with its inventory.",
+      kind: "digest-mismatch",
     });
     const human = await runCli(["bundle", skill, "--against", `${dir}/tampered.json`]);
     equal(human.code, 2);
@@ -111,7 +112,7 @@ Deno.test("invalid manifest → exit 2 with skills-anywhere-bundle-error-1; huma
     await Deno.writeTextFile(`${dir}/broken.json`, "{not json");
     const broken = await runCli(["bundle", "--json", skill, "--against", `${dir}/broken.json`]);
     equal(broken.code, 2);
-    equal(JSON.parse(broken.stdout).error, "Manifest is not valid JSON.");
+    equal(JSON.parse(broken.stdout).kind, "manifest-not-json");
   });
 });
 
@@ -122,7 +123,7 @@ Deno.test("manifest inside the directory, over 1 MiB, a directory or a FIFO as m
     await Deno.writeTextFile(`${skill}/reviewed.json`, generated);
     const inside = await runCli(["bundle", "--json", skill, "--against", `${skill}/reviewed.json`]);
     equal(inside.code, 2);
-    equal(JSON.parse(inside.stdout).error, "Keep the review manifest outside the skill directory.");
+    equal(JSON.parse(inside.stdout).kind, "manifest-inside");
     await Deno.remove(`${skill}/reviewed.json`);
     // A symlink outside that points inside is still inside.
     await Deno.writeTextFile(`${skill}/hidden.json`, generated);
@@ -134,21 +135,23 @@ Deno.test("manifest inside the directory, over 1 MiB, a directory or a FIFO as m
       "--against",
       `${dir}/outside-link.json`,
     ]);
-    equal(JSON.parse(linked.stdout).error, "Keep the review manifest outside the skill directory.");
+    equal(JSON.parse(linked.stdout).kind, "manifest-inside");
     await Deno.remove(`${skill}/hidden.json`);
 
     await Deno.writeTextFile(`${dir}/big.json`, " ".repeat(1024 * 1024 + 1));
     const big = await runCli(["bundle", "--json", skill, "--against", `${dir}/big.json`]);
     equal(big.code, 2);
+    equal(JSON.parse(big.stdout).kind, "manifest-too-large");
     match(JSON.parse(big.stdout).error, /1 MiB/);
     await Deno.mkdir(`${dir}/adir`);
     const asDir = await runCli(["bundle", "--json", skill, "--against", `${dir}/adir`]);
     equal(asDir.code, 2);
+    equal(JSON.parse(asDir.stdout).kind, "manifest-unreadable");
     equal(JSON.parse(asDir.stdout).error, "Choose a regular manifest file of at most 1 MiB.");
     await mkfifo(`${dir}/pipe.json`);
     const fifo = await runCli(["bundle", "--json", skill, "--against", `${dir}/pipe.json`]);
     equal(fifo.code, 2);
-    equal(JSON.parse(fifo.stdout).error, "Choose a regular manifest file of at most 1 MiB.");
+    equal(JSON.parse(fifo.stdout).kind, "manifest-unreadable");
   });
 });
 
@@ -158,6 +161,7 @@ Deno.test("unsupported entries in the directory → exit 2 with the reader's mes
     await mkfifo(`${skill}/pipe`);
     const fifo = await runCli(["bundle", "--json", skill]);
     equal(fifo.code, 2);
+    equal(JSON.parse(fifo.stdout).kind, "not-regular");
     equal(JSON.parse(fifo.stdout).error, 'Bundle requires regular files: "pipe"');
     await Deno.remove(`${skill}/pipe`);
     await Deno.symlink("/etc/passwd", `${skill}/scripts/passwd`);
@@ -169,7 +173,7 @@ Deno.test("unsupported entries in the directory → exit 2 with the reader's mes
     );
     const missing = await runCli(["bundle", "--json", `${dir}/nope`]);
     equal(missing.code, 2);
-    equal(JSON.parse(missing.stdout).error, "Choose a skill directory containing SKILL.md.");
+    equal(JSON.parse(missing.stdout).kind, "not-directory");
   });
 });
 

@@ -152,7 +152,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
     const doc = JSON.parse(plain.stdout);
     deepEqual(Object.keys(doc), ["skills", "invalid", "complete"]);
     equal(doc.complete, true);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
     deepEqual(
       doc.skills.map((s: { name: string }) => s.name),
       ["shared-one", "build", "cursor-build", "dup", "nofront", "review", "hook"],
@@ -362,7 +362,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       path: p.nofront,
       warnings: ["missing YAML frontmatter; derived name and description"],
     }]);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not UTF-8 text" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
     deepEqual(doc.dropped, [
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);
@@ -400,7 +400,7 @@ Deno.test("doctor: human sections in order, ~ paths, nothing written into agent 
     equal(lines[repaired + 2], "    - missing YAML frontmatter; derived name and description");
     const skipped = at("Skipped (1):");
     equal(lines[skipped + 1], "  ~/.codex/skills/broken/SKILL.md");
-    equal(lines[skipped + 2], "    - not UTF-8 text");
+    equal(lines[skipped + 2], "    - not valid UTF-8");
     const hidden = at("Hidden duplicates (1):");
     match(
       lines[hidden + 1],

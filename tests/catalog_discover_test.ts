@@ -454,7 +454,7 @@ Deno.test("FIFOs elsewhere (a flat pipe.md, a nested SKILL.md) never block or be
   });
 });
 
-Deno.test("a non-UTF-8 SKILL.md is invalid 'not UTF-8 text'", async () => {
+Deno.test("a non-UTF-8 SKILL.md is invalid 'not valid UTF-8'", async () => {
   await withTempDir(async (dir) => {
     const bytes = new TextEncoder().encode(md("latin"));
     const bad = new Uint8Array([...bytes, 0xff, 0xfe, 0x0a]);
@@ -462,7 +462,7 @@ Deno.test("a non-UTF-8 SKILL.md is invalid 'not UTF-8 text'", async () => {
     const report = await discover([flatRoot(dir)]);
     deepEqual(names(report.skills), ["ok"]);
     deepEqual(report.invalid, [
-      { path: join(dir, "latin", "SKILL.md"), root: dir, reason: "not UTF-8 text" },
+      { path: join(dir, "latin", "SKILL.md"), root: dir, reason: "not valid UTF-8" },
     ]);
   });
 });

@@ -62,6 +62,7 @@ Deno.test("invalid, missing and valid files: exit 2, counts 1/1/1, input order k
       "passed",
     ]);
     equal(report.files[1].error, "No such file.");
+    equal(report.files[1].kind, "missing");
   });
 });
 
@@ -83,7 +84,9 @@ Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors 
       "pipe.md",
     ]);
     equal(result.code, 2);
-    const errors = json(result.stdout).files.map((f: { error: string }) => f.error);
+    const files: { error: string; kind: string }[] = json(result.stdout).files;
+    deepEqual(files.map((f) => f.kind), ["too-large", "not-utf8", "not-regular", "not-regular"]);
+    const errors = files.map((f) => f.error);
     deepEqual(errors, [
       "Choose a SKILL.md of 128 KiB or less.",
       "Input is not valid UTF-8.",

@@ -187,3 +187,35 @@ export async function watchTriggersChange(env) {
     await m.close();
   }
 }
+
+/**
+ * The provider's log lines (registration, a failed background sync) reach dsh's logger with the
+ * plugin's prefix exactly once.
+ */
+export async function logLinesPrefixedOnce(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  // No start-up sync: the timer's first run fails after the exporter below is registered.
+  const m = await mount(
+    env,
+    t.config({ sync: true, syncOnStart: false, syncIntervalMs: 250, sources: [`${t.base}/gone`] }),
+  );
+  const texts = m.ctx.logger.buffer.map((message) => message.args[0]);
+  m.ctx.logger.exporter({
+    levels: { default: 3 },
+    export: (message) => texts.push(message.args[0]),
+  });
+  const ours = () =>
+    texts.filter((text) => typeof text === "string" && /skills-anywhere|failed/.test(text));
+  try {
+    await until(() => ours().some((text) => / failed: /.test(text)), "the failed sync's line");
+    const lines = ours();
+    assert.ok(lines.some((text) => text.includes("registered")), lines.join("\n"));
+    for (const text of lines) {
+      assert.ok(text.startsWith("skills-anywhere: "), `unprefixed: ${text}`);
+      assert.equal(text.split("skills-anywhere: ").length, 2, `prefixed twice: ${text}`);
+    }
+  } finally {
+    await m.close();
+  }
+}

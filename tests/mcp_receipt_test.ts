@@ -265,6 +265,7 @@ Deno.test("MCP open_skill: an enclosing repository is never reported as the sour
       );
     });
     equal(count(stderr, UNAVAILABLE), 2, stderr);
+    equal(count(stderr, "skills-anywhere: "), count(stderr, "\n"), stderr); // one prefix a line
     ok(!stderr.includes(await git(box, box.home, "rev-parse", "HEAD")), stderr);
   });
 });

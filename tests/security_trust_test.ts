@@ -272,7 +272,7 @@ Deno.test("a tampered, invalid or oversized trust file trusts nothing, with one 
     equal(big.code, 0, big.stderr);
     ok(!big.stdout.includes("from-project"));
     deepEqual(warningsMatching(big.stderr, /trust\.json/), [
-      `cannot read ${trustFile}: larger than 1048576 bytes; no project is trusted`,
+      `cannot read ${trustFile}: larger than 1 MiB; no project is trusted`,
     ]);
     await Deno.remove(trustFile);
     await mkfifo(trustFile);
@@ -304,7 +304,7 @@ Deno.test("100 MB sources, lock and trust files are refused with one line naming
       equal(run.code, 0, run.stderr);
       const lines = linesMatching(run.stderr, /larger than/);
       equal(lines.length, 1, run.stderr);
-      ok(lines[0].includes(`cannot read ${file}: larger than 1048576 bytes`), lines[0]);
+      ok(lines[0].includes(`cannot read ${file}: larger than 1 MiB`), lines[0]);
       await Deno.remove(file);
     }
     // The project file is refused by `trust` too (exit 2), and nothing is recorded.
@@ -312,7 +312,7 @@ Deno.test("100 MB sources, lock and trust files are refused with one line naming
     await sparse(projectFile);
     const trust = await cli(box, ["trust", "--yes"]);
     equal(trust.code, 2);
-    match(trust.stderr, /cannot read .*skills-anywhere\.json: larger than 1048576 bytes/);
+    match(trust.stderr, /cannot read .*skills-anywhere\.json: larger than 1 MiB/);
     ok(!(await exists(trustFile)));
     await Deno.remove(projectFile);
     // `list` never reads the lock; `sources` does.
@@ -320,7 +320,7 @@ Deno.test("100 MB sources, lock and trust files are refused with one line naming
     const sources = await cli(box, ["sources"]);
     equal(sources.code, 0, sources.stderr);
     deepEqual(warningsMatching(sources.stderr, /lock\.json/), [
-      `cannot read ${lockFile}: larger than 1048576 bytes`,
+      `cannot read ${lockFile}: larger than 1 MiB`,
     ]);
   });
 });

@@ -47,13 +47,13 @@
  */
 import { createHash } from "node:crypto";
 import { errorText } from "../errors.ts";
-import { formatBytes, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
 import { type Log, silentLog } from "../util.ts";
 import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { relative, sep } from "node:path";
 import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
-import { type Invocation, parseSkillMarkdown } from "../skill/parse.ts";
+import { type Invocation, type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
 import { type Origin, pluginOrigin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
@@ -123,9 +123,6 @@ export interface DiscoveryReport {
   complete: boolean;
 }
 
-/** The diagnostic sink (defined in `lib/util.ts`; re-exported for the surfaces that import it from here). */
-export type { Log } from "../util.ts";
-
 /** Options of {@linkcode discover}. */
 export interface DiscoverOptions {
   lenient?: boolean;
@@ -162,27 +159,34 @@ function boundaryOf(root: Root): Omit<Boundary, "real"> | undefined {
   return { path, words };
 }
 
+/**
+ * The reason shown for a file the reader refused: the `ReadError`'s own words
+ * (one wording per kind), with the link spelled out for a refused link and an
+ * explanation for a pseudo-file.
+ */
 function readFailure(error: ReadError, base: string, boundary: Boundary | undefined): string {
   switch (error.kind) {
     case "not-utf8":
-      return "not UTF-8 text";
     case "too-large":
-      return `larger than ${formatBytes(MAX_SKILL_FILE_BYTES)}`;
     case "not-regular":
-      return "not a regular file";
-    case "outside": {
-      const link = error.link;
-      const rel = link === undefined ? "" : toPosix(relativeTo(base, link.path)) || link.path;
-      const where = link === undefined ? "" : `: ${rel} -> ${link.target}`;
-      return boundary === undefined
-        ? `symlink leads into /proc, /sys or /dev${where}`
-        : `symlink leaves ${boundary.words}${where}`;
-    }
+      return error.message;
+    case "outside":
+      return linkRefusal(error, base, boundary);
     case "size-mismatch":
       return `not a real file: it ${error.message} (a /proc or /sys file, or one being written)`;
     default:
       return `unreadable: ${error.code ?? error.message}`;
   }
+}
+
+/** The reason for a refused link: which boundary it leaves, and the link relative to `base`. */
+function linkRefusal(error: ReadError, base: string, boundary: Boundary | undefined): string {
+  const link = error.link;
+  const rel = link === undefined ? "" : toPosix(relativeTo(base, link.path)) || link.path;
+  const where = link === undefined ? "" : `: ${rel} -> ${link.target}`;
+  return boundary === undefined
+    ? `symlink leads into /proc, /sys or /dev${where}`
+    : `symlink leaves ${boundary.words}${where}`;
 }
 
 function invalidFor(
@@ -259,34 +263,43 @@ function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 
-/** Reads and parses one found file; `undefined` when an unverified `SKILL.md` is not there. */
-function readSkill(
-  found: FoundFile,
-  root: Root,
-  rootIndex: number,
-  lenient: boolean,
-  boundary: Boundary | undefined,
-): { skill: DiscoveredSkill } | { invalid: InvalidFile } | undefined {
-  if (found.refused !== undefined) {
-    return { invalid: invalidFor(found.refused, found.file, root, boundary) };
-  }
-  let text: string;
+/** One found file, read: a published skill, a file that could not become one, or nothing. */
+type ReadOutcome =
+  | { ok: true; skill: DiscoveredSkill }
+  | { ok: false; invalid: InvalidFile }
+  | undefined;
+
+/** Where a found file sits: its root, that root's position and link boundary. */
+interface Place {
+  root: Root;
+  rootIndex: number;
+  boundary: Boundary | undefined;
+}
+
+/**
+ * Reads one found file as strict UTF-8 text through `lib/fs`; a refusal is an
+ * invalid file, and an unverified `SKILL.md` that is not there is `undefined`.
+ */
+function readText(found: FoundFile, place: Place): string | InvalidFile | undefined {
+  const { root, boundary } = place;
+  if (found.refused !== undefined) return invalidFor(found.refused, found.file, root, boundary);
   try {
     const { bytes } = readBoundedSync(found.file, {
       maxBytes: MAX_SKILL_FILE_BYTES,
       followSymlinks: true,
       within: boundary?.real,
     });
-    text = decodeUtf8(bytes);
+    return decodeUtf8(bytes);
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (found.unverified && error.kind === "missing") return undefined;
-    return { invalid: invalidFor(error, found.file, root, boundary) };
+    return invalidFor(error, found.file, root, boundary);
   }
-  const result = parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
-  if (!result.ok) return { invalid: { path: found.file, root: root.path, reason: result.message } };
-  const { skill } = result;
-  const relativePath = toPosix(relativeTo(root.path, found.file));
+}
+
+/** The catalog record of a parsed skill found at `found` in `place`. */
+function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): DiscoveredSkill {
+  const { root, rootIndex, boundary } = place;
   const origin = root.origin.kind === "claude-plugins"
     ? pluginOrigin(toPosix(relative(root.path, found.directory)))
     : root.origin;
@@ -301,7 +314,7 @@ function readSkill(
     metadata: skill.metadata,
     origin,
     root: root.path,
-    relativePath,
+    relativePath: toPosix(relativeTo(root.path, found.file)),
     rootIndex,
     contentHash: createHash("sha1").update(skill.content).digest("hex"),
     repairs: skill.warnings,
@@ -309,53 +322,96 @@ function readSkill(
   };
   if (skill.whenToUse !== undefined) discovered.whenToUse = skill.whenToUse;
   if (boundary !== undefined) discovered.confineTo = boundary.real;
-  return { skill: discovered };
+  return discovered;
+}
+
+/** Reads and parses one found file (see {@linkcode ReadOutcome}). */
+function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcome {
+  const text = readText(found, place);
+  if (text === undefined) return undefined;
+  if (typeof text !== "string") return { ok: false, invalid: text };
+  const result = parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
+  if (!result.ok) {
+    return {
+      ok: false,
+      invalid: { path: found.file, root: place.root.path, reason: result.message },
+    };
+  }
+  return { ok: true, skill: toDiscovered(result.skill, found, place) };
 }
 
 /**
- * Discovers skills under `roots` (in precedence order). See the module doc.
- * Rejects only when `signal` is aborted.
+ * Reads every found file in order, yielding to the event loop every 1,024
+ * files so a server can answer other requests (and an abort arrive) during a
+ * long discovery.
+ */
+async function readAll(
+  roots: readonly Root[],
+  scanned: readonly Scanned[],
+  options: DiscoverOptions,
+): Promise<ReadOutcome[]> {
+  const { signal, lenient = true } = options;
+  const jobs = scanned.flatMap((result, rootIndex) =>
+    result.files.map((found) => ({
+      found,
+      place: { root: roots[rootIndex], rootIndex, boundary: result.boundary },
+    }))
+  );
+  const outcomes: ReadOutcome[] = [];
+  for (let done = 0; done < jobs.length; done++) {
+    if (done > 0 && done % 1024 === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+      options.onProgress?.(done, jobs.length);
+    }
+    outcomes.push(readSkill(jobs[done].found, jobs[done].place, lenient));
+  }
+  if (jobs.length > 0) options.onProgress?.(jobs.length, jobs.length);
+  return outcomes;
+}
+
+/** Splits read outcomes into skills and invalid files (refused roots first), counting per root. */
+function tally(outcomes: readonly ReadOutcome[], scanned: readonly Scanned[]) {
+  const found: DiscoveredSkill[] = [];
+  const invalid: InvalidFile[] = scanned.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
+  const counts = new Array<number>(scanned.length).fill(0);
+  for (const outcome of outcomes) {
+    if (outcome === undefined) continue;
+    if (!outcome.ok) invalid.push(outcome.invalid);
+    else {
+      found.push(outcome.skill);
+      counts[outcome.skill.rootIndex]++;
+    }
+  }
+  return { found, invalid, counts };
+}
+
+/**
+ * Discovers skills under `roots` (in precedence order): scan each root, read
+ * every file found, then apply precedence. See the module doc. Rejects only
+ * when `signal` is aborted.
+ *
+ * @example
+ * ```ts
+ * import { discover } from "./discover.ts";
+ * const report = await discover([], { lenient: true });
+ * console.log(report.skills.length, report.complete); // 0 true
+ * ```
  */
 export async function discover(
   roots: readonly Root[],
   options: DiscoverOptions = {},
 ): Promise<DiscoveryReport> {
-  const { signal, lenient = true } = options;
+  const { signal } = options;
   const log = options.log ?? silentLog;
   signal?.throwIfAborted();
   // Discovery uses synchronous system calls: for thousands of small files, direct calls are
   // several times faster than promise round trips through a thread pool (see bench/).
   const scanned = roots.map((root) => scanRoot(root, log));
   signal?.throwIfAborted();
-  const jobs = scanned.flatMap((result, rootIndex) =>
-    result.files.map((found) => ({ found, rootIndex }))
-  );
-  const parsed: Array<{ skill: DiscoveredSkill } | { invalid: InvalidFile } | undefined> = [];
-  for (let done = 0; done < jobs.length; done++) {
-    if (done > 0 && done % 1024 === 0) {
-      // Let a server answer other requests (and an abort arrive) during a long discovery.
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-      options.onProgress?.(done, jobs.length);
-    }
-    const { found, rootIndex } = jobs[done];
-    parsed.push(
-      readSkill(found, roots[rootIndex], rootIndex, lenient, scanned[rootIndex].boundary),
-    );
-  }
-  if (jobs.length > 0) options.onProgress?.(jobs.length, jobs.length);
+  const outcomes = await readAll(roots, scanned, options);
   signal?.throwIfAborted();
-  const found: DiscoveredSkill[] = [];
-  const invalid: InvalidFile[] = scanned.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
-  const counts = new Array<number>(roots.length).fill(0);
-  for (const item of parsed) {
-    if (item === undefined) continue;
-    if ("invalid" in item) invalid.push(item.invalid);
-    else {
-      found.push(item.skill);
-      counts[item.skill.rootIndex]++;
-    }
-  }
+  const { found, invalid, counts } = tally(outcomes, scanned);
   const { skills, dropped } = applyPrecedence(found, {
     dedupe: options.dedupe ?? true,
     excludeSkills: options.excludeSkills ?? [],

@@ -13,7 +13,8 @@
  * @module
  */
 import { findProjectRoot, type ResolvedConfig } from "./config.ts";
-import { discover, type DiscoveryReport, type Log } from "./discover.ts";
+import { discover, type DiscoveryReport } from "./discover.ts";
+import type { Log } from "../util.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { collectSources, type UntrustedProject } from "../sources/collect.ts";

@@ -105,8 +105,9 @@ export async function runBundle(
     return comparison.matches ? 0 : 1;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
-    if (values.json) io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message }));
-    else io.err(`Bundle check failed: ${quote(error.message)}\n`);
+    if (values.json) {
+      io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message, kind: error.kind }));
+    } else io.err(`Bundle check failed: ${quote(error.message)}\n`);
     return 2;
   }
 }

@@ -15,7 +15,7 @@
 import process from "node:process";
 import { type Catalog, loadCatalog } from "../catalog/mod.ts";
 import { resolveConfig, type ResolvedConfig } from "../catalog/config.ts";
-import type { Log } from "../catalog/discover.ts";
+import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
 import type { UntrustedProject } from "../sources/collect.ts";
 import { type Io, PREFIX } from "./io.ts";

@@ -22,9 +22,7 @@ import {
   parseCommandLine,
   UsageError,
 } from "./args.ts";
-import { ConfigError } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
-import { SourceError } from "../sources/resolve.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX, processIo } from "./io.ts";
 
@@ -198,36 +196,39 @@ async function dispatch(argv: string[], io: Io, named: { command?: string }): Pr
 }
 
 /**
- * Whether `error` is an expected failure of the core: a {@linkcode KindError}
- * (a read, source, git or configuration failure with a `kind`). `SourceError`
- * and `ConfigError` are named until they are `KindError`s too.
+ * The three classes of thrown error: a command-line mistake (`UsageError`),
+ * an expected failure of the core (any other {@linkcode KindError}: a read,
+ * source, git, configuration or bundle failure), and anything else (a bug).
  */
-function isCoreFailure(error: unknown): error is Error {
-  return error instanceof KindError || error instanceof SourceError ||
-    error instanceof ConfigError;
+type FailureClass = "usage" | "failure" | "bug";
+
+/** The one table from a class of thrown error to the CLI's exit code. */
+const EXIT_CODES: Readonly<Record<FailureClass, number>> = { usage: 2, failure: 2, bug: 1 };
+
+function classify(error: unknown): FailureClass {
+  if (error instanceof UsageError) return "usage";
+  return error instanceof KindError ? "failure" : "bug";
 }
 
 /**
- * The one place that turns a thrown error into words and an exit code:
- * a usage mistake prints the message and the usage (2); a core failure
- * (a file, a source string or a setting that cannot be used) prints one line
- * (2); anything else is a bug, printed with its stack (1). Only the CLI adds
- * its `dsh-skills-anywhere: ` prefix.
+ * The one place that turns a thrown error into words and an exit code
+ * ({@linkcode EXIT_CODES}): a usage mistake prints the message and the usage;
+ * a core failure prints its one line; a bug prints its stack. Only the CLI
+ * adds its `dsh-skills-anywhere: ` prefix.
  */
 function reportFailure(error: unknown, command: string | undefined, io: Io): number {
+  const failureClass = classify(error);
   if (error instanceof UsageError) {
     const name = command ?? error.command;
     const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
       ? `${COMMANDS[name].usage}\n`
       : helpText();
     io.err(`${PREFIX}${escapeTerminal(error.message)}\n\n${usage}`);
-    return 2;
-  }
-  if (isCoreFailure(error)) {
+  } else if (error instanceof KindError) {
     io.err(`${PREFIX}${escapeTerminal(error.message)}\n`);
-    return 2;
+  } else {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.err(`${PREFIX}unexpected error\n${escapeTerminal(detail)}\n`);
   }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  io.err(`${PREFIX}unexpected error\n${escapeTerminal(detail)}\n`);
-  return 1;
+  return EXIT_CODES[failureClass];
 }

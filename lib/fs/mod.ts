@@ -43,8 +43,8 @@ import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
 import { errorText, KindError } from "../errors.ts";
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
-import { concatBytes } from "../util.ts";
+import { formatBytes, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { concatBytes, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 
 /** Why a bounded read failed. */
 export type ReadErrorKind =
@@ -129,6 +129,11 @@ function toReadError(error: unknown): ReadError {
     return new ReadError("not-regular", "not a regular file", code);
   }
   return new ReadError("unreadable", errorText(error), code);
+}
+
+/** The one wording of kind `too-large`, quoting the limit. */
+function tooLarge(maxBytes: number): string {
+  return `larger than ${formatBytes(maxBytes)}`;
 }
 
 // Grown on demand; the common size is a SKILL.md's cap plus the one byte that proves it too large.
@@ -246,7 +251,7 @@ export function readBoundedSync(path: string, options: BoundedReadOptions): Boun
     if (followed || options.verifySize || total === 0 || total > maxBytes) {
       const info = fstatSync(fd);
       if (!info.isFile()) throw new ReadError("not-regular", "not a regular file");
-      if (total > maxBytes) throw new ReadError("too-large", `larger than ${maxBytes} bytes`);
+      if (total > maxBytes) throw new ReadError("too-large", tooLarge(maxBytes));
       if (info.size !== total) {
         throw new ReadError("size-mismatch", `reports ${info.size} bytes but read ${total}`);
       }
@@ -275,23 +280,21 @@ export function readBounded(path: string, options: BoundedReadOptions): Promise<
   }
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /**
- * Decodes UTF-8 strictly: malformed bytes are an error, never U+FFFD, and a
- * leading byte-order mark stays in the text.
+ * Decodes UTF-8 strictly ({@linkcode tryDecodeUtf8}): malformed bytes are a
+ * `ReadError` of kind `not-utf8`, never U+FFFD, and a leading byte-order mark
+ * stays in the text.
  *
  * @example
  * ```ts
- * decodeUtf8(new Uint8Array([0x68, 0x69])); // "hi"
+ * import { decodeUtf8 } from "./mod.ts";
+ * console.log(decodeUtf8(new Uint8Array([0x68, 0x69]))); // "hi"
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    throw new ReadError("not-utf8", "not valid UTF-8");
-  }
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) throw new ReadError("not-utf8", NOT_UTF8);
+  return text;
 }
 
 /**
@@ -426,7 +429,7 @@ function checkBefore(fd: number, options: StreamOptions): BigIntStats {
     throw new ReadError("changed", "changed before it could be read");
   }
   if (before.size > BigInt(options.maxBytes)) {
-    throw new ReadError("too-large", `larger than ${options.maxBytes} bytes`);
+    throw new ReadError("too-large", tooLarge(options.maxBytes));
   }
   return before;
 }
@@ -459,7 +462,9 @@ function streamChunks(
 /** The handle after the last byte: not grown past `maxBytes`, identity unchanged. */
 function checkAfter(fd: number, before: BigIntStats, maxBytes: number): void {
   const after = fstatSync(fd, { bigint: true });
-  if (after.size > BigInt(maxBytes)) throw new ReadError("grew", `grew past ${maxBytes} bytes`);
+  if (after.size > BigInt(maxBytes)) {
+    throw new ReadError("grew", `grew past ${formatBytes(maxBytes)}`);
+  }
   if (!sameIdentity(before, after)) throw new ReadError("changed", "changed while being read");
 }
 

@@ -14,14 +14,15 @@
  */
 import process from "node:process";
 import { basename, dirname, resolve } from "node:path";
-import { errorText } from "../errors.ts";
-import { readBounded, ReadError } from "../fs/mod.ts";
+import { errorText, type Failure, failure } from "../errors.ts";
+import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
 import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import {
   CHECK_INPUT_MESSAGES,
   type CheckGates,
+  type CheckInputKind,
   checkPassed,
   type CheckProfile,
   checkSkillBytes,
@@ -43,6 +44,13 @@ export interface CheckFilesOptions extends CheckGates {
   resourcesHint?: string;
 }
 
+/**
+ * Why a named file could not be checked: a read failure (`missing`,
+ * `not-regular`, `too-large`, …), a refusal of its bytes (`not-utf8`,
+ * `long-name`), or local links that could not be checked.
+ */
+export type FileInputKind = ReadErrorKind | CheckInputKind | "resources-unreadable";
+
 /** One file's entry in the report. */
 export type FileEntry =
   | {
@@ -53,7 +61,14 @@ export type FileEntry =
     resources?: ResourcesReport;
     unpinnedSources?: string[];
   }
-  | { path: string; status: "input_error"; error: string };
+  | {
+    path: string;
+    status: "input_error";
+    /** One sentence for people. */
+    error: string;
+    /** The failure class to switch on. */
+    kind: FileInputKind;
+  };
 
 /** The `skills-anywhere-file-check-1` report. */
 export interface FileCheckReport {
@@ -75,14 +90,8 @@ export interface FileCheckReport {
 /**
  * The sentence every report ends with: what was and was not checked;
  * `resourcesHint` says how local links get checked.
- *
- * @example
- * ```ts
- * import { checkScope } from "./check_files.ts";
- * console.log(checkScope("on request"));
- * ```
  */
-export function checkScope(resourcesHint: string): string {
+function checkScope(resourcesHint: string): string {
   return "Checked only the named files, offline: frontmatter parsing, specification rules, " +
     `external sources, declared tools and hidden characters (and local links ${resourcesHint}). ` +
     "Nothing was executed, fetched, installed or discovered, and no verdict on intent is given.";
@@ -90,7 +99,7 @@ export function checkScope(resourcesHint: string): string {
 
 type Settings = Required<Omit<CheckFilesOptions, "resourcesHint">>;
 
-/** The report's sentence for a file that could not be read. */
+/** The report's sentence for a file that could not be read (the check report's own style). */
 function readErrorMessage(error: ReadError): string {
   switch (error.kind) {
     case "not-regular":
@@ -114,26 +123,36 @@ async function readInput(absolute: string): Promise<Uint8Array | ReadError> {
   }
 }
 
-async function resourcesOf(absolute: string, text: string): Promise<ResourcesReport | string> {
+async function resourcesOf(
+  absolute: string,
+  text: string,
+): Promise<ResourcesReport | Failure<"resources-unreadable">> {
   try {
     return await checkResources(absolute, text);
   } catch (error) {
-    return `Cannot check local resources: ${errorText(error)}.`;
+    return failure("resources-unreadable", `Cannot check local resources: ${errorText(error)}.`);
   }
 }
 
 /** Checks one named file; an unreadable or uncheckable one is an `input_error` entry. */
 async function checkOne(input: string, settings: Settings): Promise<FileEntry> {
   const absolute = resolve(settings.cwd, input);
-  const inputError = (error: string): FileEntry => ({ path: input, status: "input_error", error });
+  const inputError = (kind: FileInputKind, error: string): FileEntry => ({
+    path: input,
+    status: "input_error",
+    error,
+    kind,
+  });
   const bytes = await readInput(absolute);
-  if (bytes instanceof ReadError) return inputError(readErrorMessage(bytes));
+  if (bytes instanceof ReadError) return inputError(bytes.kind, readErrorMessage(bytes));
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };
   const checked = checkSkillBytes(bytes, source);
-  if (!checked.ok) return inputError(checked.message);
+  if (!checked.ok) return inputError(checked.kind, checked.message);
   const { report } = checked;
   const resources = settings.resources ? await resourcesOf(absolute, checked.text) : undefined;
-  if (typeof resources === "string") return inputError(resources);
+  if (resources !== undefined && "ok" in resources) {
+    return inputError(resources.kind, resources.message);
+  }
   const passed = checkPassed(report, settings, resources?.counts.issues ?? 0);
   const entry: FileEntry = {
     path: input,

@@ -19,30 +19,36 @@ import { CHECK_INPUT_MESSAGES } from "../../lib/skill/check.ts";
 import { MAX_SKILL_FILE_BYTES } from "../../lib/limits.ts";
 import { renderEntry } from "./check_view.ts";
 import { byId, download, reveal, takeFile, UNREADABLE_MESSAGE } from "./dom.ts";
-import { type FileEntry, inputError, skillEntry, type SkillSource } from "./skill_entry.ts";
+import {
+  type FileEntry,
+  type FileInputKind,
+  inputError,
+  skillEntry,
+  type SkillSource,
+} from "./skill_entry.ts";
 
 /** A chosen file: its bytes and their digest, or why they were not read. */
 type Chosen =
   | { fileName: string; bytes: Uint8Array; sha256: string }
-  | { fileName: string; error: string };
+  | { fileName: string; error: string; kind: FileInputKind };
 
 /** Reads and hashes a chosen file; a file over the cap is refused without being read. */
 async function readChosen(file: File): Promise<Chosen> {
   if (file.size > MAX_SKILL_FILE_BYTES) {
-    return { fileName: file.name, error: CHECK_INPUT_MESSAGES["too-large"] };
+    return { fileName: file.name, error: CHECK_INPUT_MESSAGES["too-large"], kind: "too-large" };
   }
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return { fileName: file.name, bytes, sha256: await webSha256Hex(bytes) };
   } catch {
-    return { fileName: file.name, error: UNREADABLE_MESSAGE };
+    return { fileName: file.name, error: UNREADABLE_MESSAGE, kind: "unreadable" };
   }
 }
 
 function entryOf(chosen: Chosen, folder: string): FileEntry {
   const source: SkillSource = { fileName: chosen.fileName, folder };
   return "error" in chosen
-    ? inputError(source, chosen.error)
+    ? inputError(source, chosen.error, chosen.kind)
     : skillEntry(chosen.bytes, chosen.sha256, source);
 }
 

@@ -22,10 +22,10 @@
  * @module
  */
 import { checkPassed, checkSkillBytes } from "../../lib/skill/check.ts";
-import type { FileEntry } from "../../lib/skill/check_files.ts";
+import type { FileEntry, FileInputKind } from "../../lib/skill/check_files.ts";
 
 /** The file entry of one check, exactly as `check --json` types it. */
-export type { FileEntry };
+export type { FileEntry, FileInputKind };
 
 /** Where the chosen file came from, as far as the page knows. */
 export interface SkillSource {
@@ -50,11 +50,11 @@ function entryPath(source: SkillSource): string {
  * @example
  * ```ts
  * import { inputError } from "./skill_entry.ts";
- * console.log(inputError({ fileName: "big.md", folder: "" }, "No such file.").status); // "input_error"
+ * console.log(inputError({ fileName: "big.md", folder: "" }, "No such file.", "missing").status); // "input_error"
  * ```
  */
-export function inputError(source: SkillSource, error: string): FileEntry {
-  return { path: entryPath(source), status: "input_error", error };
+export function inputError(source: SkillSource, error: string, kind: FileInputKind): FileEntry {
+  return { path: entryPath(source), status: "input_error", error, kind };
 }
 
 /**
@@ -74,7 +74,7 @@ export function skillEntry(bytes: Uint8Array, sha256: string, source: SkillSourc
     fileName: source.fileName,
     folder: folder === "" ? undefined : folder,
   });
-  if (!checked.ok) return inputError(source, checked.message);
+  if (!checked.ok) return inputError(source, checked.message, checked.kind);
   return {
     path: entryPath(source),
     status: checkPassed(checked.report) ? "passed" : "failed",

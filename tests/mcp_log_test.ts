@@ -1,0 +1,75 @@
+// The MCP server's diagnostics on stderr: every line carries the surface's prefix exactly once,
+// whether the server runs as `main.ts mcp` (the CLI's log) or through `runStdio` alone (its own
+// default log), with a background sync that really fails (a Git source whose upstream is gone).
+import { equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { PREFIX } from "../lib/cli/io.ts";
+import { ROOT, writeTree } from "./helpers.ts";
+import { type Sandbox, withSandbox, withSession } from "./mcp_helpers.ts";
+
+/** A sources file naming an upstream that does not exist: the background sync fails. */
+async function failingSource(box: Sandbox): Promise<void> {
+  await writeTree(join(box.dshHome, "skills-anywhere"), {
+    "sources.json": JSON.stringify({ sources: [{ repo: join(box.root, "gone") }] }) + "\n",
+  });
+}
+
+/** Asserts every non-empty line starts with `PREFIX` and names the product once. */
+function assertPrefixedOnce(stderr: string): string[] {
+  const lines = stderr.split("\n").filter((line) => line !== "");
+  for (const line of lines) {
+    ok(line.startsWith(PREFIX), `unprefixed: ${line}`);
+    ok(!line.slice(PREFIX.length).includes("skills-anywhere: "), `prefixed twice: ${line}`);
+  }
+  return lines;
+}
+
+/** Waits until `text()` contains `needle` (the child works in the background). */
+async function until(text: () => string, needle: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!text().includes(needle) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+Deno.test("MCP log: `main.ts mcp` prints one prefixed line for a failed sync", async () => {
+  await withSandbox(async (box) => {
+    await failingSource(box);
+    const stderr = await withSession(box, "legacy", async (s) => {
+      await until(s.stderr, "failed");
+    });
+    const lines = assertPrefixedOnce(stderr);
+    equal(lines.filter((line) => / failed: /.test(line)).length, 1, stderr);
+  });
+});
+
+Deno.test("MCP log: runStdio's own log prefixes a failed sync once", async () => {
+  await withSandbox(async (box) => {
+    await failingSource(box);
+    const module = join(ROOT, "mcp", "mod.ts");
+    const code = `import { runStdio } from ${JSON.stringify(module)};\n` +
+      `await runStdio({ cwd: ${JSON.stringify(box.project)}, config: { sync: true } });\n`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", "--config", join(ROOT, "deno.json"), code],
+      cwd: box.project,
+      env: box.env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let stderr = "";
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
+    })();
+    await until(() => stderr, "failed");
+    await child.stdin.close();
+    await child.stdout.cancel();
+    const status = await child.status;
+    await reading;
+    equal(status.code, 0, stderr);
+    const lines = assertPrefixedOnce(stderr);
+    equal(lines.filter((line) => / failed: /.test(line)).length, 1, stderr);
+  });
+});
