@@ -16,6 +16,7 @@
  * ```
  * @module
  */
+import { compareCodeUnits } from "../util.ts";
 
 /** What the ranker reads of a skill. */
 export interface SearchableSkill {
@@ -44,10 +45,6 @@ export interface SearchMatch<T extends SearchableSkill> {
 export function queryTerms(query: string): string[] {
   const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 1);
   return [...new Set(terms)];
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -91,6 +88,6 @@ export function searchSkills<T extends SearchableSkill>(
     }
     if (matched > 0) matches.push({ skill, score });
   }
-  matches.sort((a, b) => b.score - a.score || compareNames(a.skill.name, b.skill.name));
+  matches.sort((a, b) => b.score - a.score || compareCodeUnits(a.skill.name, b.skill.name));
   return matches.slice(0, Math.max(0, limit));
 }

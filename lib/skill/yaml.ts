@@ -16,9 +16,9 @@ import { FAILSAFE_SCHEMA, load } from "js-yaml";
 /** Most aliases a frontmatter document may use. */
 export const MAX_ALIASES = 64;
 /** Most nodes the document may expand to once aliases are followed. */
-export const MAX_EXPANDED_NODES = 10_000;
+const MAX_EXPANDED_NODES = 10_000;
 /** Deepest nesting accepted. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 
 /** A parse result: the value, or a one-line error naming the file line. */
 export type YamlResult =
