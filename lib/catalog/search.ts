@@ -22,15 +22,19 @@ import { compareCodeUnits } from "../util.ts";
 export interface SearchableSkill {
   name: string;
   description: string;
+  /** The dsh `whenToUse` hint, ranked below the description. */
   whenToUse?: string;
+  /** Where the skill comes from (`list --json`'s `source`), ranked lowest. */
   source?: string;
+  /** The provider that serves it, ranked with `source`. */
   provider?: string;
-  invocation?: { modelInvocable: boolean };
 }
 
 /** One ranked match. */
 export interface SearchMatch<T extends SearchableSkill> {
+  /** The skill matched. */
   skill: T;
+  /** Its score as the module doc counts it; higher ranks first. */
   score: number;
 }
 

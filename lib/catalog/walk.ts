@@ -85,8 +85,11 @@ function statKind(path: string): "file" | "directory" | "other" | undefined {
 
 /** The parts of a root a walk needs. */
 export interface WalkRoot {
+  /** The directory walked. */
   path: string;
+  /** `flat`: skills are direct children; `nested`: a depth-first walk. */
   mode: "flat" | "nested";
+  /** Depth limit of a nested walk. */
   maxDepth: number;
   /**
    * A real directory no link may leave (project, plugin folder, Git checkout).
