@@ -143,7 +143,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
     scalarsAsStrings: true,
   });
   if (!parsed.ok) {
-    add("yaml-invalid", `invalid YAML: ${parsed.error}`, parsed.line);
+    add("yaml-invalid", `invalid YAML: ${parsed.message}`, parsed.line);
     return { ok: false, findings };
   }
   const data = parsed.value ?? {};
