@@ -7,7 +7,7 @@ import {
   NOT_ASSESSED,
   readSurface,
 } from "../lib/skill/surface.ts";
-import { findHiddenCharacters, formatCodePoint } from "../lib/skill/hidden.ts";
+import { findHiddenCharacters } from "../lib/skill/hidden.ts";
 import { compareCodeUnits } from "../lib/util.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -376,10 +376,17 @@ Deno.test("readSurface notAssessed lists what is not assessed, each under its AS
 // Hidden characters
 // ---------------------------------------------------------------------------
 
-Deno.test("formatCodePoint pads to four upper-case hex digits", () => {
-  equal(formatCodePoint(0xad), "U+00AD");
-  equal(formatCodePoint(0x200b), "U+200B");
-  equal(formatCodePoint(0xe0001), "U+E0001");
+/** How a report writes a code point: `U+` and at least four upper-case hex digits. */
+function codePointLabel(cp: number): string {
+  return "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
+}
+
+Deno.test("a code point is written U+ and four upper-case hex digits", () => {
+  deepEqual(findHiddenCharacters("a\u00ADb\u200Bc\u0007").map((c) => c.codePoint), [
+    "U+0007",
+    "U+00AD",
+    "U+200B",
+  ]);
 });
 
 Deno.test("the five-character sample yields exactly five entries sorted by code point", () => {
@@ -493,7 +500,7 @@ Deno.test("every listed code point is reported with its name and kind", () => {
     // Letters around each one so no exemption (leading BOM, emoji joiner) applies.
     const found = findHiddenCharacters(`a${String.fromCodePoint(cp)}b`);
     deepEqual(found, [{
-      codePoint: formatCodePoint(cp),
+      codePoint: codePointLabel(cp),
       name,
       kind,
       count: 1,
@@ -505,7 +512,7 @@ Deno.test("every listed code point is reported with its name and kind", () => {
   const all = "a" + expected.map(([cp]) => String.fromCodePoint(cp)).join("a") + "a";
   deepEqual(
     findHiddenCharacters(all).map((e) => e.codePoint),
-    expected.map(([cp]) => formatCodePoint(cp)),
+    expected.map(([cp]) => codePointLabel(cp)),
   );
 });
 

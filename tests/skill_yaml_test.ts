@@ -1,7 +1,7 @@
 // parseFrontmatterYaml: the YAML 1.2 core schema, every scalar as a string on request, and the
 // rules for hostile or broken frontmatter (bounds on aliases and nesting, duplicate keys, file
 // line numbers, prototype keys), directly and as parseSkillMarkdown applies them.
-import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
 import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
 import { MAX_ALIASES, parseFrontmatterYaml } from "../lib/skill/yaml.ts";
 import {
@@ -144,8 +144,10 @@ Deno.test("yaml: empty, whitespace and null frontmatter are `{}`", () => {
 Deno.test("yaml: duplicate keys are rejected and the message names the file line", () => {
   const direct = parseFrontmatterYaml("a: 1\nb: 2\na: 3", { firstLine: 2 });
   ok(!direct.ok);
-  match(direct.error, /duplicated mapping key/);
-  match(direct.error, /\bline 4\b/);
+  equal(direct.kind, "invalid");
+  equal(direct.line, 4);
+  match(direct.message, /duplicated mapping key/);
+  match(direct.message, /\bline 4\b/);
 
   // through the parser: the second `name` is on file line 4
   const raw = doc(["name: demo", "description: d", "name: other"]);
@@ -169,7 +171,8 @@ Deno.test("yaml: duplicate keys in nested mappings are rejected too", () => {
 Deno.test("yaml: a billion-laughs alias bomb fails", () => {
   const direct = parseFrontmatterYaml(BILLION_LAUGHS.join("\n"), { firstLine: 2 });
   ok(!direct.ok);
-  match(direct.error, /alias/);
+  equal(direct.kind, "invalid");
+  match(direct.message, /alias/);
   for (const options of [strict, lenient]) {
     const reason = failure(parseSkillMarkdown(
       doc(["name: demo", "description: d", ...BILLION_LAUGHS]),
@@ -192,7 +195,8 @@ Deno.test("yaml: few aliases that expand too far fail", () => {
   ok(40 <= MAX_ALIASES);
   const direct = parseFrontmatterYaml(lines.join("\n"));
   ok(!direct.ok);
-  match(direct.error, /aliases expand/);
+  equal(direct.kind, "expands-too-far");
+  match(direct.message, /aliases expand/);
   const reason = failure(parseSkillMarkdown(doc(["name: demo", "description: d", ...lines])));
   ok(reason.startsWith("invalid YAML frontmatter: "), reason);
 });
@@ -201,7 +205,8 @@ Deno.test("yaml: deeply nested documents fail cleanly", () => {
   // flow nesting, far deeper than any stack would tolerate unbounded
   const flow = parseFrontmatterYaml("a: " + "[".repeat(100_000) + "]".repeat(100_000));
   ok(!flow.ok);
-  match(flow.error, /nesting|depth/);
+  equal(flow.kind, "invalid");
+  match(flow.message, /nesting|depth/);
 
   // block nesting through the parser
   let block = "";

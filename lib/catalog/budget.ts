@@ -19,13 +19,17 @@ export type CatalogState = "visible" | "hidden" | "disabled";
 /** What the budget needs of a skill. */
 export interface BudgetSkill {
   name: string;
+  /** `modelInvocable: false` when the author disabled model invocation (state `disabled`). */
   invocation: { modelInvocable: boolean };
 }
 
 /** Budget settings; names are published names. */
 export interface Budget {
+  /** Most visible skills; 0 means no limit. */
   limit: number;
+  /** Names listed before the others, in precedence order. */
   pin: ReadonlySet<string>;
+  /** Names never listed (state `hidden`). */
   hide: ReadonlySet<string>;
 }
 

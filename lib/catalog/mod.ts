@@ -14,16 +14,20 @@
  */
 import { findProjectRoot, type ResolvedConfig } from "./config.ts";
 import { discover, type DiscoveryReport } from "./discover.ts";
-import type { Log } from "../util.ts";
+import { type Log, silentLog } from "../util.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { collectSources, type UntrustedProject } from "../sources/collect.ts";
 
 /** A discovered catalog and what produced it. */
 export interface Catalog {
+  /** What discovery found: the published skills, the dropped and the invalid ones. */
   report: DiscoveryReport;
+  /** The roots that were scanned, in precedence order. */
   roots: Root[];
+  /** The Git sources in force (their checkouts are among the roots). */
   sources: ResolvedSource[];
+  /** The project root of `cwd`, when a working directory was given. */
   projectRoot?: string;
   /** The project sources file waiting for trust (its sources are not in `sources`). */
   untrusted?: UntrustedProject;
@@ -33,8 +37,11 @@ export interface Catalog {
 export interface LoadOptions {
   /** Working directory; its project root adds project roots and the project sources file. */
   cwd?: string;
+  /** Where warnings and progress lines go (default: nowhere). */
   log?: Log;
+  /** Stops discovery; the promise then rejects. */
   signal?: AbortSignal;
+  /** Called as skill files are read: how many of how many. */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -43,7 +50,7 @@ export async function loadCatalog(
   config: ResolvedConfig,
   options: LoadOptions = {},
 ): Promise<Catalog> {
-  const log: Log = options.log ?? (() => {});
+  const log: Log = options.log ?? silentLog;
   const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const { sources, untrusted } = await collectSources(config, projectRoot, log);
   const roots = buildRoots(config, { projectRoot, sources });

@@ -30,14 +30,19 @@ export type DropReason = "excluded" | "same-file" | "same-content";
 
 /** A skill left out, with the skill that won (itself when excluded). */
 export interface DroppedSkill {
+  /** The skill left out. */
   skill: DiscoveredSkill;
+  /** The skill kept in its place (the skill itself when excluded). */
   winner: DiscoveredSkill;
+  /** Why it was left out. */
   reason: DropReason;
 }
 
 /** Options of {@linkcode applyPrecedence}. */
 export interface PrecedenceOptions {
+  /** Drop the same file reached twice and the same name with the same body. */
   dedupe: boolean;
+  /** Names never published, before or after renaming. */
   excludeSkills: readonly string[];
 }
 
@@ -46,6 +51,7 @@ function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
   return a.rank - b.rank || a.rootIndex - b.rootIndex || compareCodeUnits(a.path, b.path);
 }
 
+/** What a renamed skill is prefixed with: plugin, source repository, agent, else root folder. */
 function renamePrefix(skill: DiscoveredSkill): string {
   const origin = skill.origin;
   if (origin.kind === "claude-plugins" && origin.plugin) return origin.plugin;
@@ -63,6 +69,7 @@ function trimTrailingHyphens(value: string): string {
   return value.slice(0, end);
 }
 
+/** `candidate`, or the first `candidate-N` (cut to fit the name length) nothing has taken. */
 function freeName(candidate: string, taken: Set<string>): string {
   if (!taken.has(candidate)) return candidate;
   for (let n = 2;; n++) {
@@ -73,6 +80,7 @@ function freeName(candidate: string, taken: Set<string>): string {
   }
 }
 
+/** The skill published under `newName`, with the collision warning. */
 function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
   const warning = `name "${skill.name}" collides with another skill; published as "${newName}"`;
   return {
@@ -91,13 +99,67 @@ export function applyPrecedence(
   found: readonly DiscoveredSkill[],
   options: PrecedenceOptions,
 ): { skills: DiscoveredSkill[]; dropped: DroppedSkill[] } {
-  const ordered = [...found].sort(comparePrecedence);
   const exclude = new Set(options.excludeSkills);
+  const { kept, dropped } = dedupe([...found].sort(comparePrecedence), exclude, options.dedupe);
+  // A renamed skill can take an excluded name: exclusion applies to the published names too.
+  const skills: DiscoveredSkill[] = [];
+  for (const skill of renameCollisions(kept)) {
+    if (exclude.has(skill.name)) dropped.push({ skill, winner: skill, reason: "excluded" });
+    else skills.push(skill);
+  }
+  return { skills, dropped };
+}
+
+/** Walks the skills in precedence order, dropping excluded names and (with `on`) duplicates. */
+function dedupe(
+  ordered: readonly DiscoveredSkill[],
+  exclude: ReadonlySet<string>,
+  on: boolean,
+): { kept: DiscoveredSkill[]; dropped: DroppedSkill[] } {
   const dropped: DroppedSkill[] = [];
   const kept: DiscoveredSkill[] = [];
   const byHash = new Map<string, DiscoveredSkill[]>();
+  const realOf = realPaths();
+  for (const skill of ordered) {
+    if (exclude.has(skill.name)) {
+      dropped.push({ skill, winner: skill, reason: "excluded" });
+      continue;
+    }
+    const twins = on ? byHash.get(skill.contentHash) : undefined;
+    const duplicate = twins === undefined ? undefined : duplicateOf(skill, twins, realOf);
+    if (duplicate !== undefined) {
+      dropped.push(duplicate);
+      continue;
+    }
+    kept.push(skill);
+    if (!on) continue;
+    if (twins === undefined) byHash.set(skill.contentHash, [skill]);
+    else twins.push(skill);
+  }
+  return { kept, dropped };
+}
+
+/**
+ * Whether `skill` repeats one of its kept `twins` (same body hash): the same real file, else
+ * the same name.
+ */
+function duplicateOf(
+  skill: DiscoveredSkill,
+  twins: readonly DiscoveredSkill[],
+  realOf: (path: string) => string,
+): DroppedSkill | undefined {
+  const mine = realOf(skill.path);
+  const sameFile = twins.find((twin) => realOf(twin.path) === mine);
+  if (sameFile !== undefined) return { skill, winner: sameFile, reason: "same-file" };
+  const sameName = twins.find((twin) => twin.name === skill.name);
+  if (sameName !== undefined) return { skill, winner: sameName, reason: "same-content" };
+  return undefined;
+}
+
+/** A remembered `realpath`: a path that cannot be resolved stands for itself. */
+function realPaths(): (path: string) => string {
   const real = new Map<string, string>();
-  const realOf = (path: string) => {
+  return (path) => {
     let known = real.get(path);
     if (known === undefined) {
       try {
@@ -109,47 +171,9 @@ export function applyPrecedence(
     }
     return known;
   };
-  for (const skill of ordered) {
-    if (exclude.has(skill.name)) {
-      dropped.push({ skill, winner: skill, reason: "excluded" });
-      continue;
-    }
-    const twins = options.dedupe ? byHash.get(skill.contentHash) : undefined;
-    if (twins !== undefined) {
-      const mine = realOf(skill.path);
-      let winner: DiscoveredSkill | undefined;
-      for (const twin of twins) {
-        if (realOf(twin.path) === mine) {
-          winner = twin;
-          break;
-        }
-      }
-      if (winner !== undefined) {
-        dropped.push({ skill, winner, reason: "same-file" });
-        continue;
-      }
-      winner = twins.find((twin) => twin.name === skill.name);
-      if (winner !== undefined) {
-        dropped.push({ skill, winner, reason: "same-content" });
-        continue;
-      }
-    }
-    kept.push(skill);
-    if (options.dedupe) {
-      const list = byHash.get(skill.contentHash);
-      if (list === undefined) byHash.set(skill.contentHash, [skill]);
-      else list.push(skill);
-    }
-  }
-  const renamed = renameCollisions(kept);
-  const skills: DiscoveredSkill[] = [];
-  for (const skill of renamed) {
-    if (exclude.has(skill.name)) dropped.push({ skill, winner: skill, reason: "excluded" });
-    else skills.push(skill);
-  }
-  return { skills, dropped };
 }
 
+/** Renames every name collision among `kept` as the module doc says; order is kept. */
 function renameCollisions(kept: DiscoveredSkill[]): DiscoveredSkill[] {
   const groups = new Map<string, number[]>();
   kept.forEach((skill, index) => {

@@ -35,12 +35,17 @@ export type SourceLabel =
 
 /** One directory to scan. */
 export interface Root {
+  /** The directory scanned. */
   path: string;
   /** `flat`: skills are direct children; `nested`: a bounded depth-first walk. */
   mode: "flat" | "nested";
+  /** Where its skills come from, as reported in each skill's `source` field. */
   source: SourceLabel;
+  /** Precedence: a lower rank wins a name; ties go to the earlier root. */
   rank: number;
+  /** Which agent, plugin or Git source the root belongs to. */
   origin: Origin;
+  /** A short name for reports (`doctor`'s roots table). */
   label: string;
   /** Depth limit of a nested walk. */
   maxDepth: number;
@@ -57,10 +62,13 @@ export interface Root {
 
 /** A Git source checkout to scan (the fields of a resolved source that roots need). */
 export interface SourceRoot {
+  /** The folder scanned: the checkout, or the source's `path` inside it. */
   scanDir: string;
   /** The checkout `scanDir` lies in: links may not leave it (`scanDir` itself when absent). */
   dir?: string;
+  /** The source as the user wrote it (`owner/repo`), shown as its origin. */
   display: string;
+  /** The source's own rank, when it sets one. */
   rank?: number;
 }
 

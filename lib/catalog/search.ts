@@ -16,20 +16,25 @@
  * ```
  * @module
  */
+import { compareCodeUnits } from "../util.ts";
 
 /** What the ranker reads of a skill. */
 export interface SearchableSkill {
   name: string;
   description: string;
+  /** The dsh `whenToUse` hint, ranked below the description. */
   whenToUse?: string;
+  /** Where the skill comes from (`list --json`'s `source`), ranked lowest. */
   source?: string;
+  /** The provider that serves it, ranked with `source`. */
   provider?: string;
-  invocation?: { modelInvocable: boolean };
 }
 
 /** One ranked match. */
 export interface SearchMatch<T extends SearchableSkill> {
+  /** The skill matched. */
   skill: T;
+  /** Its score as the module doc counts it; higher ranks first. */
   score: number;
 }
 
@@ -44,10 +49,6 @@ export interface SearchMatch<T extends SearchableSkill> {
 export function queryTerms(query: string): string[] {
   const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 1);
   return [...new Set(terms)];
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -91,6 +92,6 @@ export function searchSkills<T extends SearchableSkill>(
     }
     if (matched > 0) matches.push({ skill, score });
   }
-  matches.sort((a, b) => b.score - a.score || compareNames(a.skill.name, b.skill.name));
+  matches.sort((a, b) => b.score - a.score || compareCodeUnits(a.skill.name, b.skill.name));
   return matches.slice(0, Math.max(0, limit));
 }

@@ -25,6 +25,7 @@ import type { Dirent } from "node:fs";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { ReadError, resolveLink } from "../fs/mod.ts";
+import { compareCodeUnits } from "../util.ts";
 
 /** A skill file found by a walk. */
 export interface FoundFile {
@@ -70,7 +71,7 @@ const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 
 /** Plain code-unit order, so walks are the same on every machine and locale. */
 function byName(a: Dirent, b: Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return compareCodeUnits(a.name, b.name);
 }
 
 function statKind(path: string): "file" | "directory" | "other" | undefined {
@@ -84,8 +85,11 @@ function statKind(path: string): "file" | "directory" | "other" | undefined {
 
 /** The parts of a root a walk needs. */
 export interface WalkRoot {
+  /** The directory walked. */
   path: string;
+  /** `flat`: skills are direct children; `nested`: a depth-first walk. */
   mode: "flat" | "nested";
+  /** Depth limit of a nested walk. */
   maxDepth: number;
   /**
    * A real directory no link may leave (project, plugin folder, Git checkout).
@@ -129,6 +133,11 @@ function refusedFile(path: string, directory: string, name: string, error: ReadE
   return { file: path, directory, fallbackName: name, refused: error };
 }
 
+/** Whether a flat root's `.md` entry could be a skill (not a README, licence, …). */
+function isFlatCandidate(name: string): boolean {
+  return name.endsWith(".md") && !IGNORED_FLAT_FILES.has(name);
+}
+
 function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
   const entries = readdirSync(rootPath, { withFileTypes: true }).sort(byName);
   const found: FoundFile[] = [];
@@ -136,93 +145,134 @@ function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
   for (const entry of entries) {
     if (entry.name.startsWith(".")) continue;
     const path = prefix + entry.name; // an entry name never holds a separator
-
-    let kind: ReturnType<typeof statKind> = entry.isDirectory()
-      ? "directory"
-      : entry.isFile()
-      ? "file"
-      : "other";
-    if (entry.isSymbolicLink()) {
-      const link = followLink(path, within);
-      if (link !== undefined && "refused" in link) {
-        const candidate = entry.name.endsWith(".md") && !IGNORED_FLAT_FILES.has(entry.name);
-        if (candidate || statKind(path) !== "file") {
-          found.push(refusedFile(path, rootPath, entry.name, link.refused));
-        }
-        continue;
-      }
-      kind = link?.kind;
-    }
-    if (kind === "directory") {
-      // Whether SKILL.md exists is settled by the read itself (one open instead of stat + open).
-      found.push({
-        file: path + sep + "SKILL.md",
-        directory: path,
-        fallbackName: entry.name,
-        unverified: true,
-      });
-    } else if (
-      kind === "file" && entry.name.endsWith(".md") && !IGNORED_FLAT_FILES.has(entry.name)
-    ) {
-      found.push({ file: path, directory: rootPath, fallbackName: entry.name.slice(0, -3) });
-    }
+    const file = flatEntry(rootPath, path, entry, within);
+    if (file !== undefined) found.push(file);
   }
   return found;
 }
 
+/** What one entry of a flat root is: a skill directory, a `<name>.md` skill, a refused link, or nothing. */
+function flatEntry(
+  rootPath: string,
+  path: string,
+  entry: Dirent,
+  within: string | undefined,
+): FoundFile | undefined {
+  let kind: ReturnType<typeof statKind> = entry.isDirectory()
+    ? "directory"
+    : entry.isFile()
+    ? "file"
+    : "other";
+  if (entry.isSymbolicLink()) {
+    const link = followLink(path, within);
+    if (link !== undefined && "refused" in link) {
+      const reported = isFlatCandidate(entry.name) || statKind(path) !== "file";
+      return reported ? refusedFile(path, rootPath, entry.name, link.refused) : undefined;
+    }
+    kind = link?.kind;
+  }
+  if (kind === "directory") {
+    // Whether SKILL.md exists is settled by the read itself (one open instead of stat + open).
+    return {
+      file: path + sep + "SKILL.md",
+      directory: path,
+      fallbackName: entry.name,
+      unverified: true,
+    };
+  }
+  if (kind === "file" && isFlatCandidate(entry.name)) {
+    return { file: path, directory: rootPath, fallbackName: entry.name.slice(0, -3) };
+  }
+  return undefined;
+}
+
+/** The state of one nested walk: what it found, the real directories it entered, its bounds. */
+interface NestedWalk {
+  found: FoundFile[];
+  admitted: Set<string>;
+  maxDepth: number;
+  within: string | undefined;
+}
+
 function walkNested(rootPath: string, maxDepth: number, within: string | undefined): FoundFile[] {
-  const found: FoundFile[] = [];
   const realRoot = realpathSync(rootPath);
-  const admitted = new Set<string>([realRoot]);
-  const visit = (dir: string, realDir: string, name: string, depth: number, entries: Dirent[]) => {
-    const marker = entries.find((e) => e.name === "SKILL.md");
-    const skill = join(dir, "SKILL.md");
-    if (marker?.isFile()) {
-      found.push({ file: skill, directory: dir, fallbackName: name });
-      if (depth > 0) return;
-    } else if (marker?.isSymbolicLink()) {
-      const link = followLink(skill, within);
-      if (link !== undefined && "refused" in link) {
-        found.push(refusedFile(skill, dir, name, link.refused));
-        if (depth > 0) return;
-      } else if (link?.kind === "file") {
-        found.push({ file: skill, directory: dir, fallbackName: name });
-        if (depth > 0) return;
-      }
-    }
-    if (depth >= maxDepth) return;
-    for (const entry of entries.sort(byName)) {
-      if (SKIPPED_DIRS.has(entry.name)) continue;
-      const path = join(dir, entry.name);
-      let real: string;
-      if (entry.isDirectory()) {
-        // Below a real directory, a real child's real path needs no system call.
-        real = join(realDir, entry.name);
-      } else if (entry.isSymbolicLink()) {
-        const link = followLink(path, within);
-        if (link !== undefined && "refused" in link) {
-          if (statKind(path) !== "file") {
-            found.push(refusedFile(path, dir, entry.name, link.refused));
-          }
-          continue;
-        }
-        if (link?.kind !== "directory") continue;
-        real = link.real;
-      } else {
-        continue;
-      }
-      if (admitted.has(real)) continue;
-      admitted.add(real);
-      let children: Dirent[];
-      try {
-        children = readdirSync(path, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      visit(path, real, entry.name, depth + 1, children);
-    }
-  };
+  const walk: NestedWalk = { found: [], admitted: new Set([realRoot]), maxDepth, within };
   const top = rootPath.split(/[\\/]/).filter((s) => s !== "").pop() ?? rootPath;
-  visit(rootPath, realRoot, top, 0, readdirSync(rootPath, { withFileTypes: true }));
-  return found;
+  visit(
+    walk,
+    { path: rootPath, real: realRoot, name: top, depth: 0 },
+    readdirSync(rootPath, { withFileTypes: true }),
+  );
+  return walk.found;
+}
+
+/** A directory of a nested walk: its path, its real path, its name and its depth below the root. */
+interface NestedDir {
+  path: string;
+  real: string;
+  name: string;
+  depth: number;
+}
+
+/** Records the directory's skill, if any, then walks its children unless it is a leaf. */
+function visit(walk: NestedWalk, dir: NestedDir, entries: Dirent[]): void {
+  const isSkill = recordSkill(walk, dir, entries);
+  // Below the root, a skill directory is a leaf.
+  if ((isSkill && dir.depth > 0) || dir.depth >= walk.maxDepth) return;
+  for (const entry of entries.sort(byName)) {
+    if (SKIPPED_DIRS.has(entry.name)) continue;
+    const child = childDir(walk, dir, entry);
+    if (child === undefined || walk.admitted.has(child.real)) continue;
+    walk.admitted.add(child.real);
+    let children: Dirent[];
+    try {
+      children = readdirSync(child.path, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    visit(walk, child, children);
+  }
+}
+
+/** Records the directory's `SKILL.md` (or the refused link in its place); whether there was one. */
+function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly Dirent[]): boolean {
+  const marker = entries.find((e) => e.name === "SKILL.md");
+  const skill = join(dir.path, "SKILL.md");
+  if (marker?.isFile()) {
+    walk.found.push({ file: skill, directory: dir.path, fallbackName: dir.name });
+    return true;
+  }
+  if (!marker?.isSymbolicLink()) return false;
+  const link = followLink(skill, walk.within);
+  if (link !== undefined && "refused" in link) {
+    walk.found.push(refusedFile(skill, dir.path, dir.name, link.refused));
+    return true;
+  }
+  if (link?.kind !== "file") return false;
+  walk.found.push({ file: skill, directory: dir.path, fallbackName: dir.name });
+  return true;
+}
+
+/**
+ * The child directory `entry` leads to (a directory, or a link to one inside the boundary);
+ * a refused link is recorded and yields nothing.
+ */
+function childDir(walk: NestedWalk, dir: NestedDir, entry: Dirent): NestedDir | undefined {
+  const path = join(dir.path, entry.name);
+  const depth = dir.depth + 1;
+  // Below a real directory, a real child's real path needs no system call.
+  if (entry.isDirectory()) {
+    return { path, real: join(dir.real, entry.name), name: entry.name, depth };
+  }
+  if (!entry.isSymbolicLink()) return undefined;
+  const link = followLink(path, walk.within);
+  if (link !== undefined && "refused" in link) {
+    if (statKind(path) !== "file") {
+      walk.found.push(refusedFile(path, dir.path, entry.name, link.refused));
+    }
+    return undefined;
+  }
+  return link?.kind === "directory"
+    ? { path, real: link.real, name: entry.name, depth }
+    : undefined;
 }

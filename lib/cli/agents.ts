@@ -12,7 +12,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { AGENTS } from "../catalog/agents.ts";
+import { type AgentRow, AGENTS } from "../catalog/agents.ts";
 import { findProjectRoot } from "../catalog/config.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
@@ -20,9 +20,13 @@ import { jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable } from "./table.ts";
 
+/** Whether `path` is a directory (following links); false when it cannot be read. */
 async function isDirectory(path: string): Promise<boolean> {
   return await stat(path).then((s) => s.isDirectory(), () => false);
 }
+
+/** One row of `agents --json`. */
+type AgentsDocRow = Awaited<ReturnType<typeof agentRow>>;
 
 /** Runs `agents`; always exit 0. */
 export async function runAgents(
@@ -33,27 +37,32 @@ export async function runAgents(
 ): Promise<number> {
   const config = cliConfig({ sharedDirs: true });
   const projectRoot = await findProjectRoot(cwd);
-  const rows = await Promise.all(AGENTS.map(async (agent) => {
-    const dirs = [
-      ...(agent.project ?? []).map((d) => join(projectRoot, d)),
-      ...(agent.user === undefined ? [] : [join(config.home, agent.user)]),
-    ];
-    const present = (await Promise.all(dirs.map(isDirectory))).some(Boolean);
-    return {
-      id: agent.id,
-      label: agent.label,
-      project: agent.project?.[0] ?? null,
-      projectDirs: [...(agent.project ?? [])],
-      user: agent.user === undefined ? null : `~/${agent.user}`,
-      shared: agent.shared === true,
-      docs: agent.docs ?? null,
-      present,
-    };
-  }));
-  if (values.json) {
-    io.out(jsonText(rows));
-    return 0;
-  }
+  const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, projectRoot, config.home)));
+  io.out(values.json ? jsonText(rows) : agentsText(rows));
+  return 0;
+}
+
+/** What `agents` says of one agent, with whether one of its skill directories exists here. */
+async function agentRow(agent: AgentRow, projectRoot: string, home: string) {
+  const dirs = [
+    ...(agent.project ?? []).map((d) => join(projectRoot, d)),
+    ...(agent.user === undefined ? [] : [join(home, agent.user)]),
+  ];
+  const present = (await Promise.all(dirs.map(isDirectory))).some(Boolean);
+  return {
+    id: agent.id,
+    label: agent.label,
+    project: agent.project?.[0] ?? null,
+    projectDirs: [...(agent.project ?? [])],
+    user: agent.user === undefined ? null : `~/${agent.user}`,
+    shared: agent.shared === true,
+    docs: agent.docs ?? null,
+    present,
+  };
+}
+
+/** The human table, then how many agents have a skills directory here. */
+function agentsText(rows: readonly AgentsDocRow[]): string {
   const table = formatTable([
     ["AGENT", "ID", "PROJECT DIR", "USER DIR", "FOUND HERE"],
     ...rows.map((r) => [
@@ -65,9 +74,6 @@ export async function runAgents(
     ]),
   ]);
   const found = rows.filter((r) => r.present).length;
-  io.out(
-    `${table}\n\n${rows.length} agents supported; ${found} have a skills directory on this machine.\n` +
-      "The shared .agents/skills directories are read by the CLI and the standalone MCP server; inside dsh, dsh's built-in provider reads them.\n",
-  );
-  return 0;
+  return `${table}\n\n${rows.length} agents supported; ${found} have a skills directory on this machine.\n` +
+    "The shared .agents/skills directories are read by the CLI and the standalone MCP server; inside dsh, dsh's built-in provider reads them.\n";
 }

@@ -75,6 +75,7 @@ export interface CommandLine {
   command?: string;
   /** Positional arguments after the command. */
   positionals: string[];
+  /** The options given, by name. */
   values: OptionValues;
 }
 

@@ -6,18 +6,22 @@
  * @example
  * ```ts
  * import { cliCatalog } from "./catalog.ts";
- * import { type Io, PREFIX } from "./io.ts";
+ * import type { Io } from "./io.ts";
  * declare const io: Io;
- * const { report } = await cliCatalog("/repo", io);
+ * const { report, show } = await cliCatalog("/repo", io);
  * ```
  * @module
  */
+import { relative } from "node:path";
 import process from "node:process";
-import { type Catalog, loadCatalog } from "../catalog/mod.ts";
+import { loadCatalog } from "../catalog/mod.ts";
 import { resolveConfig, type ResolvedConfig } from "../catalog/config.ts";
+import type { DiscoveryReport } from "../catalog/discover.ts";
+import { isWithin } from "../fs/mod.ts";
+import type { UntrustedProject } from "../sources/collect.ts";
+import type { ResolvedSource } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
-import type { UntrustedProject } from "../sources/collect.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { tildePath } from "./table.ts";
 
@@ -60,15 +64,22 @@ export function untrustedNotice(untrusted: UntrustedProject, home: string): stri
     `dsh-skills-anywhere trust --cwd ${escapeTerminal(tildePath(untrusted.projectRoot, home))}\n`;
 }
 
+/** A discovered catalog as the listing commands (`list`, `doctor`) show it. */
+export interface CatalogView {
+  /** The CLI configuration it was discovered with. */
+  config: ResolvedConfig;
+  /** What discovery found. */
+  report: DiscoveryReport;
+  /** A path for display: relative to its Git checkout when inside one, else `~`-shortened. */
+  show: (path: string) => string;
+}
+
 /**
- * Discovers the catalog for `cwd`, with progress on stderr only when it is a
- * terminal, and one line there when the project's sources file waits for trust.
+ * Discovers the catalog for `cwd` with the CLI configuration, with progress on stderr only
+ * when it is a terminal, and one line there when the project's sources file waits for trust.
  */
-export async function cliCatalog(
-  cwd: string,
-  io: Io,
-  config: ResolvedConfig = cliConfig(),
-): Promise<Catalog> {
+export async function cliCatalog(cwd: string, io: Io): Promise<CatalogView> {
+  const config = cliConfig();
   let last = 0;
   const onProgress = io.errIsTty
     ? (done: number, total: number) => {
@@ -81,5 +92,17 @@ export async function cliCatalog(
   const catalog = await loadCatalog(config, { cwd, log: stderrLog(io), onProgress });
   if (io.errIsTty && last > 0) io.err("\r\u001b[K");
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
-  return catalog;
+  const show = (path: string) => displayPath(path, config.home, catalog.sources);
+  return { config, report: catalog.report, show };
+}
+
+/** A path for display: relative to its Git checkout when inside one, else `~`-shortened. */
+function displayPath(path: string, home: string, sources: readonly ResolvedSource[]): string {
+  let best: string | undefined;
+  for (const source of sources) {
+    if (!isWithin(path, source.dir)) continue;
+    const rel = relative(source.dir, path);
+    if (best === undefined || rel.length < best.length) best = rel;
+  }
+  return best ?? tildePath(path, home);
 }

@@ -14,10 +14,9 @@
 import type { DiscoveryReport } from "../catalog/discover.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
-import { cliCatalog, cliConfig } from "./catalog.ts";
+import { cliCatalog } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
-import { displayPath } from "./list.ts";
 import { formatTable } from "./table.ts";
 
 /** What `doctor --json` prints. */
@@ -30,17 +29,10 @@ export async function runDoctor(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const config = cliConfig();
-  const [{ report, sources }, git] = await Promise.all([
-    cliCatalog(cwd, io, config),
-    gitAvailable(),
-  ]);
+  const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
   const doc = doctorDoc(report, git);
   if (values.json) io.out(jsonText(doc));
-  else {
-    const show = (path: string) => displayPath(path, config.home, sources);
-    io.out(doctorText(doc, show(config.stateDir), show).join("\n") + "\n");
-  }
+  else io.out(doctorText(doc, show(config.stateDir), show).join("\n") + "\n");
   return 0;
 }
 
@@ -79,17 +71,37 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
 
 /** The human report: one section per kind of fact, paths shown by `show`. */
 function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => string): string[] {
+  const present = doc.roots.filter((r) => r.exists);
   const lines = [
     doc.git ? "git: available" : "git: NOT FOUND (git sources disabled)",
     `state: ${escapeTerminal(stateDir)}`,
+    "",
+    `Roots present (${present.length} of ${doc.roots.length}):`,
   ];
-  const present = doc.roots.filter((r) => r.exists);
-  lines.push("", `Roots present (${present.length} of ${doc.roots.length}):`);
   if (present.length > 0) {
     lines.push(
       formatTable(present.map((r) => ["  " + r.label, String(r.count).padStart(3), show(r.path)])),
     );
   }
+  lines.push(...fixedSections(doc, show), ...refusedSections(doc, show));
+  if (doc.dropped.length > 0) {
+    lines.push("", `Hidden duplicates (${doc.dropped.length}):`);
+    lines.push(formatTable(doc.dropped.map((d) => [
+      "  " + d.name,
+      d.reason,
+      show(d.path),
+      `-> ${show(d.winner)}`,
+    ])));
+  }
+  if (!doc.complete) {
+    lines.push("", "WARNING: at least one root could not be read completely; see messages above.");
+  }
+  return lines;
+}
+
+/** The skills published with a change: renamed, or with repaired frontmatter. */
+function fixedSections(doc: DoctorDoc, show: (path: string) => string): string[] {
+  const lines: string[] = [];
   if (doc.renamed.length > 0) {
     lines.push("", `Renamed to avoid collisions (${doc.renamed.length}):`);
     lines.push(formatTable(doc.renamed.map((r) => ["  " + r.from, `-> ${r.name}`, show(r.path)])));
@@ -101,6 +113,12 @@ function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => st
       for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
     }
   }
+  return lines;
+}
+
+/** The files not published: skipped as invalid, or refused for safety (with why). */
+function refusedSections(doc: DoctorDoc, show: (path: string) => string): string[] {
+  const lines: string[] = [];
   const skipped = doc.invalid.filter((i) => i.refusal === undefined);
   if (skipped.length > 0) {
     lines.push("", `Skipped (${skipped.length}):`);
@@ -119,18 +137,6 @@ function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => st
       "  file may come from /proc, /sys or /dev or change size as it is read: these files were",
       "  not read (or their content was discarded) and are not offered to any agent.",
     );
-  }
-  if (doc.dropped.length > 0) {
-    lines.push("", `Hidden duplicates (${doc.dropped.length}):`);
-    lines.push(formatTable(doc.dropped.map((d) => [
-      "  " + d.name,
-      d.reason,
-      show(d.path),
-      `-> ${show(d.winner)}`,
-    ])));
-  }
-  if (!doc.complete) {
-    lines.push("", "WARNING: at least one root could not be read completely; see messages above.");
   }
   return lines;
 }

@@ -15,6 +15,7 @@ import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import {
+  type LockEntry,
   projectSourcesFile,
   readConfigBytes,
   readLock,
@@ -38,12 +39,19 @@ import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { formatTable, tildePath } from "./table.ts";
 
+/** The sources in force for `cwd`, and the project's sources waiting for trust. */
+type Listing = Awaited<ReturnType<typeof sourcesFor>>;
+
+/** Collects the sources for `cwd` with the CLI configuration. */
 async function sourcesFor(cwd: string, io: Io) {
   const config = cliConfig();
   const projectRoot = await findProjectRoot(cwd);
   const { sources, untrusted } = await collectSources(config, projectRoot, stderrLog(io));
   return { config, projectRoot, sources, untrusted };
 }
+
+/** The lock entry of a source: its synced commit, or null when never synced. */
+type LockOf = (source: ResolvedSource) => LockEntry | null;
 
 /** What a source row says in `sources`: in force, or waiting for `trust`. */
 const UNTRUSTED_STATE = "untrusted — run `dsh-skills-anywhere trust`";
@@ -55,21 +63,25 @@ export async function runSources(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, projectRoot, sources, untrusted } = await sourcesFor(cwd, io);
-  const lock = await readLock(config.lockFile, { warn: stderrWarn(io) });
-  const waiting = untrusted?.sources ?? [];
-  const lockOf = (s: ResolvedSource) => Object.hasOwn(lock, s.key) ? lock[s.key] : null;
+  const listing = await sourcesFor(cwd, io);
+  const lock = await readLock(listing.config.lockFile, { warn: stderrWarn(io) });
+  const lockOf: LockOf = (s) => Object.hasOwn(lock, s.key) ? lock[s.key] : null;
   if (values.json) {
-    const doc = [
-      ...sources.map((s) => ({ ...s, state: "active", lock: lockOf(s) })),
+    const waiting = listing.untrusted?.sources ?? [];
+    io.out(jsonText([
+      ...listing.sources.map((s) => ({ ...s, state: "active", lock: lockOf(s) })),
       ...waiting.map((s) => ({ ...s, state: "untrusted", lock: lockOf(s) })),
-    ];
-    io.out(jsonText(doc));
-    return 0;
-  }
+    ]));
+  } else io.out(sourcesText(listing, lockOf));
+  return 0;
+}
+
+/** The human `sources` listing: the table, then where the user and project files are. */
+function sourcesText(listing: Listing, lockOf: LockOf): string {
+  const { config, projectRoot, sources, untrusted } = listing;
+  const waiting = untrusted?.sources ?? [];
   if (sources.length === 0 && waiting.length === 0) {
-    io.out("No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n");
-    return 0;
+    return "No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n";
   }
   const row = (s: ResolvedSource) => [
     s.display,
@@ -85,19 +97,15 @@ export async function runSources(
       ...sources.map((s) => [...row(s), "active"]),
       ...waiting.map((s) => [...row(s), UNTRUSTED_STATE]),
     ]);
-  io.out(
-    `${table}\n\nuser file:    ${
-      escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home))
-    }\n` +
-      `project file: ${escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home))}${
-        untrusted === undefined
-          ? ""
-          : ` (${untrusted.state === "changed" ? "changed, " : ""}untrusted)`
-      }\n`,
-  );
-  return 0;
+  const userFile = escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home));
+  const projectFile = escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home));
+  const projectState = untrusted === undefined
+    ? ""
+    : ` (${untrusted.state === "changed" ? "changed, " : ""}untrusted)`;
+  return `${table}\n\nuser file:    ${userFile}\nproject file: ${projectFile}${projectState}\n`;
 }
 
+/** The `sync` and `add` result table. */
 function syncTable(results: readonly SyncResult[]): string {
   return formatTable([
     ["SOURCE", "STATUS", "COMMIT"],
@@ -138,6 +146,7 @@ export async function runSync(
   return failed ? 1 : 0;
 }
 
+/** The sources file `add`/`remove` edit: the project's with `--project`, else the user's. */
 async function targetFile(values: OptionValues, cwd: string): Promise<string> {
   const config = cliConfig();
   return values.project
@@ -179,6 +188,7 @@ async function editTarget(
   if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
 }
 
+/** The entry `add` writes: the bare source string, or an object with `--ref`/`--path`/`--rank`. */
 function specFrom(input: string, values: OptionValues): string | SourceSpec {
   if (values.ref === undefined && values.path === undefined && values.rank === undefined) {
     return input;

@@ -10,7 +10,8 @@
  * ```
  * @module
  */
-import { sep } from "node:path";
+import { relative, sep } from "node:path";
+import { isWithin } from "../fs/mod.ts";
 import { escapeTerminal } from "./escape.ts";
 
 /** Formats rows (the first row is usually the header) as aligned text without a final newline. */
@@ -35,6 +36,5 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
  */
 export function tildePath(path: string, home: string): string {
   if (path === home) return "~";
-  const prefix = home.endsWith(sep) ? home : home + sep;
-  return path.startsWith(prefix) ? `~${sep}${path.slice(prefix.length)}` : path;
+  return isWithin(path, home) ? `~${sep}${relative(home, path)}` : path;
 }

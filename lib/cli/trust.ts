@@ -17,11 +17,12 @@
  */
 import { createInterface } from "node:readline";
 import process from "node:process";
-import { findProjectRoot } from "../catalog/config.ts";
+import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
 import { parseSourcesFile, projectSourcesFile, readConfigBytes } from "../sources/files.ts";
 import { type ResolvedSource, resolveSource, SourceError } from "../sources/resolve.ts";
 import {
   projectKey,
+  type ProjectTrust,
   projectTrust,
   revokeProject,
   trustFile,
@@ -66,6 +67,7 @@ function canAsk(io: Io): boolean {
   return io.errIsTty && Boolean(process.stdin.isTTY);
 }
 
+/** The sources as the `--json` document lists them. */
 function sourceRows(sources: readonly ResolvedSource[]): TrustDoc["sources"] {
   return sources.map((s) => ({
     repo: s.repo,
@@ -94,6 +96,7 @@ function resolveEntries(
   return sources;
 }
 
+/** Runs `trust --revoke`: forgets the project's trust; exit 0 whether or not it was trusted. */
 async function revoke(
   projectRoot: string,
   values: OptionValues,
@@ -118,6 +121,22 @@ async function revoke(
   return 0;
 }
 
+/** A project sources file under review: what it holds and how it stands. */
+interface Review {
+  config: ResolvedConfig;
+  projectRoot: string;
+  file: string;
+  /** The file, `~`-shortened and escaped for the terminal. */
+  shown: string;
+  bytes: Uint8Array;
+  /** The entries that can be used (the others were told on stderr). */
+  sources: ResolvedSource[];
+  /** The trust recorded before the command. */
+  before: ProjectTrust;
+  /** The project as the trust file records it (its real path). */
+  key: string;
+}
+
 /**
  * Runs `trust`; exit 0 trusted, 1 not trusted, 2 no project sources file (one that cannot be
  * read or parsed throws: exit 2 too).
@@ -131,67 +150,77 @@ export async function runTrust(
   if (values.revoke && values.yes) throw new UsageError("--revoke and --yes do not go together.");
   const projectRoot = await findProjectRoot(cwd);
   if (values.revoke) return await revoke(projectRoot, values, io);
-  const config = cliConfig();
-  const file = projectSourcesFile(projectRoot);
-  const shown = escapeTerminal(tildePath(file, config.home));
-  // A file that cannot be read or parsed throws: the CLI's one mapping says so (exit 2).
-  const bytes = await readConfigBytes(file);
-  if (bytes === undefined) {
-    io.err(`${PREFIX}no project sources file at ${shown}\n`);
-    return 2;
-  }
-  const sources = resolveEntries(bytes, file, config.cacheDir, io);
-  const before = await projectTrust(config.dshHome, projectRoot, bytes);
-  if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
-  const key = await projectKey(projectRoot);
+  const review = await openReview(projectRoot, io);
+  if (review === undefined) return 2;
   const report = (state: TrustState) => {
-    if (!values.json) return;
-    const doc: TrustDoc = {
-      project: key,
-      file,
-      sha256: before.sha256,
-      state,
-      sources: sourceRows(sources),
-    };
-    io.out(jsonText(doc));
+    if (values.json) io.out(jsonText(trustDoc(review, state)));
   };
+  const { before, shown } = review;
   if (before.state === "trusted") {
     if (values.json) report("trusted");
     else io.out(`${shown} is already trusted (sha256 ${before.sha256.slice(0, 12)})\n`);
     return 0;
   }
-  // What trusting grants, shown before asking: the repositories cloned into the cache.
-  const listing = sources.length === 0
-    ? `${shown} lists no Git sources.\n`
-    : `${shown} adds ${sources.length} Git sources, cloned into ${
-      escapeTerminal(tildePath(config.cacheDir, config.home))
-    }:\n\n${
-      formatTable([
-        ["SOURCE", "REF", "PATH", "CLONED FROM"],
-        ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
-      ])
-    }\n\n`;
   const preface = before.state === "changed" ? `${shown} changed since it was trusted.\n` : "";
   // With --json, stdout carries only the document.
-  if (values.json) io.err(preface + listing);
-  else io.out(preface + listing);
-  if (!values.yes) {
-    if (!canAsk(io)) {
-      io.err(
-        `${PREFIX}not trusted: no terminal to ask on; nothing changed (use --yes to trust without a prompt)\n`,
-      );
-      report(before.state);
-      return 1;
-    }
-    const answer = await ask(io, "Trust this project's Git sources? [y/N] ");
-    if (!/^\s*y(es)?\s*$/i.test(answer ?? "")) {
-      io.err(`${PREFIX}not trusted; nothing changed\n`);
-      report(before.state);
-      return 1;
-    }
+  if (values.json) io.err(preface + grantText(review));
+  else io.out(preface + grantText(review));
+  if (!values.yes && !(await confirmed(io))) {
+    report(before.state);
+    return 1;
   }
-  const record = await trustProject(config.dshHome, projectRoot, bytes);
-  if (values.json) report("trusted");
+  await grant(review, values, io);
+  return 0;
+}
+
+/**
+ * Reads the project's sources file and its recorded trust; `undefined` (told on stderr) when
+ * there is no such file. A file that cannot be read or parsed throws: the CLI's one mapping
+ * says so (exit 2).
+ */
+async function openReview(projectRoot: string, io: Io): Promise<Review | undefined> {
+  const config = cliConfig();
+  const file = projectSourcesFile(projectRoot);
+  const shown = escapeTerminal(tildePath(file, config.home));
+  const bytes = await readConfigBytes(file);
+  if (bytes === undefined) {
+    io.err(`${PREFIX}no project sources file at ${shown}\n`);
+    return undefined;
+  }
+  const sources = resolveEntries(bytes, file, config.cacheDir, io);
+  const before = await projectTrust(config.dshHome, projectRoot, bytes);
+  if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
+  const key = await projectKey(projectRoot);
+  return { config, projectRoot, file, shown, bytes, sources, before, key };
+}
+
+/** The `trust --json` document for the review, in `state`. */
+function trustDoc(review: Review, state: TrustState): TrustDoc {
+  return {
+    project: review.key,
+    file: review.file,
+    sha256: review.before.sha256,
+    state,
+    sources: sourceRows(review.sources),
+  };
+}
+
+/** What trusting grants, shown before asking: the repositories cloned into the cache. */
+function grantText({ config, shown, sources }: Review): string {
+  if (sources.length === 0) return `${shown} lists no Git sources.\n`;
+  const table = formatTable([
+    ["SOURCE", "REF", "PATH", "CLONED FROM"],
+    ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
+  ]);
+  const cache = escapeTerminal(tildePath(config.cacheDir, config.home));
+  return `${shown} adds ${sources.length} Git sources, cloned into ${cache}:\n\n${table}\n\n`;
+}
+
+/** Records the trust and says so (the document with `--json`). */
+async function grant(review: Review, values: OptionValues, io: Io): Promise<void> {
+  const { config, shown } = review;
+  const record = await trustProject(config.dshHome, review.projectRoot, review.bytes);
+  if (values.json) io.out(jsonText(trustDoc(review, "trusted")));
   else {
     io.out(
       `trusted ${shown} (sha256 ${record.sha256.slice(0, 12)}, recorded in ${
@@ -199,5 +228,18 @@ export async function runTrust(
       })\n`,
     );
   }
-  return 0;
+}
+
+/** Asks y/N on the terminal; false (told on stderr) when declined or there is no terminal. */
+async function confirmed(io: Io): Promise<boolean> {
+  if (!canAsk(io)) {
+    io.err(
+      `${PREFIX}not trusted: no terminal to ask on; nothing changed (use --yes to trust without a prompt)\n`,
+    );
+    return false;
+  }
+  const answer = await ask(io, "Trust this project's Git sources? [y/N] ");
+  if (/^\s*y(es)?\s*$/i.test(answer ?? "")) return true;
+  io.err(`${PREFIX}not trusted; nothing changed\n`);
+  return false;
 }

@@ -42,12 +42,15 @@ export function findLimits(defaultLimit = 10, maxLimit = 200): FindLimits {
 
 /** A search request: keywords and, optionally, how many matches. */
 export interface FindRequest {
+  /** Keywords, as the user or model typed them. */
   query: string;
+  /** How many matches at most (default and cap from the limits). */
   limit?: number;
 }
 
 /** Options of {@linkcode findSkills}. */
 export interface FindOptions<T> {
+  /** The default and largest number of matches. */
   limits: FindLimits;
   /** Keeps only matches a model may open (default: every match). */
   openable?: (skill: T) => boolean | Promise<boolean>;

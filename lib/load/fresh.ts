@@ -37,6 +37,7 @@ export type FreshRead =
 export interface FreshOptions {
   /** The published name, used when the frontmatter has none. */
   fallbackName: string;
+  /** Repair frontmatter the strict parse refuses, as discovery does. */
   lenient: boolean;
   /** The real directory no link on the way may leave (the skill's `confineTo`). */
   confineTo?: string;

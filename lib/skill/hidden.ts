@@ -133,16 +133,8 @@ function isControl(cp: number): boolean {
   return (cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || (cp >= 0x7f && cp <= 0x9f);
 }
 
-/**
- * `U+` and at least four upper-case hex digits.
- *
- * @example
- * ```ts
- * import { formatCodePoint } from "./hidden.ts";
- * console.log(formatCodePoint(0xad)); // "U+00AD"
- * ```
- */
-export function formatCodePoint(cp: number): string {
+/** `U+` and at least four upper-case hex digits. */
+function formatCodePoint(cp: number): string {
   return "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
 }
 

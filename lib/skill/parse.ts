@@ -399,7 +399,7 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
     return failClosed(raw, withoutFrontmatter(raw, fallbackName));
   }
   const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
-  if (!parsed.ok) fail("yaml", `invalid YAML frontmatter: ${parsed.error}`);
+  if (!parsed.ok) fail("yaml", `invalid YAML frontmatter: ${parsed.message}`);
   const value = parsed.value ?? {};
   if (!isPlainObject(value)) fail("not-mapping", "frontmatter must be a YAML mapping");
   return failClosed(split.body, fromFrontmatter(value, split.body, fallbackName, lenient));

@@ -27,20 +27,30 @@ export type ResourceStatus =
 
 /** One checked reference. */
 export interface ResourceEntry {
+  /** The link destination as written. */
   url: string;
+  /** The 1-based file line of the link. */
   line: number;
+  /** The destination as a path relative to the skill directory, when it is one. */
   path?: string;
+  /** One sentence saying what is wrong, unless the resource is present. */
   problem?: string;
+  /** What the check found. */
   status: ResourceStatus;
+  /** What a present resource is. */
   kind?: "file" | "directory";
 }
 
 /** The `skills-anywhere-resources-1` report. */
 export interface ResourcesReport {
   schema: "skills-anywhere-resources-1";
+  /** How presence was checked: on disk, or against the files chosen in the browser. */
   method: "filesystem" | "selected-files";
+  /** Every link to a local resource, in file order. */
   references: ResourceEntry[];
+  /** References in all, present, and with an issue. */
   counts: { total: number; present: number; issues: number };
+  /** What the check covers and what it does not ({@linkcode RESOURCES_SCOPE}). */
   scope: string;
 }
 

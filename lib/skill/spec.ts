@@ -143,7 +143,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
     scalarsAsStrings: true,
   });
   if (!parsed.ok) {
-    add("yaml-invalid", `invalid YAML: ${parsed.error}`, parsed.line);
+    add("yaml-invalid", `invalid YAML: ${parsed.message}`, parsed.line);
     return { ok: false, findings };
   }
   const data = parsed.value ?? {};
@@ -202,8 +202,35 @@ function checkBodySize(split: { body: string; bodyLine: number }, add: Add): voi
   }
 }
 
+/** Records one finding (an error unless `severity` says warning). */
 type Add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => void;
 
+/** The name rules that apply to a string name, each with the message it reports. */
+const NAME_RULES: readonly {
+  rule: SpecRule;
+  broken: (name: string) => boolean;
+  message: (name: string) => string;
+}[] = [
+  {
+    rule: "name-length",
+    broken: (name) => codePointLength(name) > MAX_NAME_LENGTH,
+    message: (name) =>
+      `name has ${codePointLength(name)} characters; at most ${MAX_NAME_LENGTH} are allowed`,
+  },
+  {
+    rule: "name-charset",
+    broken: (name) => !/^[a-z0-9-]*$/.test(name),
+    message: (name) =>
+      `name ${JSON.stringify(name)} may contain only lowercase a-z, 0-9 and hyphens`,
+  },
+  {
+    rule: "name-hyphen",
+    broken: (name) => name.startsWith("-") || name.endsWith("-") || name.includes("--"),
+    message: () => "name must not start or end with a hyphen or contain consecutive hyphens",
+  },
+];
+
+/** The name rules: present, a string, each of {@linkcode NAME_RULES}, and its directory's name. */
 function checkName(
   value: unknown,
   line: number | undefined,
@@ -218,39 +245,16 @@ function checkName(
     add("name-missing", "name must be a string", line);
     return;
   }
-  const length = codePointLength(value);
-  if (length > MAX_NAME_LENGTH) {
-    add(
-      "name-length",
-      `name has ${length} characters; at most ${MAX_NAME_LENGTH} are allowed`,
-      line,
-    );
-  }
-  if (!/^[a-z0-9-]*$/.test(value)) {
-    add(
-      "name-charset",
-      `name ${JSON.stringify(value)} may contain only lowercase a-z, 0-9 and hyphens`,
-      line,
-    );
-  }
-  if (value.startsWith("-") || value.endsWith("-") || value.includes("--")) {
-    add(
-      "name-hyphen",
-      "name must not start or end with a hyphen or contain consecutive hyphens",
-      line,
-    );
+  for (const { rule, broken, message } of NAME_RULES) {
+    if (broken(value)) add(rule, message(value), line);
   }
   if (directoryName !== undefined && directoryName !== value) {
-    add(
-      "name-directory-mismatch",
-      `name ${JSON.stringify(value)} must match its directory name ${
-        JSON.stringify(directoryName)
-      }`,
-      line,
-    );
+    const [name, directory] = [JSON.stringify(value), JSON.stringify(directoryName)];
+    add("name-directory-mismatch", `name ${name} must match its directory name ${directory}`, line);
   }
 }
 
+/** The description rules: present, a non-empty string, and not too long. */
 function checkDescription(value: unknown, line: number | undefined, add: Add): void {
   if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) {
     add("description-missing", "description is required and must not be empty", line);
@@ -270,46 +274,19 @@ function checkDescription(value: unknown, line: number | undefined, add: Add): v
   }
 }
 
+/** The rules of the optional fields: compatibility, license, metadata, allowed-tools. */
 function checkOptionalFields(
   data: Record<string, unknown>,
   lineOf: Map<string, number>,
   add: Add,
 ): void {
   if ("compatibility" in data) {
-    const value = data.compatibility;
-    const length = typeof value === "string" ? codePointLength(value) : -1;
-    if (length < 1 || length > MAX_COMPATIBILITY_LENGTH) {
-      add(
-        "compatibility-length",
-        typeof value === "string"
-          ? `compatibility has ${length} characters; 1 to ${MAX_COMPATIBILITY_LENGTH} are allowed`
-          : "compatibility must be a string of 1 to 500 characters",
-        lineOf.get("compatibility"),
-      );
-    }
+    checkCompatibility(data.compatibility, lineOf.get("compatibility"), add);
   }
   if ("license" in data && typeof data.license !== "string") {
     add("license-type", "license must be a string", lineOf.get("license"));
   }
-  if ("metadata" in data) {
-    const value = data.metadata;
-    if (!isPlainObject(value)) {
-      add(
-        "metadata-type",
-        "metadata must map string keys to string values",
-        lineOf.get("metadata"),
-      );
-    } else {
-      const bad = Object.entries(value).filter(([, v]) => typeof v !== "string").map(([k]) => k);
-      if (bad.length > 0) {
-        add(
-          "metadata-type",
-          `metadata values must be strings; not: ${bad.map((k) => JSON.stringify(k)).join(", ")}`,
-          lineOf.get("metadata"),
-        );
-      }
-    }
-  }
+  if ("metadata" in data) checkMetadata(data.metadata, lineOf.get("metadata"), add);
   if ("allowed-tools" in data && typeof data["allowed-tools"] !== "string") {
     add(
       "allowed-tools-type",
@@ -317,4 +294,32 @@ function checkOptionalFields(
       lineOf.get("allowed-tools"),
     );
   }
+}
+
+/** `compatibility`: a string of 1 to {@linkcode MAX_COMPATIBILITY_LENGTH} characters. */
+function checkCompatibility(value: unknown, line: number | undefined, add: Add): void {
+  const length = typeof value === "string" ? codePointLength(value) : -1;
+  if (length >= 1 && length <= MAX_COMPATIBILITY_LENGTH) return;
+  add(
+    "compatibility-length",
+    typeof value === "string"
+      ? `compatibility has ${length} characters; 1 to ${MAX_COMPATIBILITY_LENGTH} are allowed`
+      : "compatibility must be a string of 1 to 500 characters",
+    line,
+  );
+}
+
+/** `metadata`: a mapping from string keys to string values. */
+function checkMetadata(value: unknown, line: number | undefined, add: Add): void {
+  if (!isPlainObject(value)) {
+    add("metadata-type", "metadata must map string keys to string values", line);
+    return;
+  }
+  const bad = Object.entries(value).filter(([, v]) => typeof v !== "string").map(([k]) => k);
+  if (bad.length === 0) return;
+  add(
+    "metadata-type",
+    `metadata values must be strings; not: ${bad.map((k) => JSON.stringify(k)).join(", ")}`,
+    line,
+  );
 }

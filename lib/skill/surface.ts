@@ -28,9 +28,13 @@ export interface ExternalSource {
 /** The `skills-anywhere-surface-1` section of a check report. */
 export interface Surface {
   schema: "skills-anywhere-surface-1";
+  /** The http(s) URLs of the body, grouped by host. */
   externalSources: ExternalSource[];
+  /** The tools the frontmatter's `allowed-tools` declares (declared, not enforced). */
   declaredTools: string[];
+  /** Invisible and direction-changing characters, by code point. */
   hiddenCharacters: HiddenCharacter[];
+  /** What this report does not judge ({@linkcode NOT_ASSESSED}). */
   notAssessed: string[];
 }
 

@@ -12,18 +12,25 @@
  * @module
  */
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
+import { type Failure, failure } from "../errors.ts";
 
 /** Most aliases a frontmatter document may use. */
 export const MAX_ALIASES = 64;
 /** Most nodes the document may expand to once aliases are followed. */
-export const MAX_EXPANDED_NODES = 10_000;
+const MAX_EXPANDED_NODES = 10_000;
 /** Deepest nesting accepted. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 
-/** A parse result: the value, or a one-line error naming the file line. */
+/**
+ * Why YAML was refused: `invalid` when the YAML reader refused it (syntax, a duplicate key,
+ * too many aliases, too deep), `expands-too-far` when its aliases expand past the node cap.
+ */
+export type YamlFailureKind = "invalid" | "expands-too-far";
+
+/** A parse result: the value, or the failure with a one-line message naming the file line. */
 export type YamlResult =
   | { ok: true; value: unknown }
-  | { ok: false; error: string; line: number };
+  | (Failure<YamlFailureKind> & { line: number });
 
 /** Options of {@linkcode parseFrontmatterYaml}. */
 export interface YamlOptions {
@@ -39,7 +46,7 @@ export interface YamlOptions {
  * @example
  * ```ts
  * parseFrontmatterYaml("a: 1\na: 2", { firstLine: 2 });
- * // { ok: false, error: "duplicated mapping key at line 3, column 1" }
+ * // { ok: false, kind: "invalid", message: "duplicated mapping key at line 3, column 1", line: 3 }
  * ```
  */
 export function parseFrontmatterYaml(text: string, options: YamlOptions = {}): YamlResult {
@@ -53,35 +60,34 @@ export function parseFrontmatterYaml(text: string, options: YamlOptions = {}): Y
       ...(options.scalarsAsStrings ? { schema: FAILSAFE_SCHEMA } : {}),
     });
   } catch (error) {
-    return { ok: false, ...describeYamlError(error, firstLine) };
+    const { message, line } = describeYamlError(error, firstLine);
+    return { ...failure("invalid", message), line };
   }
   if (expandedSize(value, new Map()) > MAX_EXPANDED_NODES) {
-    return {
-      ok: false,
-      error:
-        `aliases expand to more than ${MAX_EXPANDED_NODES} nodes (frontmatter from line ${firstLine})`,
-      line: firstLine,
-    };
+    const message =
+      `aliases expand to more than ${MAX_EXPANDED_NODES} nodes (frontmatter from line ${firstLine})`;
+    return { ...failure("expands-too-far", message), line: firstLine };
   }
   return { ok: true, value };
 }
 
-function describeYamlError(error: unknown, firstLine: number): { error: string; line: number } {
+/** The reader's error as one line naming the file line (its own line when it gives one). */
+function describeYamlError(error: unknown, firstLine: number): { message: string; line: number } {
   const e = error as { reason?: unknown; mark?: { line?: number; column?: number } };
   const mark = e?.mark;
   if (typeof e?.reason === "string") {
     if (mark && typeof mark.line === "number" && typeof mark.column === "number") {
       const line = mark.line + firstLine;
-      return { error: `${e.reason} at line ${line}, column ${mark.column + 1}`, line };
+      return { message: `${e.reason} at line ${line}, column ${mark.column + 1}`, line };
     }
-    return { error: `${e.reason} (frontmatter from line ${firstLine})`, line: firstLine };
+    return { message: `${e.reason} (frontmatter from line ${firstLine})`, line: firstLine };
   }
   const text = error instanceof RangeError
     ? "nesting is too deep"
     : error instanceof Error
     ? error.message.split("\n")[0]
     : String(error);
-  return { error: `${text} (frontmatter from line ${firstLine})`, line: firstLine };
+  return { message: `${text} (frontmatter from line ${firstLine})`, line: firstLine };
 }
 
 /** Counts nodes as if every alias were copied, memoised on shared objects. */

@@ -196,38 +196,67 @@ class Output {
 }
 
 /**
- * Waits for a started git process under the bounds of `options`: a timeout
- * and the abort signal stop it (SIGTERM, then SIGKILL after 2 s), as does
- * stdout past the output cap. Resolves with trimmed stdout on exit code 0.
+ * The bounds of one running git process: a timeout and the abort signal stop it (SIGTERM,
+ * then SIGKILL after 2 s); `reason` says why it was stopped, first cause first.
+ */
+class Stopper {
+  reason: string | undefined;
+  readonly #child: ChildProcess;
+  readonly #signal: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #killTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #command: string;
+  readonly #onAbort = () => this.stop(`${this.#command} aborted`);
+
+  /** Starts the timeout and listens to the abort signal. */
+  constructor(child: ChildProcess, command: string, options: GitOptions) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+    this.#child = child;
+    this.#command = command;
+    this.#signal = options.signal;
+    this.#timer = setTimeout(
+      () => this.stop(`${command} timed out after ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** Stops the process for `reason` (the first reason given wins). */
+  stop(reason: string): void {
+    this.reason ??= reason;
+    this.#child.kill("SIGTERM");
+    this.#killTimer ??= setTimeout(() => this.#child.kill("SIGKILL"), 2000);
+  }
+
+  /** Clears the timers and the abort listener once the process has settled. */
+  release(): void {
+    clearTimeout(this.#timer);
+    if (this.#killTimer !== undefined) clearTimeout(this.#killTimer);
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
+}
+
+/**
+ * Waits for a started git process under the bounds of `options` (see {@linkcode Stopper}),
+ * stopping it too when stdout passes the output cap. Resolves with trimmed stdout on exit
+ * code 0.
  */
 function settle(child: ChildProcess, command: string, options: GitOptions): Promise<string> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   return new Promise((resolvePromise, rejectPromise) => {
     const stdout = new Output();
     const stderr = new Output();
-    let stopped: string | undefined;
+    const stopper = new Stopper(child, command, options);
     let settled = false;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (reason: string) => {
-      stopped ??= reason;
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => child.kill("SIGKILL"), 2000);
-    };
-    const timer = setTimeout(() => stop(`${command} timed out after ${timeoutMs} ms`), timeoutMs);
-    const onAbort = () => stop(`${command} aborted`);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
     const finish = (error: Error | undefined, output = "") => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      if (killTimer !== undefined) clearTimeout(killTimer);
-      options.signal?.removeEventListener("abort", onAbort);
+      stopper.release();
       if (error !== undefined) rejectPromise(error);
       else resolvePromise(output);
     };
     child.stdout?.on("data", (chunk: Uint8Array) => {
       if (!stdout.add(chunk)) {
-        stop(`${command} printed more than ${formatBytes(MAX_GIT_OUTPUT_BYTES)}`);
+        stopper.stop(`${command} printed more than ${formatBytes(MAX_GIT_OUTPUT_BYTES)}`);
       }
     });
     child.stderr?.on("data", (chunk: Uint8Array) => stderr.add(chunk));
@@ -235,17 +264,21 @@ function settle(child: ChildProcess, command: string, options: GitOptions): Prom
       // A process that never started emits no "close" worth waiting for.
       if (child.pid !== undefined) return;
       const message = error.code === "ENOENT" ? GIT_MISSING : error.message;
-      finish(new GitError("stopped", stopped ?? message));
+      finish(new GitError("stopped", stopper.reason ?? message));
     });
     child.on("close", (code: number | null, signal: string | null) => {
-      if (stopped !== undefined) return finish(new GitError("stopped", stopped));
+      if (stopper.reason !== undefined) return finish(new GitError("stopped", stopper.reason));
       if (code === 0) return finish(undefined, stdout.text().trim());
-      const fallback = signal !== null
-        ? `${command} was killed by ${signal}`
-        : `${command} exited with code ${code}`;
-      finish(new GitError("refused", gitMessage(stderr.text()) ?? fallback));
+      finish(new GitError("refused", gitMessage(stderr.text()) ?? exitText(command, code, signal)));
     });
   });
+}
+
+/** How a git process that failed without a message ended. */
+function exitText(command: string, code: number | null, signal: string | null): string {
+  return signal !== null
+    ? `${command} was killed by ${signal}`
+    : `${command} exited with code ${code}`;
 }
 
 const probes = new Map<string, Promise<boolean>>();

@@ -74,7 +74,9 @@ export interface ScheduleOptions {
 
 /** A sync request: a project to include (its trusted project file), and whether to re-fetch pins. */
 export interface SyncRequest {
+  /** A project root whose trusted project sources file is synced too. */
   project?: string;
+  /** Re-fetch sources pinned to a commit even when checked out. */
   force?: boolean;
 }
 

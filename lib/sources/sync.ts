@@ -61,6 +61,7 @@ export interface SyncResult {
   source: string;
   /** The source's lock key. */
   key: string;
+  /** What the sync did. */
   status: SyncStatus;
   /** The commit checked out (40 hex), or null when the sync failed or was skipped. */
   sha: string | null;

@@ -62,6 +62,7 @@ export type TrustState = "trusted" | "changed" | "untrusted";
 
 /** The answer of {@linkcode projectTrust}. */
 export interface ProjectTrust {
+  /** Trusted as it is, changed since it was trusted, or never trusted. */
   state: TrustState;
   /** The SHA-256 of the bytes asked about. */
   sha256: string;

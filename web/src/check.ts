@@ -45,11 +45,50 @@ async function readChosen(file: File): Promise<Chosen> {
   }
 }
 
+/** The `check --json` entry of a chosen file under the folder name `folder`. */
 function entryOf(chosen: Chosen, folder: string): FileEntry {
   const source: SkillSource = { fileName: chosen.fileName, folder };
   return "error" in chosen
     ? inputError(source, chosen.error, chosen.kind)
     : skillEntry(chosen.bytes, chosen.sha256, source);
+}
+
+/** Section 2's state: the chosen file, the entry shown, and the latest request token. */
+class CheckSection {
+  readonly input = byId<HTMLInputElement>("skill-file");
+  readonly folder = byId<HTMLInputElement>("skill-folder");
+  readonly button = byId<HTMLButtonElement>("download-report");
+  readonly #status = byId("check-status");
+  readonly #result = byId("check-result");
+  #token = 0;
+  #chosen: Chosen | undefined;
+  /** The entry shown, offered for download. */
+  entry: FileEntry | undefined;
+
+  /** Checks the chosen bytes under the current folder name and shows the entry. */
+  show(): void {
+    if (this.#chosen === undefined) return;
+    this.entry = entryOf(this.#chosen, this.folder.value);
+    this.#result.dataset.state = "ready";
+    this.#status.textContent = `Checked ${reveal(this.#chosen.fileName)} in this page.`;
+    this.#result.replaceChildren(...renderEntry(this.entry));
+    this.button.disabled = false;
+  }
+
+  /** Reads a newly chosen file, then shows it unless a newer file was chosen meanwhile. */
+  async select(file: File): Promise<void> {
+    const mine = ++this.#token;
+    this.#chosen = undefined;
+    this.entry = undefined;
+    this.button.disabled = true;
+    this.#result.dataset.state = "loading";
+    this.#result.replaceChildren();
+    this.#status.textContent = `Reading ${reveal(file.name)}…`;
+    const next = await readChosen(file);
+    if (mine !== this.#token) return; // a newer file was chosen meanwhile
+    this.#chosen = next;
+    this.show();
+  }
 }
 
 /**
@@ -62,44 +101,14 @@ function entryOf(chosen: Chosen, folder: string): FileEntry {
  * ```
  */
 export function setupCheck(): void {
-  const input = byId<HTMLInputElement>("skill-file");
-  const folder = byId<HTMLInputElement>("skill-folder");
-  const status = byId("check-status");
-  const result = byId("check-result");
-  const button = byId<HTMLButtonElement>("download-report");
-  let token = 0;
-  let chosen: Chosen | undefined;
-  let entry: FileEntry | undefined;
-
-  function show(): void {
-    if (chosen === undefined) return;
-    entry = entryOf(chosen, folder.value);
-    result.dataset.state = "ready";
-    status.textContent = `Checked ${reveal(chosen.fileName)} in this page.`;
-    result.replaceChildren(...renderEntry(entry));
-    button.disabled = false;
-  }
-
-  async function select(file: File): Promise<void> {
-    const mine = ++token;
-    chosen = undefined;
-    entry = undefined;
-    button.disabled = true;
-    result.dataset.state = "loading";
-    result.replaceChildren();
-    status.textContent = `Reading ${reveal(file.name)}…`;
-    const next = await readChosen(file);
-    if (mine !== token) return; // a newer file was chosen meanwhile
-    chosen = next;
-    show();
-  }
-
-  input.addEventListener("change", () => {
-    const file = takeFile(input);
-    if (file !== undefined) void select(file);
+  const section = new CheckSection();
+  section.input.addEventListener("change", () => {
+    const file = takeFile(section.input);
+    if (file !== undefined) void section.select(file);
   });
-  folder.addEventListener("input", show);
-  button.addEventListener("click", () => {
+  section.folder.addEventListener("input", () => section.show());
+  section.button.addEventListener("click", () => {
+    const entry = section.entry;
     if (entry !== undefined) download("skill-check.json", JSON.stringify(entry, null, 2) + "\n");
   });
 }

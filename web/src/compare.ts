@@ -33,6 +33,7 @@ export interface ExamplePair {
 
 const encoder = new TextEncoder();
 
+/** What a side says when its manifest could not be read or used. */
 function errorMessage(error: unknown): string {
   if (error instanceof BundleError) return error.message;
   if (error instanceof DOMException) return UNREADABLE_MESSAGE;
@@ -45,6 +46,49 @@ async function fileBytes(file: File): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
 
+/** The two sides of the comparison. */
+const SIDES: readonly SideKey[] = ["reviewed", "current"];
+
+/** Section 1's state: what each side shows, and each side's latest request token. */
+class Comparison {
+  readonly nameInput = byId<HTMLInputElement>("skill-name");
+  readonly states: Record<SideKey, SideState> = {
+    reviewed: { kind: "empty" },
+    current: { kind: "empty" },
+  };
+  readonly #tokens: Record<SideKey, number> = { reviewed: 0, current: 0 };
+
+  /** Shows both sides and their comparison. */
+  render(): void {
+    renderCompare(this.states.reviewed, this.states.current, this.nameInput.value.trim());
+  }
+
+  /** Reads and parses one side; a newer load of the same side wins over this one. */
+  async load(key: SideKey, label: string, read: () => Promise<Uint8Array>): Promise<void> {
+    const token = ++this.#tokens[key];
+    this.states[key] = { kind: "loading", label };
+    this.render();
+    let next: SideState;
+    try {
+      next = { kind: "ready", label, manifest: await parseManifest(await read()) };
+    } catch (error) {
+      next = { kind: "error", label, message: errorMessage(error) };
+    }
+    if (token !== this.#tokens[key]) return; // a newer selection owns this side now
+    this.states[key] = next;
+    this.render();
+  }
+
+  /** Loads the example pair on both sides. */
+  showExample(example: ExamplePair): void {
+    this.nameInput.value = example.name;
+    for (const key of SIDES) {
+      const bytes = encoder.encode(example[key]);
+      void this.load(key, `example ${key}.bundle.json`, () => Promise.resolve(bytes));
+    }
+  }
+}
+
 /**
  * Wires section 1 and shows the example pair.
  *
@@ -55,52 +99,23 @@ async function fileBytes(file: File): Promise<Uint8Array> {
  * ```
  */
 export function setupCompare(example: ExamplePair): void {
-  const nameInput = byId<HTMLInputElement>("skill-name");
-  const states: Record<SideKey, SideState> = {
-    reviewed: { kind: "empty" },
-    current: { kind: "empty" },
-  };
-  const tokens: Record<SideKey, number> = { reviewed: 0, current: 0 };
-  const render = () => renderCompare(states.reviewed, states.current, nameInput.value.trim());
-
-  async function load(key: SideKey, label: string, read: () => Promise<Uint8Array>) {
-    const token = ++tokens[key];
-    states[key] = { kind: "loading", label };
-    render();
-    let next: SideState;
-    try {
-      next = { kind: "ready", label, manifest: await parseManifest(await read()) };
-    } catch (error) {
-      next = { kind: "error", label, message: errorMessage(error) };
-    }
-    if (token !== tokens[key]) return; // a newer selection owns this side now
-    states[key] = next;
-    render();
-  }
-
-  function showExample(): void {
-    nameInput.value = example.name;
-    for (const key of ["reviewed", "current"] as const) {
-      const bytes = encoder.encode(example[key]);
-      void load(key, `example ${key}.bundle.json`, () => Promise.resolve(bytes));
-    }
-  }
-
-  for (const key of ["reviewed", "current"] as const) {
+  const comparison = new Comparison();
+  for (const key of SIDES) {
     const input = byId<HTMLInputElement>(`${key}-file`);
     input.addEventListener("change", () => {
       const file = takeFile(input);
-      if (file !== undefined) void load(key, file.name, () => fileBytes(file));
+      if (file !== undefined) void comparison.load(key, file.name, () => fileBytes(file));
     });
     byId(`download-${key}`).addEventListener(
       "click",
       () => download(`${key}.bundle.json`, example[key]),
     );
   }
+  const { nameInput, states } = comparison;
   nameInput.addEventListener("input", () => {
     const reviewed = states.reviewed;
     if (reviewed.kind === "ready") renderArguments(reviewed.manifest, nameInput.value.trim());
   });
-  byId("show-example").addEventListener("click", showExample);
-  showExample();
+  byId("show-example").addEventListener("click", () => comparison.showExample(example));
+  comparison.showExample(example);
 }
