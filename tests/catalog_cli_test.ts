@@ -152,7 +152,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
     const doc = JSON.parse(plain.stdout);
     deepEqual(Object.keys(doc), ["skills", "invalid", "complete"]);
     equal(doc.complete, true);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, kind: "not-utf8", reason: "not valid UTF-8" }]);
     deepEqual(
       doc.skills.map((s: { name: string }) => s.name),
       ["shared-one", "build", "cursor-build", "dup", "nofront", "review", "hook"],
@@ -362,7 +362,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       path: p.nofront,
       warnings: ["missing YAML frontmatter; derived name and description"],
     }]);
-    deepEqual(doc.invalid, [{ path: p.broken, reason: "not valid UTF-8" }]);
+    deepEqual(doc.invalid, [{ path: p.broken, kind: "not-utf8", reason: "not valid UTF-8" }]);
     deepEqual(doc.dropped, [
       { name: "dup", path: p.dupHidden, reason: "same-content", winner: p.dup },
     ]);

@@ -52,7 +52,7 @@ interface CliView {
   names: string[];
   invalid: { path: string; reason: string }[];
   doctor: string;
-  doctorJson: { invalid: { path: string; reason: string; refusal?: string }[] };
+  doctorJson: { invalid: { path: string; kind: string; reason: string; refusal?: string }[] };
 }
 
 /** Runs `list --json`, `list`, `doctor` and `doctor --json`; checks that none of them leaks. */
@@ -179,7 +179,10 @@ Deno.test("a project's committed symlinks leak nothing to the CLI; doctor explai
     );
     ok(view.doctor.includes("not offered to any agent"), view.doctor);
     equal(view.doctorJson.invalid.length, 6);
-    for (const entry of view.doctorJson.invalid) equal(entry.refusal, "link", entry.path);
+    for (const entry of view.doctorJson.invalid) {
+      equal(entry.refusal, "link", entry.path);
+      equal(entry.kind, "outside", entry.path);
+    }
   });
 });
 

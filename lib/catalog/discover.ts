@@ -52,8 +52,19 @@ import { type Log, silentLog } from "../util.ts";
 import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { relative, sep } from "node:path";
-import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
-import { type Invocation, type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
+import {
+  decodeUtf8,
+  readBoundedSync,
+  ReadError,
+  type ReadErrorKind,
+  resolveLink,
+} from "../fs/mod.ts";
+import {
+  type Invocation,
+  type ParsedSkill,
+  type ParseFailureKind,
+  parseSkillMarkdown,
+} from "../skill/parse.ts";
 import { type Origin, pluginOrigin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
@@ -92,10 +103,16 @@ export interface DiscoveredSkill {
   confineTo?: string;
 }
 
+/** Why a file could not become a skill: the reader's failure, or the parser's. */
+export type InvalidFileKind = ReadErrorKind | ParseFailureKind;
+
 /** A file that could not become a skill. */
 export interface InvalidFile {
   path: string;
   root: string;
+  /** The failure class, to switch on (`not-utf8`, `outside`, `no-frontmatter`, …). */
+  kind: InvalidFileKind;
+  /** The reason in words, for people. */
   reason: string;
   /**
    * Set when the file was refused for safety, not found broken: `link`, a
@@ -199,6 +216,7 @@ function invalidFor(
   const invalid: InvalidFile = {
     path,
     root: root.path,
+    kind: error.kind,
     reason: readFailure(error, base, boundary),
   };
   if (error.kind === "outside") invalid.refusal = "link";
@@ -334,7 +352,12 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
   if (!result.ok) {
     return {
       ok: false,
-      invalid: { path: found.file, root: place.root.path, reason: result.message },
+      invalid: {
+        path: found.file,
+        root: place.root.path,
+        kind: result.kind,
+        reason: result.message,
+      },
     };
   }
   return { ok: true, skill: toDiscovered(result.skill, found, place) };

@@ -56,6 +56,7 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
     repaired,
     invalid: report.invalid.map((i) => ({
       path: i.path,
+      kind: i.kind,
       reason: i.reason,
       ...(i.refusal === undefined ? {} : { refusal: i.refusal }),
     })),

@@ -53,7 +53,7 @@ function listDoc(report: DiscoveryReport, all: boolean): Record<string, unknown>
       winner: d.winner.path,
     }));
   }
-  doc.invalid = report.invalid.map((i) => ({ path: i.path, reason: i.reason }));
+  doc.invalid = report.invalid.map((i) => ({ path: i.path, kind: i.kind, reason: i.reason }));
   doc.complete = report.complete;
   return doc;
 }
