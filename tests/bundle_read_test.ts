@@ -1,7 +1,6 @@
 // The filesystem reader of bundles: the manifest of a real directory, every refusal (by kind), and
 // change detection while reading. The lib/fs primitives under it are tested in fs_read_test.ts.
 import { deepEqual, equal, notEqual, ok, rejects } from "node:assert/strict";
-import { createHash } from "node:crypto";
 import {
   BUNDLE_SCHEMA,
   BundleError,
@@ -11,28 +10,11 @@ import {
   validateManifest,
 } from "../lib/bundle/manifest.ts";
 import { READ_MESSAGES, readBundle } from "../lib/bundle/read.ts";
-import { listTree, mkfifo, run, withTempDir, writeTree } from "./helpers.ts";
+import { binary, listTree, mkfifo, run, sha, withTempDir, writeTree } from "./helpers.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-function sha(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
-/** Deterministic pseudo-random binary bytes including NUL and 0xff. */
-function binary(length: number, seed = 1): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  out[0] = 0x00;
-  if (length > 1) out[1] = 0xff;
-  return out;
-}
 
 /** Makes a sparse file of exactly `size` bytes (fast; no data written). */
 async function sized(path: string, size: number): Promise<void> {

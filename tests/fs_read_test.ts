@@ -4,26 +4,9 @@ import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { ReadError, sameIdentity, streamRegularFile } from "../lib/fs/mod.ts";
-import { mkfifo, withTempDir } from "./helpers.ts";
+import { binary, mkfifo, sha, withTempDir } from "./helpers.ts";
 
 const KiB = 1024;
-
-function sha(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
-/** Deterministic pseudo-random binary bytes including NUL and 0xff. */
-function binary(length: number, seed = 1): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  out[0] = 0x00;
-  if (length > 1) out[1] = 0xff;
-  return out;
-}
 
 /** Fails instead of hanging when `promise` does not settle in time. */
 async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {

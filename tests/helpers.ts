@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { currentDenoDir } from "../scripts/deno_dir.ts";
@@ -349,4 +350,22 @@ export function skillMd(
   return ["---", `name: ${name}`, `description: ${description}`, ...extra, "---", body, ""].join(
     "\n",
   );
+}
+
+/** SHA-256 hex by `node:crypto` directly: a reference independent of the code under test. */
+export function sha(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Deterministic pseudo-random binary bytes including NUL and 0xff. */
+export function binary(length: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  out[0] = 0x00;
+  if (length > 1) out[1] = 0xff;
+  return out;
 }

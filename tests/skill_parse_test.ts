@@ -4,31 +4,11 @@
 import { deepStrictEqual, equal, ok, strictEqual } from "node:assert/strict";
 import { codePointLength, deriveDescription } from "../lib/skill/description.ts";
 import {
-  type ParsedSkill,
   type ParseFailureKind,
   type ParseOptions,
-  type ParseResult,
   parseSkillMarkdown,
 } from "../lib/skill/parse.ts";
-
-/** A document with the given frontmatter lines and body. */
-function doc(frontmatter: string[], body = "Body text."): string {
-  return `---\n${frontmatter.join("\n")}\n---\n${body}`;
-}
-
-function parsed(result: ParseResult): ParsedSkill {
-  if (!result.ok) throw new Error(`expected success, got failure: ${result.message}`);
-  return result.skill;
-}
-
-function failure(result: ParseResult): string {
-  if (result.ok) throw new Error(`expected failure, got skill ${JSON.stringify(result.skill)}`);
-  return result.message;
-}
-
-const strict: ParseOptions = { fallbackName: "fallback", lenient: false };
-
-const lenient: ParseOptions = { fallbackName: "fallback", lenient: true };
+import { doc, failure, lenient, parsed, strict } from "./skill_fixtures.ts";
 
 const SPEC_CLEAN = doc([
   "name: pdf-processing",

@@ -12,6 +12,7 @@ import {
   type SpecRule,
 } from "../lib/skill/spec.ts";
 import { checkSkill } from "../lib/skill/check.ts";
+import { BILLION_LAUGHS } from "./skill_fixtures.ts";
 
 // ---------------------------------------------------------------------------
 // helpers
@@ -151,17 +152,7 @@ Deno.test("spec: yaml-invalid fires on duplicate keys, naming the line", () => {
 });
 
 Deno.test("spec: yaml-invalid fires on an alias bomb and on deep nesting", () => {
-  const bomb = [
-    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-    "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
-    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
-    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
-    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
-    "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
-    "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
-    "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]",
-    "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]",
-  ];
+  const bomb = [...BILLION_LAUGHS];
   deepStrictEqual(rules(specFindings(withFields(bomb))), ["yaml-invalid"]);
   const deep = "deep: " + "[".repeat(10_000) + "]".repeat(10_000);
   deepStrictEqual(rules(specFindings(withFields([deep]))), ["yaml-invalid"]);

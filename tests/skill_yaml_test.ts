@@ -4,43 +4,8 @@
 import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
 import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
 import { MAX_ALIASES, parseFrontmatterYaml } from "../lib/skill/yaml.ts";
-import {
-  type ParsedSkill,
-  type ParseOptions,
-  type ParseResult,
-  parseSkillMarkdown,
-} from "../lib/skill/parse.ts";
-
-/** A document with the given frontmatter lines and body. */
-function doc(frontmatter: string[], body = "Body text."): string {
-  return `---\n${frontmatter.join("\n")}\n---\n${body}`;
-}
-
-function parsed(result: ParseResult): ParsedSkill {
-  if (!result.ok) throw new Error(`expected success, got failure: ${result.message}`);
-  return result.skill;
-}
-
-function failure(result: ParseResult): string {
-  if (result.ok) throw new Error(`expected failure, got skill ${JSON.stringify(result.skill)}`);
-  return result.message;
-}
-
-const strict: ParseOptions = { fallbackName: "fallback", lenient: false };
-
-const lenient: ParseOptions = { fallbackName: "fallback", lenient: true };
-
-const BILLION_LAUGHS = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
-  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
-  "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
-  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
-  "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
-  "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
-  "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]",
-  "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]",
-];
+import { parseSkillMarkdown } from "../lib/skill/parse.ts";
+import { BILLION_LAUGHS, doc, failure, lenient, parsed, strict } from "./skill_fixtures.ts";
 
 Deno.test("yaml: YAML 1.2 core schema (yes/on are strings, no timestamps)", () => {
   const result = parseFrontmatterYaml(
