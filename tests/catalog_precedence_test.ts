@@ -50,6 +50,7 @@ function record(
   const warnings = options.warnings ?? [];
   return {
     name,
+    nameDeclared: true,
     description: `The ${name} skill.`,
     invocation: { modelInvocable: true, userInvocable: true },
     source: "anywhere-project",
@@ -248,13 +249,13 @@ Deno.test("ordering: rank, then root order, then path (zed in an earlier root pr
   });
 });
 
-Deno.test("precedence orders by rank, root index, then code-unit path", () => {
+Deno.test("precedence orders by rank, root index, then code-unit path", async () => {
   const o = CLAUDE_PROJECT;
   const a = record("a", { origin: o, rank: 250, rootIndex: 3, path: "/z/SKILL.md" });
   const b = record("b", { origin: o, rank: 550, rootIndex: 0, path: "/a/SKILL.md" });
   const c = record("c", { origin: o, rank: 250, rootIndex: 1, path: "/z/SKILL.md" });
   const d = record("d", { origin: o, rank: 250, rootIndex: 1, path: "/Z/SKILL.md" });
-  const { skills } = applyPrecedence([a, b, c, d], { dedupe: false, excludeSkills: [] });
+  const { skills } = await applyPrecedence([a, b, c, d], { dedupe: false, excludeSkills: [] });
   deepEqual(names(skills), ["d", "c", "a", "b"]);
 });
 

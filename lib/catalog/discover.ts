@@ -73,6 +73,8 @@ import { type FoundFile, walkRoot } from "./walk.ts";
 /** A parsed, published skill: what its file says, and where and how the catalog found it. */
 export interface DiscoveredSkill {
   name: string;
+  /** Whether the file declares `name` exactly (not normalised, not derived from the folder). */
+  nameDeclared: boolean;
   description: string;
   whenToUse?: string;
   invocation: Invocation;
@@ -323,6 +325,7 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
     : root.origin;
   const discovered: DiscoveredSkill = {
     name: skill.name,
+    nameDeclared: skill.nameDeclared,
     description: skill.description,
     invocation: skill.invocation,
     source: root.source,
@@ -435,7 +438,7 @@ export async function discover(
   const outcomes = await readAll(roots, scanned, options);
   signal?.throwIfAborted();
   const { found, invalid, counts } = tally(outcomes, scanned);
-  const { skills, dropped } = applyPrecedence(found, {
+  const { skills, dropped } = await applyPrecedence(found, {
     dedupe: options.dedupe ?? true,
     excludeSkills: options.excludeSkills ?? [],
   });

@@ -1,27 +1,45 @@
 /**
  * Precedence: order skills by rank, root order and path; drop excluded ones
- * and duplicates (the same file reached twice, or the same name with the same
- * body); rename the remaining name collisions deterministically.
+ * and duplicates; rename the remaining name collisions deterministically.
  *
- * Renaming: in a group of skills sharing a name, the first keeps the bare name
- * unless every member comes from a plugin or a Git source, in which case all
- * are renamed. The new name is `<prefix>-<name>` (prefix: plugin name, else the
- * last segment of the source repository, else the agent id, else the root's
- * folder name), normalised; a taken name gets `-2`, `-3`, … with the stem cut
- * so the suffix always fits in 64 characters.
+ * Duplicates: the same file reached twice (`same-file`: one real path), or
+ * the same skill directory twice (`same-content`: the same name and the same
+ * bundle, that is the same `skills-anywhere-bundle-1` digest over every file
+ * of the directory; a flat `<name>.md` file is a bundle of that one file).
+ * Digests are computed only for same-name skills whose bodies are the same.
+ * A directory that cannot be bundled (too big, links, special files) is never
+ * collapsed: both copies are kept, and one is renamed.
+ *
+ * Renaming: in a group of skills sharing a name, a skill whose file declares
+ * that name exactly comes first, then one whose folder has that name, then one
+ * whose name was repaired (precedence order within each). The first keeps the
+ * bare name unless every member comes from a plugin or a Git source (then all
+ * are renamed), or its name was repaired and another skill's folder has that
+ * name (a repaired name never takes another skill's folder name). The new name
+ * is `<prefix>-<name>` (prefix: plugin name, else the last segment of the
+ * source repository, else the agent id, else the root's folder name),
+ * normalised; a name some skill is published under or whose folder has it
+ * gets `-2`, `-3`, … with the stem cut so the suffix always fits in 64
+ * characters.
  *
  * @example
  * ```ts
  * import { applyPrecedence } from "./precedence.ts";
  * import type { DiscoveredSkill } from "./discover.ts";
  * declare const found: DiscoveredSkill[];
- * const { skills, dropped } = applyPrecedence(found, { dedupe: true, excludeSkills: [] });
+ * const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
  * ```
  * @module
  */
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
-import { MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
+import { buildManifest } from "../bundle/manifest.ts";
+import { readBundle } from "../bundle/read.ts";
+import { KindError } from "../errors.ts";
+import { readBoundedSync } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
+import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
 import { compareCodeUnits } from "../util.ts";
 import type { DiscoveredSkill } from "./discover.ts";
 
@@ -40,7 +58,7 @@ export interface DroppedSkill {
 
 /** Options of {@linkcode applyPrecedence}. */
 export interface PrecedenceOptions {
-  /** Drop the same file reached twice and the same name with the same body. */
+  /** Drop the same file reached twice and the same skill directory (same name, same bundle). */
   dedupe: boolean;
   /** Names never published, before or after renaming. */
   excludeSkills: readonly string[];
@@ -93,14 +111,22 @@ function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
 
 /**
  * Applies precedence, dedupe, exclusion and renaming (see the module doc).
- * Real paths are resolved only for skills whose body hash repeats.
+ * Real paths and bundle digests are computed only for skills whose body hash repeats.
+ *
+ * @example
+ * ```ts
+ * import { applyPrecedence } from "./precedence.ts";
+ * const { skills } = await applyPrecedence([], { dedupe: true, excludeSkills: [] });
+ * console.log(skills.length); // 0
+ * ```
  */
-export function applyPrecedence(
+export async function applyPrecedence(
   found: readonly DiscoveredSkill[],
   options: PrecedenceOptions,
-): { skills: DiscoveredSkill[]; dropped: DroppedSkill[] } {
+): Promise<{ skills: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
   const exclude = new Set(options.excludeSkills);
-  const { kept, dropped } = dedupe([...found].sort(comparePrecedence), exclude, options.dedupe);
+  const ordered = [...found].sort(comparePrecedence);
+  const { kept, dropped } = await dedupe(ordered, exclude, options.dedupe);
   // A renamed skill can take an excluded name: exclusion applies to the published names too.
   const skills: DiscoveredSkill[] = [];
   for (const skill of renameCollisions(kept)) {
@@ -111,22 +137,22 @@ export function applyPrecedence(
 }
 
 /** Walks the skills in precedence order, dropping excluded names and (with `on`) duplicates. */
-function dedupe(
+async function dedupe(
   ordered: readonly DiscoveredSkill[],
   exclude: ReadonlySet<string>,
   on: boolean,
-): { kept: DiscoveredSkill[]; dropped: DroppedSkill[] } {
+): Promise<{ kept: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
   const dropped: DroppedSkill[] = [];
   const kept: DiscoveredSkill[] = [];
   const byHash = new Map<string, DiscoveredSkill[]>();
-  const realOf = realPaths();
+  const identity: Identity = { realOf: realPaths(), digestOf: bundleDigests() };
   for (const skill of ordered) {
     if (exclude.has(skill.name)) {
       dropped.push({ skill, winner: skill, reason: "excluded" });
       continue;
     }
     const twins = on ? byHash.get(skill.contentHash) : undefined;
-    const duplicate = twins === undefined ? undefined : duplicateOf(skill, twins, realOf);
+    const duplicate = twins === undefined ? undefined : await duplicateOf(skill, twins, identity);
     if (duplicate !== undefined) {
       dropped.push(duplicate);
       continue;
@@ -139,20 +165,32 @@ function dedupe(
   return { kept, dropped };
 }
 
+/** How dedupe tells skills apart: real paths, and bundle digests (`undefined`: no bundle). */
+interface Identity {
+  realOf: (path: string) => string;
+  digestOf: (skill: DiscoveredSkill) => Promise<string | undefined>;
+}
+
 /**
  * Whether `skill` repeats one of its kept `twins` (same body hash): the same real file, else
- * the same name.
+ * the same name and the same bundle.
  */
-function duplicateOf(
+async function duplicateOf(
   skill: DiscoveredSkill,
   twins: readonly DiscoveredSkill[],
-  realOf: (path: string) => string,
-): DroppedSkill | undefined {
-  const mine = realOf(skill.path);
-  const sameFile = twins.find((twin) => realOf(twin.path) === mine);
+  identity: Identity,
+): Promise<DroppedSkill | undefined> {
+  const mine = identity.realOf(skill.path);
+  const sameFile = twins.find((twin) => identity.realOf(twin.path) === mine);
   if (sameFile !== undefined) return { skill, winner: sameFile, reason: "same-file" };
-  const sameName = twins.find((twin) => twin.name === skill.name);
-  if (sameName !== undefined) return { skill, winner: sameName, reason: "same-content" };
+  for (const twin of twins) {
+    if (twin.name !== skill.name) continue;
+    const digest = await identity.digestOf(skill);
+    if (digest === undefined) return undefined;
+    if (digest === await identity.digestOf(twin)) {
+      return { skill, winner: twin, reason: "same-content" };
+    }
+  }
   return undefined;
 }
 
@@ -173,23 +211,94 @@ function realPaths(): (path: string) => string {
   };
 }
 
-/** Renames every name collision among `kept` as the module doc says; order is kept. */
-function renameCollisions(kept: DiscoveredSkill[]): DiscoveredSkill[] {
+/** Whether the skill is a flat `<name>.md` file rather than a directory with a `SKILL.md`. */
+function isFlat(skill: DiscoveredSkill): boolean {
+  return basename(skill.path) !== "SKILL.md";
+}
+
+/** Remembered bundle digests, by skill file. */
+function bundleDigests(): (skill: DiscoveredSkill) => Promise<string | undefined> {
+  const digests = new Map<string, Promise<string | undefined>>();
+  return (skill) => {
+    let known = digests.get(skill.path);
+    if (known === undefined) {
+      known = bundleDigest(skill);
+      digests.set(skill.path, known);
+    }
+    return known;
+  };
+}
+
+/**
+ * The bundle digest of a skill: its directory's, or for a flat file that of a bundle holding
+ * the file alone as `SKILL.md`; `undefined` when it cannot be bundled.
+ */
+async function bundleDigest(skill: DiscoveredSkill): Promise<string | undefined> {
+  try {
+    if (!isFlat(skill)) return (await readBundle(skill.directory)).manifest.sha256;
+    const { bytes } = readBoundedSync(skill.path, {
+      maxBytes: MAX_SKILL_FILE_BYTES,
+      followSymlinks: true,
+      within: skill.confineTo,
+    });
+    const row = { path: "SKILL.md", bytes: bytes.length, sha256: sha256Hex(bytes) };
+    return (await buildManifest([row])).sha256;
+  } catch (error) {
+    // A bundle refusal (BundleError) or a read refusal (ReadError): never collapsed.
+    if (error instanceof KindError) return undefined;
+    throw error;
+  }
+}
+
+/** The folder a skill's file names it by: its directory, or a flat file's name without `.md`. */
+function folderName(skill: DiscoveredSkill): string {
+  return isFlat(skill) ? basename(skill.path).replace(/\.md$/i, "") : basename(skill.directory);
+}
+
+/** How strongly a skill holds its published name: 0 declared exactly, 1 its folder's, 2 repaired. */
+function claimStrength(skill: DiscoveredSkill): number {
+  if (skill.nameDeclared) return 0;
+  return folderName(skill) === skill.name ? 1 : 2;
+}
+
+/** Published names with the indices (into `kept`, in precedence order) of their skills. */
+function nameGroups(kept: readonly DiscoveredSkill[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   kept.forEach((skill, index) => {
     const group = groups.get(skill.name);
     if (group === undefined) groups.set(skill.name, [index]);
     else group.push(index);
   });
-  const taken = new Set(kept.map((s) => s.name));
+  return groups;
+}
+
+/** The members of the group publishing `name` that must be renamed (see the module doc). */
+function losers(
+  name: string,
+  members: readonly number[],
+  kept: readonly DiscoveredSkill[],
+  folders: ReadonlySet<string>,
+): number[] {
+  const ordered = [...members].sort((a, b) =>
+    claimStrength(kept[a]) - claimStrength(kept[b]) || a - b
+  );
+  const thirdParty = members.length > 1 && members.every((i) => {
+    const kind = kept[i].origin.kind;
+    return kind === "claude-plugins" || kind === "source";
+  });
+  // Strength 2 means the skill's own folder is not `name`: another skill's folder is.
+  const repairedOnFolder = claimStrength(kept[ordered[0]]) === 2 && folders.has(name);
+  return thirdParty || repairedOnFolder ? ordered : ordered.slice(1);
+}
+
+/** Renames every name collision among `kept` as the module doc says; order is kept. */
+function renameCollisions(kept: readonly DiscoveredSkill[]): DiscoveredSkill[] {
+  const folders = new Set(kept.map(folderName).filter(isSkillName));
+  const taken = new Set([...kept.map((s) => s.name), ...folders]);
   const result = [...kept];
-  for (const [name, members] of groups) {
-    if (members.length < 2) continue;
-    const thirdParty = members.every((i) => {
-      const kind = kept[i].origin.kind;
-      return kind === "claude-plugins" || kind === "source";
-    });
-    for (const index of thirdParty ? members : members.slice(1)) {
+  for (const [name, members] of nameGroups(kept)) {
+    if (members.length < 2 && !folders.has(name)) continue;
+    for (const index of losers(name, members, kept, folders)) {
       const skill = kept[index];
       const candidate = normalizeSkillName(`${renamePrefix(skill)}-${name}`) ?? name;
       const newName = freeName(candidate, taken);

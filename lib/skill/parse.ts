@@ -44,6 +44,8 @@ export interface Invocation {
 export interface ParsedSkill {
   /** The valid skill name. */
   name: string;
+  /** Whether `name` is the frontmatter's own, valid as written (not normalised, not derived). */
+  nameDeclared: boolean;
   /** The description, at most 1024 code points. */
   description: string;
   /** Optional `whenToUse` / `when-to-use` text. */
@@ -413,6 +415,7 @@ function withoutFrontmatter(raw: string, fallbackName: string): ParsedSkill {
   const warnings = ["missing YAML frontmatter; derived name and description"];
   return {
     name,
+    nameDeclared: false,
     description: limitDescription(revealed(derived, "description", warnings), warnings),
     invocation: { modelInvocable: true, userInvocable: true },
     metadata: {},
@@ -435,6 +438,7 @@ function fromFrontmatter(
   const whenToUse = stringField(value, "whenToUse") ?? stringField(value, "when-to-use");
   const skill: ParsedSkill = {
     name,
+    nameDeclared: name === stringField(value, "name"),
     description,
     invocation,
     metadata: collectMetadata(value),
