@@ -116,7 +116,7 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
       ["NAME", "FROM", "PATH"],
       ["shared-one", "agents (project)", p.shared],
       ["build", "claude-code (project)", p.build],
-      ["cursor-build", "cursor (project)", p.cursorBuild],
+      ["cursor-build (renamed from build)", "cursor (project)", p.cursorBuild],
       ["dup", "claude-code (user)", "~/.claude/skills/dup/SKILL.md"],
       ["nofront", "claude-code (user)", "~/.claude/skills/nofront/SKILL.md"],
       ["review", "codex (user)", "~/.codex/skills/review/SKILL.md"],
@@ -165,6 +165,8 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
         "rank",
         "path",
         "origin",
+        "model_invocable",
+        "renamed_from",
         "warnings",
       ]);
     }
@@ -175,11 +177,14 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       rank: 200,
       path: p.shared,
       origin: { kind: "agent", agent: "agents", scope: "project" },
+      model_invocable: true,
+      renamed_from: null,
       warnings: [],
     });
     deepEqual(doc.skills[1].origin, { kind: "agent", agent: "claude-code", scope: "project" });
     equal(doc.skills[1].rank, 250);
     equal(doc.skills[2].path, p.cursorBuild);
+    equal(doc.skills[2].renamed_from, "build");
     equal(doc.skills[2].warnings.length, 1);
     match(doc.skills[2].warnings[0], /collides with another skill; published as "cursor-build"/);
     deepEqual(doc.skills[4].warnings, ["missing YAML frontmatter; derived name and description"]);
@@ -190,6 +195,8 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       rank: 550,
       path: p.review,
       origin: { kind: "agent", agent: "codex", scope: "user" },
+      model_invocable: true,
+      renamed_from: null,
       warnings: [],
     });
     deepEqual(doc.skills[6].origin, {
@@ -236,6 +243,8 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
       rank: 700,
       path: join(checkout, "skills/lint/SKILL.md"),
       origin: { kind: "source", repo: "acme/tools", checkout },
+      model_invocable: true,
+      renamed_from: null,
       warnings: [],
     }]);
     const sources = await box.cli("sources");
@@ -331,6 +340,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "roots",
       "renamed",
       "repaired",
+      "model_disabled",
       "invalid",
       "dropped",
       "complete",

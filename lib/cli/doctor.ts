@@ -1,7 +1,7 @@
 /**
  * The `doctor` command: what was scanned, and every skill that was renamed,
- * repaired, skipped, refused for safety or hidden as a duplicate — with the
- * reason.
+ * repaired, kept from the model by its author, skipped, refused for safety or
+ * hidden as a duplicate — with the reason.
  *
  * @example
  * ```ts
@@ -44,6 +44,9 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
   const repaired = report.skills
     .filter((s) => s.repairs.length > 0)
     .map((s) => ({ name: s.name, path: s.path, warnings: s.repairs }));
+  const modelDisabled = report.skills
+    .filter((s) => !s.invocation.modelInvocable)
+    .map((s) => ({ name: s.name, path: s.path }));
   return {
     git,
     roots: report.roots.map((r) => ({
@@ -54,6 +57,7 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
     })),
     renamed,
     repaired,
+    model_disabled: modelDisabled,
     invalid: report.invalid.map((i) => ({
       path: i.path,
       kind: i.kind,
@@ -100,7 +104,7 @@ function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => st
   return lines;
 }
 
-/** The skills published with a change: renamed, or with repaired frontmatter. */
+/** The skills published with a change: renamed, repaired, or kept from the model by their author. */
 function fixedSections(doc: DoctorDoc, show: (path: string) => string): string[] {
   const lines: string[] = [];
   if (doc.renamed.length > 0) {
@@ -113,6 +117,13 @@ function fixedSections(doc: DoctorDoc, show: (path: string) => string): string[]
       lines.push(`  ${escapeTerminal(r.name)}  ${escapeTerminal(show(r.path))}`);
       for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
     }
+  }
+  if (doc.model_disabled.length > 0) {
+    lines.push(
+      "",
+      `Not offered to the model: disable-model-invocation (${doc.model_disabled.length}):`,
+    );
+    lines.push(formatTable(doc.model_disabled.map((d) => ["  " + d.name, show(d.path)])));
   }
   return lines;
 }

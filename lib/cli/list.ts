@@ -10,7 +10,7 @@
  * ```
  * @module
  */
-import type { DiscoveryReport } from "../catalog/discover.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { originLabel } from "../catalog/origin.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
@@ -42,6 +42,8 @@ function listDoc(report: DiscoveryReport, all: boolean): Record<string, unknown>
       rank: s.rank,
       path: s.path,
       origin: s.origin,
+      model_invocable: s.invocation.modelInvocable,
+      renamed_from: s.renamedFrom ?? null,
       warnings: s.warnings,
     })),
   };
@@ -68,7 +70,7 @@ function listText(report: DiscoveryReport, all: boolean, show: (path: string) =>
   } else {
     lines.push(formatTable([
       ["NAME", "FROM", "PATH"],
-      ...report.skills.map((s) => [s.name, originLabel(s.origin), show(s.path)]),
+      ...report.skills.map((s) => [nameCell(s), originLabel(s.origin), show(s.path)]),
     ]));
   }
   if (all && report.dropped.length > 0) {
@@ -84,19 +86,34 @@ function listText(report: DiscoveryReport, all: boolean, show: (path: string) =>
   return lines;
 }
 
-/** The closing count line, pointing at `doctor` when something was skipped, renamed or repaired. */
+/** A skill's name with its marks: the name its file declares when renamed, and a model opt-out. */
+function nameCell(skill: DiscoveredSkill): string {
+  let cell = skill.name;
+  if (skill.renamedFrom !== undefined) cell += ` (renamed from ${skill.renamedFrom})`;
+  if (!skill.invocation.modelInvocable) cell += " (not offered to the model)";
+  return cell;
+}
+
+/**
+ * The closing count line, pointing at `doctor` when something was skipped, renamed, repaired or
+ * kept from the model by its author.
+ */
 function listFooter(report: DiscoveryReport): string {
   const duplicates = report.dropped.filter((d) => d.reason !== "excluded").length;
   const excluded = report.dropped.length - duplicates;
   const skipped = report.invalid.length;
   const renamed = report.skills.filter((s) => s.renamedFrom !== undefined).length;
   const repaired = report.skills.filter((s) => s.repairs.length > 0).length;
+  const manual = report.skills.filter((s) => !s.invocation.modelInvocable).length;
   let footer = `${report.skills.length} skills`;
   if (duplicates > 0) footer += `, ${duplicates} duplicates hidden`;
   if (excluded > 0) footer += `, ${excluded} excluded`;
   if (skipped > 0) footer += `, ${skipped} skipped`;
   if (renamed > 0) footer += `, ${renamed} renamed`;
   if (repaired > 0) footer += `, ${repaired} repaired`;
-  if (skipped + renamed + repaired > 0) footer += " — run `dsh-skills-anywhere doctor` for details";
+  if (manual > 0) footer += `, ${manual} not offered to the model`;
+  if (skipped + renamed + repaired + manual > 0) {
+    footer += " — run `dsh-skills-anywhere doctor` for details";
+  }
   return footer;
 }
