@@ -212,7 +212,10 @@ Deno.test("yaml: `__proto__` keys do not pollute prototypes", () => {
     deepStrictEqual(Object.getOwnPropertyDescriptor(skill.metadata, "__proto__")?.value, {
       polluted: "nested",
     });
-    deepStrictEqual(skill.metadata.frontmatter, { constructor: "scalar" });
+    // the top-level `__proto__` mapping and `constructor` are unknown keys, kept as own keys
+    ok(Object.hasOwn(skill.extraFields, "__proto__"));
+    strictEqual(Object.getPrototypeOf(skill.extraFields), Object.prototype);
+    strictEqual(skill.extraFields.constructor, "scalar");
   }
   const direct = parseFrontmatterYaml("__proto__: {polluted: yes}\nname: x");
   ok(direct.ok);
@@ -229,8 +232,7 @@ Deno.test("yaml: a scalar or list `__proto__` key is kept as a plain frontmatter
       doc(["name: demo", "description: d", `__proto__: ${yaml}`]),
       strict,
     ));
-    const extra = skill.metadata.frontmatter as Record<string, unknown>;
-    ok(extra !== undefined);
+    const extra = skill.extraFields;
     strictEqual(Object.getPrototypeOf(extra), Object.prototype);
     ok(Object.hasOwn(extra, "__proto__"));
     deepStrictEqual(Object.getOwnPropertyDescriptor(extra, "__proto__")?.value, expected);
