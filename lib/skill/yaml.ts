@@ -155,10 +155,16 @@ export function quoteColonValues(text: string, options: { firstLine?: number } =
     }
     const [, indent, key] = match;
     const parts = [plain.value];
-    while (index + 1 < source.length && isContinuation(source[index + 1], indent)) {
-      parts.push(source[++index].trim());
+    let comment = plain.comment;
+    // A comment ends a plain scalar: no line after it continues the value.
+    while (
+      comment === "" && index + 1 < source.length && isContinuation(source[index + 1], indent)
+    ) {
+      const next = splitComment(source[++index].trim());
+      parts.push(next.value);
+      comment = next.comment;
     }
-    out.push(`${indent}${key}: ${JSON.stringify(parts.join(" "))}${plain.comment}`);
+    out.push(`${indent}${key}: ${JSON.stringify(parts.join(" "))}${comment}`);
     lines.push(firstLine + index - (parts.length - 1));
   }
   return { text: out.join("\n"), lines };
@@ -167,6 +173,11 @@ export function quoteColonValues(text: string, options: { firstLine?: number } =
 /** A plain scalar and its trailing comment, or `undefined` when the value is not plain. */
 function plainValue(raw: string): { value: string; comment: string } | undefined {
   if (NOT_PLAIN.test(raw) || raw.startsWith("- ") || raw.startsWith("? ")) return undefined;
+  return splitComment(raw);
+}
+
+/** A line's text before a ` #` comment, and the comment with its leading space. */
+function splitComment(raw: string): { value: string; comment: string } {
   const hash = raw.search(/[ \t]#/);
   const value = (hash < 0 ? raw : raw.slice(0, hash)).trimEnd();
   return { value, comment: hash < 0 ? "" : raw.slice(hash) };
