@@ -229,7 +229,7 @@ Deno.test("a skill carries origin, root and relativePath as fields; metadata is 
     equal(clean.name, "clean");
     equal(clean.whenToUse, "When it is clean.");
     deepEqual(clean.warnings, []);
-    deepEqual(clean.metadata, { license: "MIT" });
+    deepEqual(clean.metadata, {}, "only the author's `metadata` mapping, never `license`");
     equal(clean.root, dir);
     equal(clean.relativePath, "clean/SKILL.md");
     deepEqual(clean.origin, origin);

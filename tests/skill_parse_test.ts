@@ -8,7 +8,16 @@ import {
   type ParseOptions,
   parseSkillMarkdown,
 } from "../lib/skill/parse.ts";
-import { doc, failure, lenient, parsed, strict } from "./skill_fixtures.ts";
+import {
+  CITATION_MANAGEMENT,
+  DATABASE_LOOKUP,
+  DATABASE_LOOKUP_DESCRIPTION,
+  doc,
+  failure,
+  lenient,
+  parsed,
+  strict,
+} from "./skill_fixtures.ts";
 
 const SPEC_CLEAN = doc([
   "name: pdf-processing",
@@ -53,14 +62,11 @@ Deno.test("parseSkillMarkdown: exact metadata object and no warnings", () => {
       skill.description,
       "Extract text and tables from PDF files. Use when working with PDFs.",
     );
-    deepStrictEqual(skill.metadata, {
-      author: "example-org",
-      version: "1.0",
-      license: "Apache-2.0",
-      compatibility: "Requires python3",
-      allowedTools: ["Bash(git:*)", "Read"],
-      frontmatter: { "argument-hint": "[file]" },
-    });
+    deepStrictEqual(skill.metadata, { author: "example-org", version: "1.0" });
+    strictEqual(skill.license, "Apache-2.0");
+    strictEqual(skill.compatibility, "Requires python3");
+    deepStrictEqual(skill.allowedTools, ["Bash(git:*)", "Read"]);
+    deepStrictEqual(skill.extraFields, { "argument-hint": "[file]" });
     deepStrictEqual(skill.warnings, []);
     deepStrictEqual(skill.invocation, { modelInvocable: true, userInvocable: true });
     strictEqual(skill.content, "# PDF processing\n\nRun the script.");
@@ -69,39 +75,77 @@ Deno.test("parseSkillMarkdown: exact metadata object and no warnings", () => {
   }
 });
 
-Deno.test("metadata: license and compatibility override the metadata mapping", () => {
+Deno.test("metadata: K-Dense citation-management's fields are typed; `metadata` as written", () => {
+  for (const options of [strict, lenient]) {
+    const skill = parsed(parseSkillMarkdown(doc(CITATION_MANAGEMENT), options));
+    strictEqual(skill.license, "MIT License");
+    deepStrictEqual(skill.allowedTools, ["Read", "Write", "Edit", "Bash"]);
+    deepStrictEqual(skill.metadata, { "skill-author": "K-Dense Inc." });
+    deepStrictEqual(skill.extraFields, {});
+    deepStrictEqual(skill.warnings, []);
+  }
+});
+
+Deno.test("metadata: a top-level license does not hide metadata.license; tools come only from allowed-tools", () => {
+  const [name, description, , license, ...rest] = CITATION_MANAGEMENT;
   const skill = parsed(parseSkillMarkdown(
     doc([
-      "name: demo",
-      "description: d",
-      "license: MIT",
-      "compatibility: 3",
-      "metadata:",
-      "  license: from-metadata",
-      "  compatibility: from-metadata",
-      "  other: kept",
+      name,
+      description,
+      license,
+      ...rest,
+      "    license: CC-BY-4.0",
+      "    allowedTools: [Bash]",
     ]),
     strict,
   ));
-  deepStrictEqual(skill.metadata, { license: "MIT", compatibility: "3", other: "kept" });
+  strictEqual(skill.license, "MIT License");
+  strictEqual(skill.allowedTools, undefined);
+  deepStrictEqual(skill.metadata, {
+    "skill-author": "K-Dense Inc.",
+    license: "CC-BY-4.0",
+    allowedTools: ["Bash"],
+  });
 });
 
 Deno.test("metadata: allowed-tools forms", () => {
   const tools = (value: string) =>
     parsed(parseSkillMarkdown(doc(["name: demo", "description: d", `allowed-tools: ${value}`])))
-      .metadata.allowedTools;
+      .allowedTools;
   deepStrictEqual(tools('"  Read   Write\tBash  "'), ["Read", "Write", "Bash"]);
-  deepStrictEqual(tools("[Read, 3, Write, {a: b}]"), ["Read", "Write"]);
+  deepStrictEqual(tools("[Read, Write]"), ["Read", "Write"]);
   strictEqual(tools('""'), undefined);
   strictEqual(tools('"   "'), undefined);
 });
 
-Deno.test("metadata: a non-mapping `metadata` is not spread; unknown scalars and arrays are kept", () => {
+Deno.test("known fields of the wrong type: strict fails `invalid-field`, lenient ignores and says so", () => {
+  const cases: [string, string[], string][] = [
+    ["allowed-tools: [Read, 3, Write, {a: b}]", ["Read", "Write"], "a list of strings"],
+    ["allowed-tools: {Bash: true}", [], "a string or a list of strings"],
+    ["metadata: just a string", [], "a mapping"],
+    ["license: [MIT, Apache-2.0]", [], "a string"],
+    ["compatibility: {python: 3}", [], "a string"],
+  ];
+  for (const [line, tools, expected] of cases) {
+    const raw = doc(["name: demo", "description: d", line]);
+    const key = line.slice(0, line.indexOf(":"));
+    const result = parseSkillMarkdown(raw, strict);
+    equal(result.ok ? "ok" : result.kind, "invalid-field", line);
+    strictEqual(failure(result), `frontmatter field "${key}" must be ${expected}`);
+    const skill = parsed(parseSkillMarkdown(raw, lenient));
+    deepStrictEqual(skill.allowedTools ?? [], tools, line);
+    deepStrictEqual(skill.metadata, {});
+    strictEqual(skill.license, undefined);
+    strictEqual(skill.compatibility, undefined);
+    deepStrictEqual(skill.warnings, [`frontmatter field "${key}" is not ${expected}; ignored`]);
+  }
+});
+
+Deno.test("extraFields: unknown top-level keys are kept as written, metadata stays empty", () => {
   const skill = parsed(parseSkillMarkdown(
     doc([
       "name: demo",
       "description: d",
-      "metadata: just a string",
       "custom-flag: true",
       "custom-list: [a, b]",
       "custom-number: 7",
@@ -112,14 +156,20 @@ Deno.test("metadata: a non-mapping `metadata` is not spread; unknown scalars and
     ]),
     strict,
   ));
-  deepStrictEqual(skill.metadata, {
-    frontmatter: { "custom-flag": true, "custom-list": ["a", "b"], "custom-number": 7 },
+  deepStrictEqual(skill.metadata, {});
+  deepStrictEqual(skill.extraFields, {
+    "custom-flag": true,
+    "custom-list": ["a", "b"],
+    "custom-number": 7,
+    "custom-null": null,
+    "custom-map": { a: "b" },
   });
 });
 
-Deno.test("metadata: empty frontmatter object is omitted", () => {
+Deno.test("metadata: no `metadata` and no other keys give empty objects", () => {
   const skill = parsed(parseSkillMarkdown(doc(["name: demo", "description: d"]), strict));
   deepStrictEqual(skill.metadata, {});
+  deepStrictEqual(skill.extraFields, {});
 });
 
 Deno.test("string fields: numbers become strings, strings are trimmed, others are absent", () => {
@@ -129,7 +179,7 @@ Deno.test("string fields: numbers become strings, strings are trimmed, others ar
   ));
   strictEqual(skill.name, "123");
   strictEqual(skill.description, "padded text");
-  strictEqual(skill.metadata.license, "2.5");
+  strictEqual(skill.license, "2.5");
   // a boolean name is absent: strict requires a name
   strictEqual(
     failure(parseSkillMarkdown(doc(["name: true", "description: d"]), strict)),
@@ -395,18 +445,14 @@ Deno.test("legacy: a non-boolean legacy value fails in lenient mode", () => {
   );
 });
 
-Deno.test("description: 1100 chars truncated to 1024 with a warning, strict too", () => {
-  const long = "x".repeat(1100);
-  for (const options of [strict, lenient]) {
-    const skill = parsed(parseSkillMarkdown(
-      doc(["name: demo", `description: ${long}`]),
-      options,
-    ));
-    strictEqual(skill.description.length, 1024);
-    strictEqual(skill.description, long.slice(0, 1024));
-    deepStrictEqual(skill.warnings, ["description longer than 1024 characters; truncated"]);
-    ok(skill.warnings[0].includes("truncated"));
-  }
+Deno.test("description: K-Dense database-lookup's 1,929 characters fail strict, lenient truncates", () => {
+  const raw = doc(DATABASE_LOOKUP);
+  const result = parseSkillMarkdown(raw, strict);
+  equal(result.ok ? "ok" : result.kind, "description-too-long");
+  strictEqual(failure(result), "description is 1929 characters; at most 1024 are allowed");
+  const skill = parsed(parseSkillMarkdown(raw, lenient));
+  strictEqual(skill.description, DATABASE_LOOKUP_DESCRIPTION.slice(0, 1024));
+  deepStrictEqual(skill.warnings, ["description longer than 1024 characters; truncated"]);
 });
 
 Deno.test("description: exactly 1024 chars is kept without a warning", () => {
@@ -418,14 +464,16 @@ Deno.test("description: exactly 1024 chars is kept without a warning", () => {
   deepStrictEqual(skill.warnings, []);
 });
 
-Deno.test("description: truncation counts code points and never splits a pair", () => {
-  const skill = parsed(parseSkillMarkdown(
-    doc(["name: demo", `description: ${"😀".repeat(1100)}`]),
-    strict,
-  ));
+Deno.test("description: the limit counts code points; truncation never splits a pair", () => {
+  const long = doc(["name: demo", `description: ${"😀".repeat(1100)}`]);
+  const skill = parsed(parseSkillMarkdown(long, lenient));
   strictEqual(codePointLength(skill.description), 1024);
   strictEqual(skill.description, "😀".repeat(1024));
   deepStrictEqual(skill.warnings, ["description longer than 1024 characters; truncated"]);
+  strictEqual(
+    failure(parseSkillMarkdown(long, strict)),
+    "description is 1100 characters; at most 1024 are allowed",
+  );
   const exact = parsed(parseSkillMarkdown(
     doc(["name: demo", `description: ${"😀".repeat(1024)}`]),
     strict,
@@ -473,6 +521,8 @@ Deno.test("parseSkillMarkdown: every failure carries its kind", () => {
     [doc(["name: ok", "description: D.", "user-invocable: maybe"]), lenient, "not-boolean"],
     [doc(["description: D."]), { fallbackName: "###" }, "no-name"],
     [doc(["name: ok"], "# Heading only"), lenient, "no-description"],
+    [doc(["name: ok", `description: ${"d".repeat(1025)}`]), strict, "description-too-long"],
+    [doc(["name: ok", "description: D.", "metadata: [a]"]), strict, "invalid-field"],
   ];
   for (const [raw, options, kind] of cases) {
     const result = parseSkillMarkdown(raw, options);

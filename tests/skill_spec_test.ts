@@ -83,13 +83,8 @@ Deno.test("checkSkill: a clean skill passes strict, lenient and spec", () => {
     );
     deepStrictEqual(mode.warnings, []);
     deepStrictEqual(mode.invocation, { modelInvocable: true, userInvocable: true });
-    deepStrictEqual(mode.metadataKeys, [
-      "allowedTools",
-      "author",
-      "compatibility",
-      "license",
-      "version",
-    ]);
+    // only the keys of the author's `metadata` mapping
+    deepStrictEqual(mode.metadataKeys, ["author", "version"]);
     strictEqual(mode.bodyBytes, "# PDF forms\n\n1. Read the form.\n2. Fill it in.".length);
   }
   strictEqual(report.spec.ok, true);

@@ -1,11 +1,20 @@
 // parseFrontmatterYaml: the YAML 1.2 core schema, every scalar as a string on request, and the
 // rules for hostile or broken frontmatter (bounds on aliases and nesting, duplicate keys, file
-// line numbers, prototype keys), directly and as parseSkillMarkdown applies them.
+// line numbers, prototype keys), directly and as parseSkillMarkdown applies them, and the lenient
+// retry of values holding an unquoted ": ".
 import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
 import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
-import { MAX_ALIASES, parseFrontmatterYaml } from "../lib/skill/yaml.ts";
+import { MAX_ALIASES, parseFrontmatterYaml, quoteColonValues } from "../lib/skill/yaml.ts";
 import { parseSkillMarkdown } from "../lib/skill/parse.ts";
-import { BILLION_LAUGHS, doc, failure, lenient, parsed, strict } from "./skill_fixtures.ts";
+import {
+  BILLION_LAUGHS,
+  doc,
+  failure,
+  GUIDE_COLON_LINE,
+  lenient,
+  parsed,
+  strict,
+} from "./skill_fixtures.ts";
 
 Deno.test("yaml: YAML 1.2 core schema (yes/on are strings, no timestamps)", () => {
   const result = parseFrontmatterYaml(
@@ -212,7 +221,10 @@ Deno.test("yaml: `__proto__` keys do not pollute prototypes", () => {
     deepStrictEqual(Object.getOwnPropertyDescriptor(skill.metadata, "__proto__")?.value, {
       polluted: "nested",
     });
-    deepStrictEqual(skill.metadata.frontmatter, { constructor: "scalar" });
+    // the top-level `__proto__` mapping and `constructor` are unknown keys, kept as own keys
+    ok(Object.hasOwn(skill.extraFields, "__proto__"));
+    strictEqual(Object.getPrototypeOf(skill.extraFields), Object.prototype);
+    strictEqual(skill.extraFields.constructor, "scalar");
   }
   const direct = parseFrontmatterYaml("__proto__: {polluted: yes}\nname: x");
   ok(direct.ok);
@@ -229,10 +241,75 @@ Deno.test("yaml: a scalar or list `__proto__` key is kept as a plain frontmatter
       doc(["name: demo", "description: d", `__proto__: ${yaml}`]),
       strict,
     ));
-    const extra = skill.metadata.frontmatter as Record<string, unknown>;
-    ok(extra !== undefined);
+    const extra = skill.extraFields;
     strictEqual(Object.getPrototypeOf(extra), Object.prototype);
     ok(Object.hasOwn(extra, "__proto__"));
     deepStrictEqual(Object.getOwnPropertyDescriptor(extra, "__proto__")?.value, expected);
   }
+});
+
+Deno.test("colon retry: the client guide's `description: Use this skill when: …` (lenient repairs, strict fails)", () => {
+  const raw = doc(["name: pdf-processing", GUIDE_COLON_LINE]);
+  const skill = parsed(parseSkillMarkdown(raw, lenient));
+  strictEqual(skill.description, "Use this skill when: the user asks about PDFs");
+  deepStrictEqual(skill.warnings, [
+    'line 3: value holding an unquoted ": " read as a quoted string',
+  ]);
+  const result = parseSkillMarkdown(raw, strict);
+  equal(result.ok ? "ok" : result.kind, "yaml");
+  match(failure(result), /^invalid YAML frontmatter: .* at line 3, column \d+$/);
+});
+
+Deno.test("colon retry: continuation lines fold in, a comment stays, block scalars are untouched", () => {
+  const raw = doc([
+    "name: pdf-processing",
+    "description: Use this skill when: the user asks about PDFs",
+    "  or forms # written for another client",
+    "compatibility: >-",
+    "  Needs: python3",
+    "metadata:",
+    "  note: see: README",
+  ]);
+  const skill = parsed(parseSkillMarkdown(raw, lenient));
+  strictEqual(skill.description, "Use this skill when: the user asks about PDFs or forms");
+  strictEqual(skill.compatibility, "Needs: python3");
+  deepStrictEqual(skill.metadata, { note: "see: README" });
+  deepStrictEqual(skill.warnings, [
+    'line 3: value holding an unquoted ": " read as a quoted string',
+    'line 8: value holding an unquoted ": " read as a quoted string',
+  ]);
+});
+
+Deno.test("colon retry: other YAML errors keep their first message", () => {
+  const raw = doc(["name: demo", "description: when: x", "tags: [a"]);
+  const first = failure(parseSkillMarkdown(raw, strict));
+  strictEqual(failure(parseSkillMarkdown(raw, lenient)), first);
+  const unrelated = doc(["name: [oops", "description: d"]);
+  equal(
+    failure(parseSkillMarkdown(unrelated, lenient)),
+    failure(parseSkillMarkdown(unrelated, strict)),
+  );
+});
+
+Deno.test("quoteColonValues: only plain values holding `: ` change", () => {
+  const text = [
+    "a: plain",
+    'b: "quoted: already"',
+    "c: 'single: quoted'",
+    "d: [x, y]",
+    "e: http://example.com/x",
+    "f: one: two # note",
+    "- g: item: no",
+  ].join("\n");
+  const { text: out, lines } = quoteColonValues(text, { firstLine: 2 });
+  deepStrictEqual(out.split("\n"), [
+    "a: plain",
+    'b: "quoted: already"',
+    "c: 'single: quoted'",
+    "d: [x, y]",
+    "e: http://example.com/x",
+    'f: "one: two" # note',
+    "- g: item: no",
+  ]);
+  deepStrictEqual(lines, [7]);
 });

@@ -84,7 +84,7 @@ export interface DiscoveredSkill {
   path: string;
   /** The skill directory (the root for flat files). */
   directory: string;
-  /** The skill's own frontmatter metadata, nothing added. */
+  /** The author's frontmatter `metadata` mapping as written, nothing added. */
   metadata: Record<string, unknown>;
   origin: Origin;
   /** The root path it was found under. */

@@ -262,8 +262,7 @@ function loadedOf(
 ): LoadedSkill {
   const { name, directory, path } = target;
   const { skill } = fresh;
-  const allowed = skill.metadata.allowedTools;
-  const tools = Array.isArray(allowed) ? allowed.map(String) : [];
+  const tools = skill.allowedTools ?? [];
   const content = skill.content;
   const loaded: LoadedSkill = {
     name,

@@ -34,6 +34,7 @@ export type ModeSummary =
     description: string;
     invocation: Invocation;
     warnings: string[];
+    /** The keys of the author's `metadata` mapping, sorted. */
     metadataKeys: string[];
     bodyBytes: number;
   }
@@ -99,7 +100,7 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
   const { fallbackName } = options;
   const strict = parseSkillMarkdown(text, { fallbackName, lenient: false });
   const lenient = parseSkillMarkdown(text, { fallbackName, lenient: true });
-  const tools = lenient.ok ? lenient.skill.metadata.allowedTools : undefined;
+  const tools = lenient.ok ? lenient.skill.allowedTools : undefined;
   return {
     schema: "skills-anywhere-local-check-1",
     input: { bytes: utf8Length(text), fallbackName },
@@ -108,7 +109,7 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
     spec: specFindings(text, { directoryName: options.directoryName }),
     surface: readSurface(text, {
       body: lenient.ok ? lenient.skill.content : "",
-      declaredTools: Array.isArray(tools) ? tools : [],
+      declaredTools: tools ?? [],
       frontmatter: frontmatterValue(text),
     }),
   };

@@ -13,7 +13,7 @@
 
 /** The longest valid skill name. */
 export const MAX_NAME_LENGTH = 64;
-/** The longest description kept; longer ones are cut. */
+/** The longest description allowed: strict parsing fails a longer one, lenient parsing cuts it. */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
 const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,7 +1,14 @@
 /**
  * Parsing one SKILL.md (or flat `<name>.md`) into a skill, strictly or
  * leniently. Lenient parsing repairs what it can and records every repair as
- * a warning; strict parsing fails instead.
+ * a warning; strict parsing never repairs: what lenient would repair, strict
+ * fails with a kind (a description over 1024 characters, a bad name, a known
+ * field of the wrong type, a value holding an unquoted `: `, a legacy key).
+ *
+ * The known fields become typed fields (`license`, `compatibility`,
+ * `allowedTools` from `allowed-tools` only); the author's `metadata` mapping
+ * is kept exactly as written, and the top-level keys the parser does not
+ * know are kept apart in `extraFields`.
  *
  * The author's opt-out fails closed: when the first lines of the text declare
  * `disable-model-invocation` (or a legacy key) true, the skill is never
@@ -29,7 +36,7 @@ import { isPlainObject } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength, deriveDescription, truncateCodePoints } from "./description.ts";
 import { isSkillName, MAX_DESCRIPTION_LENGTH, normalizeSkillName } from "./names.ts";
-import { parseFrontmatterYaml } from "./yaml.ts";
+import { parseFrontmatterYaml, quoteColonValues } from "./yaml.ts";
 import { revealHiddenCharacters } from "./hidden.ts";
 
 /** Who may invoke a skill. */
@@ -46,17 +53,28 @@ export interface ParsedSkill {
   name: string;
   /** Whether `name` is the frontmatter's own, valid as written (not normalised, not derived). */
   nameDeclared: boolean;
-  /** The description, at most 1024 code points. */
+  /**
+   * The description; lenient mode cuts it to 1024 code points. Hidden characters
+   * are shown as `\u` escapes in both modes.
+   */
   description: string;
   /** Optional `whenToUse` / `when-to-use` text. */
   whenToUse?: string;
   /** Invocation flags from the frontmatter. */
   invocation: Invocation;
-  /** What the frontmatter keeps beyond the core fields. */
+  /** `license`, trimmed; absent when unset or blank. */
+  license?: string;
+  /** `compatibility`, trimmed; absent when unset or blank. */
+  compatibility?: string;
+  /** The tools the author declares in `allowed-tools` (and nowhere else); absent when none. */
+  allowedTools?: string[];
+  /** The author's `metadata` mapping exactly as written; `{}` when there is none. */
   metadata: Record<string, unknown>;
+  /** Top-level frontmatter keys the parser does not know, with their values as written. */
+  extraFields: Record<string, unknown>;
   /** The body without frontmatter, trimmed. */
   content: string;
-  /** Repairs applied (lenient) and truncations (both modes). */
+  /** Repairs applied (lenient) and the notes both modes make (hidden characters, opt-out). */
   warnings: string[];
 }
 
@@ -64,11 +82,16 @@ export interface ParsedSkill {
  * Why a document is not a skill:
  *
  * - `no-frontmatter`: strict mode and no closed frontmatter;
- * - `yaml`: the frontmatter is not valid YAML (the message names the file line);
+ * - `yaml`: the frontmatter is not valid YAML (the message names the file line); lenient
+ *   mode first retries values holding an unquoted `: ` as quoted strings;
  * - `not-mapping`: the frontmatter is YAML but not a mapping;
  * - `missing-field`: strict mode and no `name` or `description`;
  * - `invalid-name`: strict mode and a `name` outside the grammar;
  * - `unsupported-field`: strict mode and a legacy camelCase key;
+ * - `description-too-long`: strict mode and a description over 1024 characters;
+ * - `invalid-field`: strict mode and `metadata` that is not a mapping, `license` or
+ *   `compatibility` that is not text, or `allowed-tools` that is neither a string nor
+ *   a list of strings;
  * - `not-boolean`: a flag that is not a boolean word (both modes);
  * - `no-name`: lenient mode and nothing, not even the fallback, gives a name;
  * - `no-description`: lenient mode and no body text to derive one from.
@@ -80,6 +103,8 @@ export type ParseFailureKind =
   | "missing-field"
   | "invalid-name"
   | "unsupported-field"
+  | "description-too-long"
+  | "invalid-field"
   | "not-boolean"
   | "no-name"
   | "no-description";
@@ -205,8 +230,18 @@ function resolveDescription(
   warnings: string[],
 ): string {
   const given = stringField(data, "description");
-  if (given !== undefined) {
+  if (given !== undefined && lenient) {
     return limitDescription(revealed(given, "description", warnings), warnings);
+  }
+  if (given !== undefined) {
+    const length = codePointLength(given);
+    if (length > MAX_DESCRIPTION_LENGTH) {
+      fail(
+        "description-too-long",
+        `description is ${length} characters; at most ${MAX_DESCRIPTION_LENGTH} are allowed`,
+      );
+    }
+    return revealed(given, "description", warnings);
   }
   if (!lenient) fail("missing-field", "frontmatter requires description");
   const derived = derivedDescription(body);
@@ -330,32 +365,79 @@ export function declaredOptOut(text: string): boolean {
   return false;
 }
 
-function allowedTools(value: unknown): string[] | undefined {
+/** The known fields beyond name, description and invocation, read by {@linkcode knownFields}. */
+type KnownFields = Pick<
+  ParsedSkill,
+  "license" | "compatibility" | "allowedTools" | "metadata" | "extraFields"
+>;
+
+/**
+ * A known field of the wrong type: strict fails with `invalid-field`, lenient
+ * ignores it (or its bad items) and says so.
+ */
+function invalidField(key: string, expected: string, lenient: boolean, warnings: string[]): void {
+  if (!lenient) fail("invalid-field", `frontmatter field "${key}" must be ${expected}`);
+  warnings.push(`frontmatter field "${key}" is not ${expected}; ignored`);
+}
+
+/** A text field: a string (trimmed, blank is absent) or a number; other values are invalid. */
+function textField(
+  data: Record<string, unknown>,
+  key: string,
+  lenient: boolean,
+  warnings: string[],
+): string | undefined {
+  const value = data[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" || typeof value === "number") return stringField(data, key);
+  invalidField(key, "a string", lenient, warnings);
+  return undefined;
+}
+
+/** `allowed-tools`: a space-separated string or a list of strings; absent when empty. */
+function allowedTools(value: unknown, lenient: boolean, warnings: string[]): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
   let tools: string[] = [];
   if (typeof value === "string") tools = value.trim().split(/\s+/).filter((t) => t !== "");
-  else if (Array.isArray(value)) tools = value.filter((t): t is string => typeof t === "string");
+  else if (Array.isArray(value)) {
+    tools = value.filter((t): t is string => typeof t === "string");
+    if (tools.length < value.length) {
+      invalidField("allowed-tools", "a list of strings", lenient, warnings);
+    }
+  } else invalidField("allowed-tools", "a string or a list of strings", lenient, warnings);
   return tools.length > 0 ? tools : undefined;
 }
 
-function collectMetadata(data: Record<string, unknown>): Record<string, unknown> {
-  const metadata: Record<string, unknown> = isPlainObject(data.metadata)
-    ? { ...data.metadata }
-    : {};
-  const license = stringField(data, "license");
-  if (license !== undefined) metadata.license = license;
-  const compatibility = stringField(data, "compatibility");
-  if (compatibility !== undefined) metadata.compatibility = compatibility;
-  const tools = allowedTools(data["allowed-tools"]);
-  if (tools !== undefined) metadata.allowedTools = tools;
-  // fromEntries defines own properties, so a `__proto__` key stays a plain key
-  // even where the `__proto__` setter exists (browsers).
-  const extra = Object.fromEntries(
-    Object.entries(data).filter(([key, value]) =>
-      !KNOWN_KEYS.has(key) && value !== null && !isPlainObject(value)
-    ),
-  );
-  if (Object.keys(extra).length > 0) metadata.frontmatter = extra;
-  return metadata;
+/** The entries of `value` as own data properties (a `__proto__` key stays a plain key). */
+function asWritten(entries: [string, unknown][]): Record<string, unknown> {
+  return Object.fromEntries(entries);
+}
+
+/** The author's `metadata` mapping as written; `{}` when unset. */
+function metadataMapping(value: unknown, lenient: boolean, warnings: string[]) {
+  if (value === undefined || value === null) return {};
+  if (isPlainObject(value)) return asWritten(Object.entries(value));
+  invalidField("metadata", "a mapping", lenient, warnings);
+  return {};
+}
+
+/** The typed known fields, the `metadata` mapping and the unknown top-level keys. */
+function knownFields(
+  data: Record<string, unknown>,
+  lenient: boolean,
+  warnings: string[],
+): KnownFields {
+  const fields: KnownFields = {
+    metadata: metadataMapping(data.metadata, lenient, warnings),
+    extraFields: asWritten(Object.entries(data).filter(([key]) => !KNOWN_KEYS.has(key))),
+  };
+  const license = textField(data, "license", lenient, warnings);
+  if (license !== undefined) fields.license = license;
+  const compatibility = textField(data, "compatibility", lenient, warnings);
+  if (compatibility !== undefined) fields.compatibility = compatibility;
+  const tools = allowedTools(data["allowed-tools"], lenient, warnings);
+  if (tools !== undefined) fields.allowedTools = tools;
+  return fields;
 }
 
 /**
@@ -400,12 +482,45 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
     if (!lenient) fail("no-frontmatter", "missing YAML frontmatter");
     return failClosed(raw, withoutFrontmatter(raw, fallbackName));
   }
-  const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
+  const warnings: string[] = [];
+  const value = frontmatterMapping(split.yaml, split.yamlLine, lenient, warnings);
+  return failClosed(
+    split.body,
+    fromFrontmatter(value, split.body, { fallbackName, lenient, warnings }),
+  );
+}
+
+/**
+ * The frontmatter's mapping. When the YAML fails, lenient mode retries it once
+ * with the values that hold an unquoted `: ` quoted (see
+ * {@linkcode quoteColonValues}) and lists each quoted line; the first error
+ * stands when the retry fails too or changes nothing.
+ */
+function frontmatterMapping(
+  yaml: string,
+  firstLine: number,
+  lenient: boolean,
+  warnings: string[],
+): Record<string, unknown> {
+  let parsed = parseFrontmatterYaml(yaml, { firstLine });
+  if (!parsed.ok && lenient) {
+    const quoted = quoteColonValues(yaml, { firstLine });
+    const retried = quoted.lines.length > 0
+      ? parseFrontmatterYaml(quoted.text, { firstLine })
+      : parsed;
+    if (retried.ok) {
+      for (const line of quoted.lines) warnings.push(`line ${line}: ${COLON_REPAIR}`);
+      parsed = retried;
+    }
+  }
   if (!parsed.ok) fail("yaml", `invalid YAML frontmatter: ${parsed.message}`);
   const value = parsed.value ?? {};
   if (!isPlainObject(value)) fail("not-mapping", "frontmatter must be a YAML mapping");
-  return failClosed(split.body, fromFrontmatter(value, split.body, fallbackName, lenient));
+  return value;
 }
+
+/** The repair note of a value with an unquoted `: ` read as a quoted string. */
+const COLON_REPAIR = 'value holding an unquoted ": " read as a quoted string';
 
 /** Lenient mode without a frontmatter: name from the fallback, description from the body. */
 function withoutFrontmatter(raw: string, fallbackName: string): ParsedSkill {
@@ -419,6 +534,7 @@ function withoutFrontmatter(raw: string, fallbackName: string): ParsedSkill {
     description: limitDescription(revealed(derived, "description", warnings), warnings),
     invocation: { modelInvocable: true, userInvocable: true },
     metadata: {},
+    extraFields: {},
     content: body.trim(),
     warnings,
   };
@@ -428,10 +544,9 @@ function withoutFrontmatter(raw: string, fallbackName: string): ParsedSkill {
 function fromFrontmatter(
   value: Record<string, unknown>,
   body: string,
-  fallbackName: string,
-  lenient: boolean,
+  mode: { fallbackName: string; lenient: boolean; warnings: string[] },
 ): ParsedSkill {
-  const warnings: string[] = [];
+  const { fallbackName, lenient, warnings } = mode;
   const name = resolveName(value, fallbackName, lenient, warnings);
   const description = resolveDescription(value, body, lenient, warnings);
   const invocation = resolveInvocation(value, lenient, warnings);
@@ -441,7 +556,7 @@ function fromFrontmatter(
     nameDeclared: name === stringField(value, "name"),
     description,
     invocation,
-    metadata: collectMetadata(value),
+    ...knownFields(value, lenient, warnings),
     content: body.trim(),
     warnings,
   };

@@ -105,3 +105,92 @@ function expandedSize(value: unknown, seen: Map<object, number>): number {
   seen.set(value, size);
   return size;
 }
+
+/** A frontmatter text with unquoted `key: value: more` lines quoted, and the lines changed. */
+export interface QuotedColons {
+  /** The text with every such value written as a double-quoted string. */
+  text: string;
+  /** The file lines (counted from `firstLine`) whose value was quoted, in order. */
+  lines: number[];
+}
+
+/** A `key: value` line: indent, key and the value after `: ` (a plain key, any indent). */
+const KEY_LINE = /^([ \t]*)([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(\S.*)$/;
+/** The first characters that make a value something other than a plain scalar. */
+const NOT_PLAIN = /^["'|>[{&*!#%@`]/;
+
+/**
+ * Quotes the plain values that hold `: `, the most common YAML mistake in
+ * skills written for other clients (`description: Use this skill when: the
+ * user asks`). A value's more-indented continuation lines are folded into
+ * it with single spaces, as YAML folds a plain scalar; a ` #` comment is
+ * left after the quoted value. Other lines are unchanged. The Agent Skills
+ * client implementation guide advises retrying such values as quoted
+ * strings; the caller decides whether to.
+ *
+ * @example
+ * ```ts
+ * import { quoteColonValues } from "./yaml.ts";
+ * quoteColonValues("name: pdf\ndescription: Use this skill when: the user asks", { firstLine: 2 });
+ * // { text: 'name: pdf\ndescription: "Use this skill when: the user asks"', lines: [3] }
+ * ```
+ */
+export function quoteColonValues(text: string, options: { firstLine?: number } = {}): QuotedColons {
+  const firstLine = options.firstLine ?? 1;
+  const source = text.split("\n");
+  const out: string[] = [];
+  const lines: number[] = [];
+  for (let index = 0; index < source.length; index++) {
+    const match = KEY_LINE.exec(source[index]);
+    const plain = match === null ? undefined : plainValue(match[3]);
+    if (match === null || plain === undefined || !/:[ \t]/.test(plain.value)) {
+      out.push(source[index]);
+      // A block scalar's lines are text, never keys: copy them unchanged.
+      if (match !== null && /^[|>]/.test(match[3])) {
+        while (index + 1 < source.length && isBlockLine(source[index + 1], match[1])) {
+          out.push(source[++index]);
+        }
+      }
+      continue;
+    }
+    const [, indent, key] = match;
+    const parts = [plain.value];
+    let comment = plain.comment;
+    // A comment ends a plain scalar: no line after it continues the value.
+    while (
+      comment === "" && index + 1 < source.length && isContinuation(source[index + 1], indent)
+    ) {
+      const next = splitComment(source[++index].trim());
+      parts.push(next.value);
+      comment = next.comment;
+    }
+    out.push(`${indent}${key}: ${JSON.stringify(parts.join(" "))}${comment}`);
+    lines.push(firstLine + index - (parts.length - 1));
+  }
+  return { text: out.join("\n"), lines };
+}
+
+/** A plain scalar and its trailing comment, or `undefined` when the value is not plain. */
+function plainValue(raw: string): { value: string; comment: string } | undefined {
+  if (NOT_PLAIN.test(raw) || raw.startsWith("- ") || raw.startsWith("? ")) return undefined;
+  return splitComment(raw);
+}
+
+/** A line's text before a ` #` comment, and the comment with its leading space. */
+function splitComment(raw: string): { value: string; comment: string } {
+  const hash = raw.search(/[ \t]#/);
+  const value = (hash < 0 ? raw : raw.slice(0, hash)).trimEnd();
+  return { value, comment: hash < 0 ? "" : raw.slice(hash) };
+}
+
+/** Whether `line` continues a plain value whose key sits at `indent`. */
+function isContinuation(line: string, indent: string): boolean {
+  if (line.trim() === "" || line.trimStart().startsWith("#")) return false;
+  const own = /^[ \t]*/.exec(line)![0];
+  return own.length > indent.length;
+}
+
+/** Whether `line` belongs to a block scalar whose key sits at `indent` (blank lines do). */
+function isBlockLine(line: string, indent: string): boolean {
+  return line.trim() === "" || /^[ \t]*/.exec(line)![0].length > indent.length;
+}
