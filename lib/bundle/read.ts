@@ -40,7 +40,10 @@ export interface BundleRead {
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
-type FixedKind = "not-directory" | "unsupported-path" | "changed" | "skill-not-utf8";
+type FixedKind = Extract<
+  BundleReadErrorKind,
+  "not-directory" | "unsupported-path" | "changed" | "skill-not-utf8"
+>;
 
 const { maxEntries, maxDepth, maxFiles } = BUNDLE_LIMITS;
 
