@@ -7,14 +7,25 @@
  *
  * @example
  * ```ts
- * import { formatBytes, MAX_SKILL_FILE_BYTES } from "./limits.ts";
- * console.log(`SKILL.md exceeds ${formatBytes(MAX_SKILL_FILE_BYTES)}`); // "… 128 KiB"
+ * import { formatBytes, MAX_BUNDLE_SKILL_BYTES } from "./limits.ts";
+ * console.log(`SKILL.md exceeds ${formatBytes(MAX_BUNDLE_SKILL_BYTES)}`); // "… 128 KiB"
  * ```
  * @module
  */
 
-/** Largest SKILL.md (or flat skill file) read anywhere: catalog, load, check, bundle, browser. */
-export const MAX_SKILL_FILE_BYTES = 128 * 1024;
+/**
+ * Largest SKILL.md (or flat skill file) read by the catalog, a load, `check`
+ * and the browser page. The Agent Skills specification sets no size limit;
+ * this one only keeps every read bounded.
+ */
+export const MAX_SKILL_READ_BYTES = 1024 * 1024;
+
+/**
+ * Largest SKILL.md a bundle holds (the bundle format's rule). `check` warns
+ * (`skill-size`) about a larger SKILL.md: it is read everywhere, up to
+ * {@linkcode MAX_SKILL_READ_BYTES}, but cannot be bundle-pinned.
+ */
+export const MAX_BUNDLE_SKILL_BYTES = 128 * 1024;
 
 /** Largest other file in a bundle. */
 export const MAX_BUNDLE_FILE_BYTES = 16 * 1024 * 1024;

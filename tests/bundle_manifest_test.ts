@@ -15,12 +15,14 @@ import {
   canonicalString,
   compareManifests,
   COMPARISON_SCHEMA,
+  fileSizeRefusal,
   isBundlePath,
   MESSAGES,
+  totalSizeRefusal,
   validateManifest,
   webSha256Hex,
 } from "../lib/bundle/manifest.ts";
-import { formatBytes, MAX_CONFIG_BYTES, MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
+import { formatBytes, MAX_BUNDLE_SKILL_BYTES, MAX_CONFIG_BYTES } from "../lib/limits.ts";
 import { compareCodeUnits, NOT_UTF8 } from "../lib/util.ts";
 import { VERSION } from "../lib/version.ts";
 
@@ -74,7 +76,9 @@ async function refused(value: unknown, kind: BundleErrorKind): Promise<void> {
     (error: unknown) => {
       ok(error instanceof BundleError, `expected a BundleError, got ${error}`);
       equal(error.kind, kind);
-      equal(error.message, MESSAGES[kind as keyof typeof MESSAGES]);
+      if (Object.hasOwn(MESSAGES, kind)) {
+        equal(error.message, MESSAGES[kind as keyof typeof MESSAGES]);
+      }
       return true;
     },
   );
@@ -452,7 +456,7 @@ Deno.test("malformed rows: traversal, absolute, backslash, colon, control, extra
   await refused(await resealed({ ...json, files: [null, ...files] }), "bad-row");
 });
 
-Deno.test("malformed byte counts: negative, boolean, fractional, string, over 16 MiB, unsafe → invalid file", async () => {
+Deno.test("malformed byte counts: negative, boolean, fractional, string, unsafe → invalid file; over 16 MiB → file-too-large", async () => {
   const json = await validJson();
   const files = json.files as BundleFile[];
   const index = files.findIndex((f) => f.path === "scripts/run.py");
@@ -468,7 +472,6 @@ Deno.test("malformed byte counts: negative, boolean, fractional, string, over 16
       null,
       NaN,
       Infinity,
-      16 * MiB + 1,
       2 ** 53,
       Number.MAX_VALUE,
       1n,
@@ -478,6 +481,15 @@ Deno.test("malformed byte counts: negative, boolean, fractional, string, over 16
     mutated[index].bytes = bytes;
     await refused(await resealed({ ...json, files: mutated }), "bad-row");
   }
+  // One byte over the file limit names the file and the limit.
+  const over16 = structuredClone(files);
+  over16[index].bytes = 16 * MiB + 1;
+  await refused(await resealed({ ...json, files: over16 }), "file-too-large");
+  await rejects(() => validateManifest(resealed({ ...json, files: over16 })), (error: Error) => {
+    equal(error.message, fileSizeRefusal("scripts/run.py", 16 * MiB + 1).message);
+    ok(error.message.includes('"scripts/run.py"') && error.message.includes("16 MiB"));
+    return true;
+  });
   // Exactly 16 MiB is fine (the file limit; total stays under 32 MiB).
   const ok16 = structuredClone(files);
   ok16[index].bytes = 16 * MiB;
@@ -632,7 +644,7 @@ Deno.test("every mutation of a sealed manifest is refused with its kind", async 
     ["negative bytes", () => setRow(1, { bytes: -1 }), "bad-row"],
     ["boolean bytes", () => setRow(1, { bytes: true }), "bad-row"],
     ["fractional bytes", () => setRow(1, { bytes: 2.5 }), "bad-row"],
-    ["bytes over 16 MiB", () => setRow(1, { bytes: 16 * MiB + 1 }), "bad-row"],
+    ["bytes over 16 MiB", () => setRow(2, { bytes: 16 * MiB + 1 }), "file-too-large"],
     ["uppercase hash", () => setRow(1, { sha256: files[1].sha256.toUpperCase() }), "bad-row"],
     ["short hash", () => setRow(1, { sha256: files[1].sha256.slice(2) }), "bad-row"],
     ["null row", () => withFiles([...files, null]), "bad-row"],
@@ -680,8 +692,9 @@ Deno.test("every mutation of a sealed manifest is refused with its kind", async 
 });
 
 Deno.test("messages quote the limits of limits.ts and the one UTF-8 wording", () => {
-  ok(MESSAGES["skill-too-large"].includes(formatBytes(MAX_SKILL_FILE_BYTES)));
-  ok(MESSAGES["too-large"].includes(formatBytes(BUNDLE_LIMITS.maxTotalBytes)));
+  ok(fileSizeRefusal("SKILL.md", 1).message.includes(formatBytes(MAX_BUNDLE_SKILL_BYTES)));
+  ok(fileSizeRefusal("a.bin", 1).message.includes(formatBytes(BUNDLE_LIMITS.maxFileBytes)));
+  ok(totalSizeRefusal("a.bin", 1).message.includes(formatBytes(BUNDLE_LIMITS.maxTotalBytes)));
   ok(MESSAGES["manifest-too-large"].includes(formatBytes(MAX_CONFIG_BYTES)));
   ok(MESSAGES["manifest-not-utf8"].includes(NOT_UTF8));
   ok(MESSAGES["file-count"].includes(String(BUNDLE_LIMITS.maxFiles)));

@@ -9,7 +9,7 @@ import {
   compareManifests,
   validateManifest,
 } from "../lib/bundle/manifest.ts";
-import { READ_MESSAGES, readBundle } from "../lib/bundle/read.ts";
+import { readBundle } from "../lib/bundle/read.ts";
 import { binary, listTree, mkfifo, run, sha, withTempDir, writeTree } from "./helpers.ts";
 
 const KiB = 1024;
@@ -30,7 +30,7 @@ async function sized(path: string, size: number): Promise<void> {
 async function refusedRead(
   dir: string,
   kind: BundleErrorKind,
-  options: { tree?: string; path?: string } = {},
+  options: { tree?: string; path?: string; words?: string } = {},
 ): Promise<void> {
   const tree = options.tree ?? dir;
   const before = await listTree(tree);
@@ -38,6 +38,7 @@ async function refusedRead(
     ok(error instanceof BundleError, `expected a BundleError, got ${error}`);
     equal(error.kind, kind);
     if (options.path !== undefined) ok(error.message.includes(JSON.stringify(options.path)));
+    if (options.words !== undefined) ok(error.message.includes(options.words), error.message);
     return true;
   });
   deepEqual(await listTree(tree), before);
@@ -309,7 +310,7 @@ Deno.test("readBundle: SKILL.md must be valid UTF-8 (a BOM is kept, bytes are ex
   });
 });
 
-Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at the limits is fine)", async () => {
+Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at the limits is fine); a refusal names the file and its limit", async () => {
   await withTempDir(async (dir) => {
     const body = "x".repeat(128 * KiB);
     await writeTree(dir, {
@@ -320,7 +321,7 @@ Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at
     const ok128 = await readBundle(`${dir}/ok`);
     equal(ok128.manifest.files[0].bytes, 128 * KiB);
     equal(ok128.skillBytes.length, 128 * KiB);
-    await refusedRead(`${dir}/big`, "over-limit");
+    await refusedRead(`${dir}/big`, "skill-too-large", { path: "SKILL.md" });
 
     await sized(`${dir}/asset/assets/video.bin`, 16 * MiB);
     const ok16 = await readBundle(`${dir}/asset`);
@@ -328,7 +329,7 @@ Deno.test("readBundle: SKILL.md limit is 128 KiB, other files 16 MiB (exactly at
     equal(video.bytes, 16 * MiB);
     equal(video.sha256, sha(new Uint8Array(16 * MiB)));
     await Deno.truncate(`${dir}/asset/assets/video.bin`, 16 * MiB + 1);
-    await refusedRead(`${dir}/asset`, "over-limit");
+    await refusedRead(`${dir}/asset`, "file-too-large", { path: "assets/video.bin" });
   });
 });
 
@@ -337,7 +338,7 @@ Deno.test("readBundle: more than 32 MiB in total is refused before anything is r
     await writeTree(dir, { "SKILL.md": "x" });
     await sized(`${dir}/a.bin`, 16 * MiB);
     await sized(`${dir}/b.bin`, 16 * MiB);
-    await refusedRead(dir, "over-limit");
+    await refusedRead(dir, "too-large", { path: "b.bin" });
     // Exactly 32 MiB in total is within the limit, so the refusal above was the total.
     await Deno.truncate(`${dir}/b.bin`, 16 * MiB - 1);
     const { manifest } = await readBundle(dir);
@@ -358,10 +359,10 @@ Deno.test("readBundle: 13 nested directories exceed the path levels; 12 levels a
     // 13 nested directories (even empty ones).
     await writeTree(`${dir}/deep`, { "SKILL.md": SKILL });
     await Deno.mkdir(`${dir}/deep/${segments(13)}`, { recursive: true });
-    await refusedRead(`${dir}/deep`, "too-deep");
+    await refusedRead(`${dir}/deep`, "too-deep", { path: segments(13) });
     // A file at 13 path levels.
     await writeTree(`${dir}/deepfile`, { "SKILL.md": SKILL, [`${segments(12)}/f.md`]: "f" });
-    await refusedRead(`${dir}/deepfile`, "too-deep");
+    await refusedRead(`${dir}/deepfile`, "too-deep", { path: `${segments(12)}/f.md` });
   });
 });
 
@@ -374,8 +375,7 @@ Deno.test("readBundle: 512 files are fine, 513 files are refused with the 512 me
     const { manifest } = await readBundle(dir);
     equal(manifest.files.length, 512);
     await Deno.writeTextFile(`${dir}/one-more.txt`, "x");
-    await refusedRead(dir, "too-many-files");
-    ok(READ_MESSAGES["too-many-files"].includes("512"));
+    await refusedRead(dir, "too-many-files", { path: "one-more.txt", words: "512 files" });
   });
 });
 
@@ -387,8 +387,7 @@ Deno.test("readBundle: 1,024 entries are fine, 1,025 are refused", async () => {
     const { manifest } = await readBundle(dir);
     equal(manifest.files.length, 1);
     await Deno.mkdir(`${dir}/one-more`);
-    await refusedRead(dir, "too-deep");
-    ok(READ_MESSAGES["too-deep"].includes("1024 entries"));
+    await refusedRead(dir, "too-deep", { path: "one-more", words: "1024 entries" });
   });
 });
 

@@ -4,7 +4,7 @@ import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { discover } from "../lib/catalog/discover.ts";
-import { MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
+import { MAX_SKILL_READ_BYTES } from "../lib/limits.ts";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
@@ -474,23 +474,23 @@ Deno.test("a non-UTF-8 SKILL.md is invalid 'not valid UTF-8'", async () => {
   });
 });
 
-Deno.test("a SKILL.md over 128 KiB is invalid; exactly 128 KiB is read", async () => {
+Deno.test("a SKILL.md over 1 MiB is invalid; exactly 1 MiB is read", async () => {
   await withTempDir(async (dir) => {
     const fill = (name: string, total: number) => {
       const head = md(name);
       return head + "x".repeat(total - head.length);
     };
     await writeTree(dir, {
-      "big/SKILL.md": fill("big", MAX_SKILL_FILE_BYTES + 1),
-      "edge/SKILL.md": fill("eg", MAX_SKILL_FILE_BYTES),
+      "big/SKILL.md": fill("big", MAX_SKILL_READ_BYTES + 1),
+      "edge/SKILL.md": fill("eg", MAX_SKILL_READ_BYTES),
     });
-    equal(MAX_SKILL_FILE_BYTES, 128 * 1024);
+    equal(MAX_SKILL_READ_BYTES, 1024 * 1024);
     const report = await discover([flatRoot(dir)]);
     deepEqual(names(report.skills), ["eg"]);
     equal(report.invalid.length, 1);
     equal(report.invalid[0].path, join(dir, "big", "SKILL.md"));
     equal(report.invalid[0].kind, "too-large");
-    equal(report.invalid[0].reason, "larger than 128 KiB");
+    equal(report.invalid[0].reason, "larger than 1 MiB");
   });
 });
 

@@ -69,7 +69,7 @@ Deno.test("invalid, missing and valid files: exit 2, counts 1/1/1, input order k
 Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors (the FIFO never blocks)", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
-      "big/SKILL.md": "---\nname: big\ndescription: big\n---\n" + "漢".repeat(44_000),
+      "big/SKILL.md": "---\nname: big\ndescription: big\n---\n" + "漢".repeat(350_000),
       "latin1/SKILL.md": new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]),
     });
     await mkfifo(`${dir}/pipe.md`);
@@ -88,7 +88,7 @@ Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors 
     deepEqual(files.map((f) => f.kind), ["too-large", "not-utf8", "not-regular", "not-regular"]);
     const errors = files.map((f) => f.error);
     deepEqual(errors, [
-      "Choose a SKILL.md of 128 KiB or less.",
+      "Choose a SKILL.md of 1 MiB or less.",
       "Input is not valid UTF-8.",
       "Choose a regular Markdown file.",
       "Choose a regular Markdown file.",

@@ -4,6 +4,7 @@
 // `main.ts mcp` child driven by the SDK 2 client.
 import { deepEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { MAX_SKILL_READ_BYTES } from "../lib/limits.ts";
 import {
   assertOk,
   assertRefused,
@@ -155,7 +156,11 @@ Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is a
         join(dir, "SKILL.md"),
         new Uint8Array([...prefix, 0xff, 0xfe, 0xc3, 0x28, 0x0a]),
       );
-      const big = skillMd("big-skill", "Grows beyond the limit.", "BIG-BODY " + "x".repeat(131072));
+      const big = skillMd(
+        "big-skill",
+        "Grows beyond the limit.",
+        "BIG-BODY " + "x".repeat(MAX_SKILL_READ_BYTES),
+      );
       await Deno.writeTextFile(join(other, "SKILL.md"), big);
 
       for (const [name, skillDir] of [["pdf-forms", dir], ["big-skill", other]]) {

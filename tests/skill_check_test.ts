@@ -3,7 +3,7 @@
 // browser page both run exactly these functions; their end-to-end tests are check_cli_test.ts
 // and web_test.ts.
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_FILE_BYTES } from "../lib/limits.ts";
+import { MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_READ_BYTES } from "../lib/limits.ts";
 import {
   CHECK_INPUT_MESSAGES,
   checkPassed,
@@ -37,9 +37,9 @@ Deno.test("checkSkillBytes: a clean file gives its text and report", () => {
 });
 
 Deno.test("checkSkillBytes: exactly the cap is checked; one byte more is too-large", () => {
-  const at = new Uint8Array(MAX_SKILL_FILE_BYTES).fill(0x61);
+  const at = new Uint8Array(MAX_SKILL_READ_BYTES).fill(0x61);
   ok(checkSkillBytes(at, { fileName: "notes.md" }).ok);
-  const over = new Uint8Array(MAX_SKILL_FILE_BYTES + 1).fill(0x61);
+  const over = new Uint8Array(MAX_SKILL_READ_BYTES + 1).fill(0x61);
   const refused = checkSkillBytes(over, { fileName: "notes.md" });
   ok(!refused.ok);
   equal(refused.kind, "too-large");

@@ -40,9 +40,9 @@ import { KindError } from "../errors.ts";
 import {
   formatBytes,
   MAX_BUNDLE_FILE_BYTES,
+  MAX_BUNDLE_SKILL_BYTES,
   MAX_BUNDLE_TOTAL_BYTES,
   MAX_CONFIG_BYTES,
-  MAX_SKILL_FILE_BYTES,
 } from "../limits.ts";
 import { compareCodeUnits, isPlainObject, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 
@@ -58,7 +58,7 @@ export const BUNDLE_LIMITS = {
   maxFiles: 512,
   maxEntries: 1024,
   maxDepth: 12,
-  maxSkillBytes: MAX_SKILL_FILE_BYTES,
+  maxSkillBytes: MAX_BUNDLE_SKILL_BYTES,
   maxFileBytes: MAX_BUNDLE_FILE_BYTES,
   maxTotalBytes: MAX_BUNDLE_TOTAL_BYTES,
   maxManifestBytes: MAX_CONFIG_BYTES,
@@ -96,11 +96,13 @@ export type ManifestErrorKind =
   | "file-count"
   | "bad-row"
   | "file-is-directory"
-  | "skill-too-large"
+  | BundleSizeKind
   | "no-skill"
-  | "too-large"
   | "not-manifest"
   | "digest-mismatch";
+
+/** Which size limit a bundle broke: its SKILL.md's, one other file's, or all files' together. */
+export type BundleSizeKind = "skill-too-large" | "file-too-large" | "too-large";
 
 /** Why received manifest bytes are refused before the format is validated ({@linkcode parseManifest}). */
 export type ManifestInputKind = "manifest-too-large" | "manifest-not-utf8" | "manifest-not-json";
@@ -111,7 +113,6 @@ export type BundleReadErrorKind =
   | "unsupported-path"
   | "too-deep"
   | "too-many-files"
-  | "over-limit"
   | "grew"
   | "changed"
   | "skill-not-utf8"
@@ -134,15 +135,15 @@ export type BundleErrorKind =
 /** Any refusal of a bundle or manifest; `kind` says which, the message is safe to show. */
 export class BundleError extends KindError<BundleErrorKind> {}
 
-/** The sentence of each refusal of the format and of manifest input. */
-export const MESSAGES: Readonly<Record<ManifestErrorKind | ManifestInputKind, string>> = {
+/** The sentence of each refusal of the format and of manifest input that names no file. */
+export const MESSAGES: Readonly<
+  Record<Exclude<ManifestErrorKind, BundleSizeKind> | ManifestInputKind, string>
+> = {
   "file-count": `A bundle needs 1–${BUNDLE_LIMITS.maxFiles} files.`,
   "bad-row":
     "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
   "file-is-directory": "A bundle file cannot also be a directory.",
-  "skill-too-large": `SKILL.md exceeds ${formatBytes(MAX_SKILL_FILE_BYTES)}.`,
   "no-skill": "A bundle must contain SKILL.md.",
-  "too-large": `A bundle must not exceed ${formatBytes(MAX_BUNDLE_TOTAL_BYTES)}.`,
   "not-manifest": `Expected a ${BUNDLE_SCHEMA} manifest.`,
   "digest-mismatch": "Manifest digest or total bytes disagrees with its inventory.",
   "manifest-too-large": `Manifest exceeds ${formatBytes(MAX_CONFIG_BYTES)}.`,
@@ -150,8 +151,101 @@ export const MESSAGES: Readonly<Record<ManifestErrorKind | ManifestInputKind, st
   "manifest-not-json": "Manifest is not valid JSON.",
 };
 
-function refuse(kind: ManifestErrorKind | ManifestInputKind): BundleError {
+function refuse(kind: keyof typeof MESSAGES): BundleError {
   return new BundleError(kind, MESSAGES[kind]);
+}
+
+/**
+ * The byte limit of one bundle file: {@linkcode MAX_BUNDLE_SKILL_BYTES} for
+ * `SKILL.md`, {@linkcode MAX_BUNDLE_FILE_BYTES} for any other path.
+ *
+ * @example
+ * ```ts
+ * import { fileLimit } from "./manifest.ts";
+ * console.log(fileLimit("SKILL.md"), fileLimit("assets/video.bin")); // 131072 16777216
+ * ```
+ */
+export function fileLimit(path: string): number {
+  return path === "SKILL.md" ? BUNDLE_LIMITS.maxSkillBytes : BUNDLE_LIMITS.maxFileBytes;
+}
+
+/** The limit a file of `path` keeps, in words: "a SKILL.md of at most 128 KiB". */
+function limitWords(path: string): string {
+  return path === "SKILL.md"
+    ? `a SKILL.md of at most ${formatBytes(BUNDLE_LIMITS.maxSkillBytes)}`
+    : `files of at most ${formatBytes(BUNDLE_LIMITS.maxFileBytes)} besides SKILL.md`;
+}
+
+/**
+ * The refusal of a file over its limit, naming the file, its size and the
+ * one limit it broke: `skill-too-large` for `SKILL.md`, `file-too-large`
+ * for any other file.
+ *
+ * @example
+ * ```ts
+ * import { fileSizeRefusal } from "./manifest.ts";
+ * console.log(fileSizeRefusal("SKILL.md", 294426).message);
+ * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" is 294426 bytes.
+ * ```
+ */
+export function fileSizeRefusal(path: string, bytes: number): BundleError {
+  return new BundleError(
+    path === "SKILL.md" ? "skill-too-large" : "file-too-large",
+    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} is ${bytes} bytes.`,
+  );
+}
+
+/**
+ * The refusal of a bundle whose files together pass
+ * {@linkcode MAX_BUNDLE_TOTAL_BYTES}: kind `too-large`, naming the file at
+ * which the running total (in path order) passed it.
+ *
+ * @example
+ * ```ts
+ * import { totalSizeRefusal } from "./manifest.ts";
+ * console.log(totalSizeRefusal("b.bin", 33554433).message);
+ * // A bundle holds at most 32 MiB in all; its files reach 33554433 bytes at "b.bin".
+ * ```
+ */
+export function totalSizeRefusal(path: string, total: number): BundleError {
+  const limit = formatBytes(BUNDLE_LIMITS.maxTotalBytes);
+  return new BundleError(
+    "too-large",
+    `A bundle holds at most ${limit} in all; its files reach ${total} bytes at ${
+      JSON.stringify(path)
+    }.`,
+  );
+}
+
+/**
+ * The refusal of a file that grew past its limit while it was read (kind
+ * `grew`), naming the file and the limit.
+ *
+ * @example
+ * ```ts
+ * import { grewRefusal } from "./manifest.ts";
+ * console.log(grewRefusal("SKILL.md").message);
+ * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" grew past it while it was read.
+ * ```
+ */
+export function grewRefusal(path: string): BundleError {
+  return new BundleError(
+    "grew",
+    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} grew past it while it was read.`,
+  );
+}
+
+/** Refuses the first row over its file limit, then the first row at which the total passes its limit. */
+function assertSizes(rows: readonly BundleFile[]): number {
+  let total = 0;
+  for (const row of rows) {
+    if (row.bytes > fileLimit(row.path)) throw fileSizeRefusal(row.path, row.bytes);
+  }
+  for (const row of rows) {
+    total += row.bytes;
+    if (total > BUNDLE_LIMITS.maxTotalBytes) throw totalSizeRefusal(row.path, total);
+  }
+  return total;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -256,7 +350,7 @@ function isRow(value: unknown): value is BundleFile {
   if (!hasExactKeys(value, ROW_KEYS)) return false;
   const { path, bytes, sha256 } = value;
   return isBundlePath(path) && typeof bytes === "number" && Number.isSafeInteger(bytes) &&
-    bytes >= 0 && bytes <= BUNDLE_LIMITS.maxFileBytes &&
+    bytes >= 0 &&
     typeof sha256 === "string" && HEX64.test(sha256);
 }
 
@@ -290,11 +384,8 @@ export async function validateManifest(value: unknown): Promise<BundleManifest> 
   }
   const rows = files as BundleFile[];
   assertNoFileIsDirectory(rows.map((f) => f.path));
-  const skill = rows.find((f) => f.path === "SKILL.md");
-  if (skill === undefined) throw refuse("no-skill");
-  if (skill.bytes > BUNDLE_LIMITS.maxSkillBytes) throw refuse("skill-too-large");
-  const total = rows.reduce((sum, f) => sum + f.bytes, 0);
-  if (total > BUNDLE_LIMITS.maxTotalBytes) throw refuse("too-large");
+  if (!rows.some((f) => f.path === "SKILL.md")) throw refuse("no-skill");
+  const total = assertSizes(rows);
   const digest = await bundleDigest(rows);
   if (value.sha256 !== digest || value.total_bytes !== total) {
     throw refuse("digest-mismatch");

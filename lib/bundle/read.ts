@@ -17,7 +17,6 @@ import type { BigIntStats } from "node:fs";
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { ReadError, sameIdentity, streamRegularFileSync } from "../fs/mod.ts";
-import { formatBytes } from "../limits.ts";
 import { compareCodeUnits, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 import {
   buildManifest,
@@ -26,8 +25,12 @@ import {
   type BundleFile,
   type BundleManifest,
   type BundleReadErrorKind,
+  fileLimit,
+  fileSizeRefusal,
+  grewRefusal,
   isBundlePath,
   MESSAGES,
+  totalSizeRefusal,
 } from "./manifest.ts";
 
 /** What {@linkcode readBundle} returns. */
@@ -37,26 +40,49 @@ export interface BundleRead {
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
-type FixedKind = Exclude<BundleReadErrorKind, "link" | "not-regular" | "unreadable">;
+type FixedKind = Extract<
+  BundleReadErrorKind,
+  "not-directory" | "unsupported-path" | "changed" | "skill-not-utf8"
+>;
 
-const { maxEntries, maxDepth, maxFiles, maxSkillBytes, maxFileBytes, maxTotalBytes } =
-  BUNDLE_LIMITS;
+const { maxEntries, maxDepth, maxFiles } = BUNDLE_LIMITS;
 
 /** The sentence of each reader refusal that names no path. */
 export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
   "not-directory": "Choose a skill directory containing SKILL.md.",
   "unsupported-path": "Bundle contains an unsupported relative path.",
-  "too-deep": `Bundle exceeds ${maxEntries} entries or ${maxDepth} path levels.`,
-  "too-many-files": `A bundle must not exceed ${maxFiles} files.`,
-  "over-limit": `Bundle exceeds its ${formatBytes(maxSkillBytes)} SKILL.md, ` +
-    `${formatBytes(maxFileBytes)} file or ${formatBytes(maxTotalBytes)} total limit.`,
-  grew: "Bundle grew beyond its byte limit during inspection.",
   changed: "Bundle changed during inspection; retry a stable directory.",
   "skill-not-utf8": `SKILL.md is ${NOT_UTF8}.`,
 };
 
 function refuse(kind: FixedKind): BundleError {
   return new BundleError(kind, READ_MESSAGES[kind]);
+}
+
+/** A count limit broken at `path`: too many entries, path levels or files. */
+function countRefusal(
+  kind: "entries" | "levels" | "files",
+  path: string,
+  count: number,
+): BundleError {
+  const quoted = JSON.stringify(path);
+  switch (kind) {
+    case "entries":
+      return new BundleError(
+        "too-deep",
+        `A bundle holds at most ${maxEntries} entries (files and folders); ${quoted} is entry ${count}.`,
+      );
+    case "levels":
+      return new BundleError(
+        "too-deep",
+        `A bundle holds at most ${maxDepth} path levels; ${quoted} is ${count} levels deep.`,
+      );
+    case "files":
+      return new BundleError(
+        "too-many-files",
+        `A bundle holds at most ${maxFiles} files; ${quoted} is file ${count}.`,
+      );
+  }
 }
 
 interface Visited {
@@ -76,19 +102,14 @@ function listNames(abs: string): string[] {
   return readdirSync(abs).sort(compareCodeUnits);
 }
 
-function limitFor(rel: string): number {
-  return rel === "SKILL.md" ? BUNDLE_LIMITS.maxSkillBytes : BUNDLE_LIMITS.maxFileBytes;
-}
-
 function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
   const names = listNames(abs);
   walkState.dirs.push({ rel, abs, stat: lstatSync(abs, { bigint: true }), names });
   for (const name of names) {
     walkState.entries++;
-    if (walkState.entries > BUNDLE_LIMITS.maxEntries || levels + 1 > BUNDLE_LIMITS.maxDepth) {
-      throw refuse("too-deep");
-    }
     const childRel = rel === "" ? name : `${rel}/${name}`;
+    if (walkState.entries > maxEntries) throw countRefusal("entries", childRel, walkState.entries);
+    if (levels + 1 > maxDepth) throw countRefusal("levels", childRel, levels + 1);
     if (!isBundlePath(childRel)) throw refuse("unsupported-path");
     const childAbs = join(abs, name);
     const stat = lstatSync(childAbs, { bigint: true });
@@ -99,12 +120,13 @@ function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
       walk(walkState, childAbs, childRel, levels + 1);
     } else if (stat.isFile()) {
       walkState.files.push({ rel: childRel, abs: childAbs, stat });
-      if (walkState.files.length > BUNDLE_LIMITS.maxFiles) {
-        throw refuse("too-many-files");
-      }
-      walkState.total += Number(stat.size);
-      if (stat.size > BigInt(limitFor(childRel)) || walkState.total > BUNDLE_LIMITS.maxTotalBytes) {
-        throw refuse("over-limit");
+      const count = walkState.files.length;
+      if (count > maxFiles) throw countRefusal("files", childRel, count);
+      const size = Number(stat.size);
+      if (size > fileLimit(childRel)) throw fileSizeRefusal(childRel, size);
+      walkState.total += size;
+      if (walkState.total > BUNDLE_LIMITS.maxTotalBytes) {
+        throw totalSizeRefusal(childRel, walkState.total);
       }
     } else {
       throw new BundleError(
@@ -119,7 +141,7 @@ function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuf
   const hash = createHash("sha256");
   try {
     const result = streamRegularFileSync(file.abs, {
-      maxBytes: limitFor(file.rel),
+      maxBytes: fileLimit(file.rel),
       expected: file.stat,
       onChunk: (chunk) => hash.update(chunk),
       keep: file.rel === "SKILL.md",
@@ -131,9 +153,7 @@ function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuf
     };
   } catch (error) {
     if (error instanceof ReadError) {
-      if (error.kind === "grew" || error.kind === "too-large") {
-        throw refuse("grew");
-      }
+      if (error.kind === "grew" || error.kind === "too-large") throw grewRefusal(file.rel);
       if (error.kind !== "unreadable") throw refuse("changed");
       throw new BundleError(
         "unreadable",
@@ -168,9 +188,7 @@ function assertUnchanged(state: Walk): void {
     } catch {
       stat = undefined;
     }
-    if (stat !== undefined && stat.size > BigInt(limitFor(file.rel))) {
-      throw refuse("grew");
-    }
+    if (stat !== undefined && stat.size > BigInt(fileLimit(file.rel))) throw grewRefusal(file.rel);
     if (stat === undefined || !sameIdentity(file.stat, stat)) {
       throw refuse("changed");
     }

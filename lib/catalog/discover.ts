@@ -2,7 +2,7 @@
  * Discovery: walk every root, read and parse every skill file once, then
  * apply precedence, dedupe, exclusion and collision renaming.
  *
- * Files are read through `lib/fs` (regular files only, at most 128 KiB,
+ * Files are read through `lib/fs` (regular files only, at most 1 MiB,
  * strict UTF-8, never blocking; a file reached through a link must report
  * the size it reads).
  * Invalid files are recorded and never stop discovery. Nothing is written
@@ -47,7 +47,7 @@
  */
 import { createHash } from "node:crypto";
 import { errorText } from "../errors.ts";
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type Log, silentLog } from "../util.ts";
 import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
@@ -305,7 +305,7 @@ function readText(found: FoundFile, place: Place): string | InvalidFile | undefi
   if (found.refused !== undefined) return invalidFor(found.refused, found.file, root, boundary);
   try {
     const { bytes } = readBoundedSync(found.file, {
-      maxBytes: MAX_SKILL_FILE_BYTES,
+      maxBytes: MAX_SKILL_READ_BYTES,
       followSymlinks: true,
       within: boundary?.real,
     });

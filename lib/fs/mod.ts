@@ -43,7 +43,7 @@ import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
 import { errorText, KindError } from "../errors.ts";
-import { formatBytes, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { formatBytes, MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { concatBytes, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 
 /** Why a bounded read failed. */
@@ -137,7 +137,7 @@ function tooLarge(maxBytes: number): string {
 }
 
 // Grown on demand; the common size is a SKILL.md's cap plus the one byte that proves it too large.
-let scratch = new Uint8Array(MAX_SKILL_FILE_BYTES + 1);
+let scratch = new Uint8Array(MAX_SKILL_READ_BYTES + 1);
 
 /** Pseudo-filesystems whose files are never skill text, whatever link leads there. */
 const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];

@@ -22,7 +22,7 @@
  */
 import { type Failure, failure } from "../errors.ts";
 import { decodeUtf8, readBoundedSync, ReadError, resolveLink } from "../fs/mod.ts";
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type ParsedSkill, parseSkillMarkdown } from "../skill/parse.ts";
 
 /** Why a fresh read has no skill: the file is gone, or it is no longer a usable skill. */
@@ -64,7 +64,7 @@ export function staysInside(path: string, confineTo: string | undefined): boolea
 
 /**
  * Reads and parses `path` with the bounded reader (regular file, at most
- * 128 KiB, strict UTF-8, never blocking; links as the module doc says). A
+ * 1 MiB, strict UTF-8, never blocking; links as the module doc says). A
  * file that is gone is `missing`; one that is no longer a usable skill is
  * `invalid`, its message the reader's or the parser's wording. Other system
  * errors (permissions, I/O) are thrown as {@linkcode ReadError}.
@@ -81,7 +81,7 @@ export function readSkillNow(path: string, options: FreshOptions): FreshRead {
   const { confineTo } = options;
   try {
     // One file, read now: always compare its size (a pseudo-file never passes for a skill).
-    const read = { maxBytes: MAX_SKILL_FILE_BYTES, verifySize: true };
+    const read = { maxBytes: MAX_SKILL_READ_BYTES, verifySize: true };
     bytes = confineTo === undefined
       ? readBoundedSync(path, { ...read, followSymlinks: true }).bytes
       : readBoundedSync(resolveLink(path, { within: confineTo }), read).bytes;

@@ -18,7 +18,7 @@
  * @module
  */
 import { type Failure, failure } from "../errors.ts";
-import { formatBytes, MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { formatBytes, MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { type Invocation, parseSkillMarkdown } from "./parse.ts";
@@ -120,7 +120,7 @@ export type CheckInputKind = "too-large" | "not-utf8" | "long-name";
 
 /** The sentence the file-check report shows for each {@linkcode CheckInputKind}. */
 export const CHECK_INPUT_MESSAGES: Readonly<Record<CheckInputKind, string>> = {
-  "too-large": `Choose a SKILL.md of ${formatBytes(MAX_SKILL_FILE_BYTES)} or less.`,
+  "too-large": `Choose a SKILL.md of ${formatBytes(MAX_SKILL_READ_BYTES)} or less.`,
   "not-utf8": `Input is ${NOT_UTF8}.`,
   "long-name": `Use a directory name of ${MAX_FALLBACK_NAME_LENGTH} characters or less.`,
 };
@@ -161,7 +161,7 @@ export type CheckedBytes =
 
 /**
  * Checks the bytes of one file as a SKILL.md, in the order `check` does:
- * at most {@linkcode MAX_SKILL_FILE_BYTES}, strict UTF-8, a fallback name of
+ * at most {@linkcode MAX_SKILL_READ_BYTES}, strict UTF-8, a fallback name of
  * at most {@linkcode MAX_FALLBACK_NAME_LENGTH} characters, then
  * {@linkcode checkSkill}.
  *
@@ -175,7 +175,7 @@ export type CheckedBytes =
  */
 export function checkSkillBytes(bytes: Uint8Array, source: CheckSource): CheckedBytes {
   const refuse = (kind: CheckInputKind) => failure(kind, CHECK_INPUT_MESSAGES[kind]);
-  if (bytes.length > MAX_SKILL_FILE_BYTES) return refuse("too-large");
+  if (bytes.length > MAX_SKILL_READ_BYTES) return refuse("too-large");
   const text = tryDecodeUtf8(bytes);
   if (text === undefined) return refuse("not-utf8");
   const names = fallbackNames(source);

@@ -17,7 +17,7 @@ import { basename, dirname, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import {
   CHECK_INPUT_MESSAGES,
@@ -115,7 +115,7 @@ function readErrorMessage(error: ReadError): string {
 
 async function readInput(absolute: string): Promise<Uint8Array | ReadError> {
   try {
-    return (await readBounded(absolute, { maxBytes: MAX_SKILL_FILE_BYTES, followSymlinks: true }))
+    return (await readBounded(absolute, { maxBytes: MAX_SKILL_READ_BYTES, followSymlinks: true }))
       .bytes;
   } catch (error) {
     if (error instanceof ReadError) return error;

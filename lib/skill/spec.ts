@@ -9,7 +9,7 @@
  * `name-charset`, `name-hyphen`, `name-directory-mismatch`,
  * `description-missing`, `description-length`, `compatibility-length`,
  * `license-type`, `metadata-type`, `allowed-tools-type` are errors;
- * `extension-field`, `body-lines`, `body-tokens` are warnings.
+ * `extension-field`, `body-lines`, `body-tokens`, `skill-size` are warnings.
  *
  * @example
  * ```ts
@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { formatBytes, MAX_BUNDLE_SKILL_BYTES } from "../limits.ts";
 import { isPlainObject } from "../util.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength } from "./description.ts";
@@ -42,7 +43,8 @@ export type SpecRule =
   | "allowed-tools-type"
   | "extension-field"
   | "body-lines"
-  | "body-tokens";
+  | "body-tokens"
+  | "skill-size";
 
 /** One finding. `line` is the 1-based file line of the key concerned, when known. */
 export interface SpecFinding {
@@ -133,6 +135,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
     if (line !== undefined) finding.line = line;
     findings.push(finding);
   };
+  checkFileSize(raw, add);
   const split = splitFrontmatter(raw);
   if (split === undefined) {
     add("frontmatter-missing", "SKILL.md must start with YAML frontmatter between --- lines", 1);
@@ -200,6 +203,27 @@ function checkBodySize(split: { body: string; bodyLine: number }, add: Add): voi
       "warning",
     );
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A warning for a file over the bundle format's SKILL.md size: the
+ * specification sets no limit and every reader here takes it, but it cannot
+ * be bundle-pinned. Encodes only text that could be that large.
+ */
+function checkFileSize(raw: string, add: Add): void {
+  if (raw.length * 3 <= MAX_BUNDLE_SKILL_BYTES) return; // a UTF-16 unit is at most 3 UTF-8 bytes
+  const bytes = encoder.encode(raw).length;
+  if (bytes <= MAX_BUNDLE_SKILL_BYTES) return;
+  const limit = formatBytes(MAX_BUNDLE_SKILL_BYTES);
+  add(
+    "skill-size",
+    `file is ${bytes} bytes, over ${limit}; the specification sets no size limit, ` +
+      `but a bundle holds a SKILL.md of at most ${limit}, so this skill cannot be bundle-pinned`,
+    undefined,
+    "warning",
+  );
 }
 
 /** Records one finding (an error unless `severity` says warning). */

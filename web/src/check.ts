@@ -16,7 +16,7 @@
  */
 import { webSha256Hex } from "../../lib/bundle/manifest.ts";
 import { CHECK_INPUT_MESSAGES } from "../../lib/skill/check.ts";
-import { MAX_SKILL_FILE_BYTES } from "../../lib/limits.ts";
+import { MAX_SKILL_READ_BYTES } from "../../lib/limits.ts";
 import { renderEntry } from "./check_view.ts";
 import { byId, download, reveal, takeFile, UNREADABLE_MESSAGE } from "./dom.ts";
 import {
@@ -34,7 +34,7 @@ type Chosen =
 
 /** Reads and hashes a chosen file; a file over the cap is refused without being read. */
 async function readChosen(file: File): Promise<Chosen> {
-  if (file.size > MAX_SKILL_FILE_BYTES) {
+  if (file.size > MAX_SKILL_READ_BYTES) {
     return { fileName: file.name, error: CHECK_INPUT_MESSAGES["too-large"], kind: "too-large" };
   }
   try {
