@@ -38,7 +38,7 @@ import { readBundle } from "../bundle/read.ts";
 import { KindError } from "../errors.ts";
 import { readBoundedSync } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
-import { MAX_SKILL_FILE_BYTES } from "../limits.ts";
+import { MAX_BUNDLE_SKILL_BYTES } from "../limits.ts";
 import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
 import { compareCodeUnits } from "../util.ts";
 import type { DiscoveredSkill } from "./discover.ts";
@@ -237,7 +237,7 @@ async function bundleDigest(skill: DiscoveredSkill): Promise<string | undefined>
   try {
     if (!isFlat(skill)) return (await readBundle(skill.directory)).manifest.sha256;
     const { bytes } = readBoundedSync(skill.path, {
-      maxBytes: MAX_SKILL_FILE_BYTES,
+      maxBytes: MAX_BUNDLE_SKILL_BYTES,
       followSymlinks: true,
       within: skill.confineTo,
     });
