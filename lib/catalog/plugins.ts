@@ -211,6 +211,9 @@ type ParsedInstalls =
  * `version` is read as version 1, the shape before versions were written).
  */
 function parseInstalls(value: unknown): ParsedInstalls {
+  if (isPlainObject(value) && value.plugins === undefined) {
+    return { ok: true, installs: [], skipped: [] };
+  }
   if (!isPlainObject(value) || !isPlainObject(value.plugins)) {
     return failure("invalid-shape", "expected an object with a `plugins` object");
   }
