@@ -95,6 +95,7 @@ export class SkillsAnywhereProvider {
       this.#watcher.poll(userSourcesFile(config.dshHome), () => this.#sync.trigger());
       this.#watcher.poll(join(plugins, "known_marketplaces.json"));
       this.#watcher.poll(join(plugins, "installed_plugins.json"));
+      this.#watcher.poll(join(config.home, ".claude", "settings.json")); // enabledPlugins
     }
   }
 

@@ -51,6 +51,17 @@ async function writeCatalog(box: Sandbox): Promise<void> {
       "A plugin skill.",
       "Hook body.",
     ),
+    ".claude/plugins/installed_plugins.json": JSON.stringify({
+      version: 1,
+      plugins: {
+        "hookify@official": {
+          version: "0.1.0",
+          installPath: join(box.home, ".claude/plugins/marketplaces/official/plugins/hookify"),
+          isLocal: true,
+        },
+      },
+    }),
+    ".claude/settings.json": JSON.stringify({ enabledPlugins: { "hookify@official": true } }),
   });
 }
 
@@ -122,7 +133,7 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
       ["review", "codex (user)", "~/.codex/skills/review/SKILL.md"],
       [
         "hook",
-        "claude plugin hookify @ official",
+        "claude plugin hookify@official",
         "~/.claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
       ],
     ];
@@ -357,13 +368,12 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       exists: true,
       count: 2,
     });
-    deepEqual(byLabel.get("claude-code marketplaces"), {
-      label: "claude-code marketplaces",
-      path: join(box.home, ".claude/plugins/marketplaces"),
+    deepEqual(byLabel.get("claude plugin hookify@official"), {
+      label: "claude plugin hookify@official",
+      path: join(box.home, ".claude/plugins/marketplaces/official/plugins/hookify/skills"),
       exists: true,
       count: 1,
     });
-    equal((byLabel.get("claude-code plugin cache") as { exists: boolean }).exists, false);
     const present = doc.roots.filter((r: { exists: boolean }) => r.exists);
     equal(present.length, 7);
     deepEqual(doc.renamed, [{ name: "cursor-build", from: "build", path: p.cursorBuild }]);

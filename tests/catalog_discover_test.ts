@@ -351,51 +351,17 @@ Deno.test("a source resolved to one skill directory yields that skill through lo
   });
 });
 
-Deno.test("plugin origins are enriched for marketplace and versioned cache layouts", async () => {
+Deno.test("a marketplace checkout or plugin cache alone publishes nothing (nothing installed)", async () => {
   await withTempDir(async (home) => {
     const plugins = join(home, ".claude", "plugins");
     await writeTree(plugins, {
       "marketplaces/official/plugins/hookify/skills/writing-hooks/SKILL.md": md("writing-hooks"),
-      "marketplaces/official/external_plugins/stripe/skills/payments/SKILL.md": md("payments"),
+      "marketplaces/anthropic-agent-skills/template/SKILL.md": md("template-skill"),
       "cache/cache-market/my-plugin/1.2.3/skills/cached/SKILL.md": md("cached"),
     });
-    const config = resolveConfig({}, { HOME: home });
-    const { report } = await loadCatalog(config);
-    const byName = new Map(report.skills.map((s) => [s.name, s]));
-    deepEqual(byName.get("writing-hooks")!.origin, {
-      kind: "claude-plugins",
-      marketplace: "official",
-      plugin: "hookify",
-    });
-    deepEqual(byName.get("payments")!.origin, {
-      kind: "claude-plugins",
-      marketplace: "official",
-      plugin: "stripe",
-    });
-    const cached = byName.get("cached")!;
-    deepEqual(cached.origin, {
-      kind: "claude-plugins",
-      marketplace: "cache-market",
-      plugin: "my-plugin",
-    });
-    equal(cached.source, "anywhere-claude-plugins");
-    equal(cached.rank, 580);
-    equal(cached.root, join(plugins, "cache"));
-    equal(cached.relativePath, "cache-market/my-plugin/1.2.3/skills/cached/SKILL.md");
-  });
-});
-
-Deno.test("plugin roots reach depth 6 (marketplaces) and 7 (cache)", async () => {
-  await withTempDir(async (home) => {
-    const plugins = join(home, ".claude", "plugins");
-    await writeTree(plugins, {
-      "marketplaces/m/g/p/skills/x/six/SKILL.md": md("market-six"),
-      "marketplaces/m/g/p/skills/x/y/seven/SKILL.md": md("market-seven"),
-      "cache/m/p/1.0.0/skills/x/y/seven/SKILL.md": md("cache-seven"),
-      "cache/m/p/1.0.0/skills/x/y/z/eight/SKILL.md": md("cache-eight"),
-    });
-    const { report } = await loadCatalog(resolveConfig({}, { HOME: home }));
-    deepEqual(names(report.skills).sort(), ["cache-seven", "market-six"]);
+    const { report, roots } = await loadCatalog(resolveConfig({}, { HOME: home }));
+    deepEqual(report.skills, []);
+    ok(!roots.some((r) => r.origin.kind === "claude-plugins"));
   });
 });
 
@@ -505,6 +471,16 @@ Deno.test("discovery writes nothing into any scanned directory", async () => {
       ".codex/skills/broken/SKILL.md": "---\nname: [\n---\n",
       ".agents/skills/us/SKILL.md": md("us"),
       ".claude/plugins/marketplaces/m/plugins/p/skills/pl/SKILL.md": md("pl"),
+      ".claude/plugins/installed_plugins.json": JSON.stringify({
+        version: 2,
+        plugins: {
+          "p@m": [{
+            scope: "user",
+            installPath: join(home, ".claude/plugins/marketplaces/m/plugins/p"),
+          }],
+        },
+      }),
+      ".claude/settings.json": '{"enabledPlugins": {"p@m": true}}',
       [
         `${
           resolveSource("o/r", join(home, ".dsh/skills-anywhere/cache")).dir.slice(home.length + 1)
@@ -595,7 +571,11 @@ Deno.test("a Git source never leaves its checkout through a symlink; links insid
     ]);
     // A Claude Code plugin root is confined to the folder being scanned too.
     const plugin = await discover([
-      nestedRoot(join(checkout, "skills"), 5, { kind: "claude-plugins" }, 580),
+      nestedRoot(join(checkout, "skills"), 5, {
+        kind: "claude-plugins",
+        marketplace: "m",
+        plugin: "p",
+      }, 580),
     ]);
     deepEqual(names(plugin.skills).sort(), ["inside"]);
   });

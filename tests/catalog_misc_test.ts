@@ -6,7 +6,7 @@ import { agentById, AGENTS } from "../lib/catalog/agents.ts";
 import { applyCatalogBudget, type BudgetSkill } from "../lib/catalog/budget.ts";
 import { findProjectRoot, resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
-import { originLabel, pluginOrigin } from "../lib/catalog/origin.ts";
+import { originLabel } from "../lib/catalog/origin.ts";
 import { buildRoots, type Root } from "../lib/catalog/roots.ts";
 import { queryTerms, searchSkills } from "../lib/catalog/search.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
@@ -125,15 +125,15 @@ const projectDirCount = AGENTS.filter((a) => !a.shared).reduce(
 );
 const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length;
 
-Deno.test("default roots: project 250, user 550, plugins 580, sources 700 (spec rank wins)", () => {
+Deno.test("default roots: project 250, user 550, sources 700 (spec rank wins); no plugin installed", () => {
   const list = roots({}, [
     { scanDir: "/cache/github.com/o/r", display: "o/r" },
     { scanDir: "/cache/github.com/o/pinned", display: "o/pinned", rank: 10 },
   ]);
-  equal(list.length, projectDirCount + userDirCount + 2 + 2);
+  equal(list.length, projectDirCount + userDirCount + 2);
   const project = list.slice(0, projectDirCount);
   const user = list.slice(projectDirCount, projectDirCount + userDirCount);
-  const [market, cache, source, pinned] = list.slice(projectDirCount + userDirCount);
+  const [source, pinned] = list.slice(projectDirCount + userDirCount);
 
   for (const root of project) {
     equal(root.rank, 250);
@@ -177,20 +177,6 @@ Deno.test("default roots: project 250, user 550, plugins 580, sources 700 (spec 
   });
   ok(user.some((r) => r.path === join(HOME, ".snowflake/cortex/skills")));
 
-  deepEqual(market, {
-    path: join(HOME, ".claude/plugins/marketplaces"),
-    mode: "nested",
-    source: "anywhere-claude-plugins",
-    rank: 580,
-    origin: { kind: "claude-plugins" },
-    label: "claude-code marketplaces",
-    maxDepth: 6,
-    confineTo: join(HOME, ".claude/plugins/marketplaces"),
-  });
-  deepEqual(
-    [cache.path, cache.label, cache.rank, cache.maxDepth, cache.mode],
-    [join(HOME, ".claude/plugins/cache"), "claude-code plugin cache", 580, 7, "nested"],
-  );
   deepEqual(source, {
     path: "/cache/github.com/o/r",
     mode: "nested",
@@ -216,9 +202,6 @@ Deno.test("configured ranks and maxDepth apply; the shared row keeps 200/500", (
   equal(by("claude-code (user)").rank, 2);
   equal(by("agents (project)").rank, 200);
   equal(by("agents (user)").rank, 500);
-  equal(by("claude-code marketplaces").rank, 3);
-  equal(by("claude-code marketplaces").maxDepth, 9);
-  equal(by("claude-code plugin cache").maxDepth, 9);
   equal(by("source o/r").rank, 4);
   equal(by("source o/r").maxDepth, 9);
 });
@@ -263,7 +246,7 @@ Deno.test("roots: extra dirs keep their place; no project root means no project 
 
   const cwdless = roots({ extraProjectDirs: ["team"] }, [], null);
   ok(!cwdless.some((r) => r.source === "anywhere-project"));
-  equal(cwdless.length, userDirCount + 2);
+  equal(cwdless.length, userDirCount);
 });
 
 Deno.test("roots: a path already added is not added again (project root = home)", () => {
@@ -278,7 +261,7 @@ Deno.test("roots: a path already added is not added again (project root = home)"
   const userOnly = AGENTS.filter((a) =>
     !a.shared && a.user !== undefined && !projectPaths.has(join(HOME, a.user))
   );
-  equal(list.length, projectDirCount + userOnly.length + 2);
+  equal(list.length, projectDirCount + userOnly.length);
 });
 
 Deno.test("sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {
@@ -371,36 +354,6 @@ Deno.test("loadCatalog resolves roots from config, the user sources file and the
 // ---------------------------------------------------------------------------------------------
 // Origins
 
-Deno.test("pluginOrigin: marketplace checkout and versioned cache layouts", () => {
-  deepEqual(pluginOrigin("official/plugins/hookify/skills/x"), {
-    kind: "claude-plugins",
-    marketplace: "official",
-    plugin: "hookify",
-  });
-  deepEqual(pluginOrigin("cache-market/my-plugin/1.2.3/skills/x"), {
-    kind: "claude-plugins",
-    marketplace: "cache-market",
-    plugin: "my-plugin",
-  });
-  deepEqual(pluginOrigin("m/external_plugins/p/skills/skills/x"), {
-    kind: "claude-plugins",
-    marketplace: "m",
-    plugin: "skills",
-  }, "the LAST skills segment counts");
-  deepEqual(pluginOrigin("m/p/10.0/skills/x"), {
-    kind: "claude-plugins",
-    marketplace: "m",
-    plugin: "p",
-  });
-  deepEqual(pluginOrigin("m/p/v1.2/skills/x"), {
-    kind: "claude-plugins",
-    marketplace: "m",
-    plugin: "v1.2",
-  }, "v1.2 does not look like a version");
-  deepEqual(pluginOrigin("m/some/dir/x"), { kind: "claude-plugins", marketplace: "m" });
-  deepEqual(pluginOrigin(""), { kind: "claude-plugins" });
-});
-
 Deno.test("originLabel for every origin kind", () => {
   equal(originLabel({ kind: "agent", agent: "codex", scope: "user" }), "codex (user)");
   equal(
@@ -410,9 +363,8 @@ Deno.test("originLabel for every origin kind", () => {
   equal(originLabel({ kind: "custom", scope: "project" }), "custom (project)");
   equal(
     originLabel({ kind: "claude-plugins", marketplace: "official", plugin: "hookify" }),
-    "claude plugin hookify @ official",
+    "claude plugin hookify@official",
   );
-  equal(originLabel({ kind: "claude-plugins" }), "claude plugin ?");
   equal(originLabel({ kind: "source", repo: "anthropics/skills" }), "git anthropics/skills");
 });
 

@@ -211,6 +211,11 @@ Deno.test("excludeSkills matches published names such as telegram-access; raw ac
       "discord/0.0.1/skills/access/SKILL.md": md("access", "Discord access."),
       "telegram/0.0.4/skills/access/SKILL.md": md("access", "Telegram access."),
     });
+    const cache = join(home, ".claude", "plugins", "cache", "official");
+    await install(home, {
+      "discord@official": join(cache, "discord/0.0.1"),
+      "telegram@official": join(cache, "telegram/0.0.4"),
+    });
     const published = await loadCatalog(
       resolveConfig({ excludeSkills: ["telegram-access"] }, { HOME: home }),
     );
@@ -269,6 +274,16 @@ Deno.test("codex configure + 3 plugins + source anthropics/skills", async () => 
       "external_plugins/imessage/skills/configure/SKILL.md": md("configure", "iMessage."),
       "external_plugins/telegram/skills/configure/SKILL.md": md("configure", "Telegram."),
     });
+    const installs = Object.fromEntries(["discord", "imessage", "telegram"].map((p) => [
+      `${p}@claude-plugins-official`,
+      [{ scope: "user", installPath: join(market, "external_plugins", p) }],
+    ]));
+    await writeTree(home, {
+      ".claude/plugins/installed_plugins.json": JSON.stringify({ version: 2, plugins: installs }),
+      ".claude/settings.json": JSON.stringify({
+        enabledPlugins: Object.fromEntries(Object.keys(installs).map((k) => [k, true])),
+      }),
+    });
     await writeTree(resolveSource("anthropics/skills", config.cacheDir).dir, {
       "skills/configure/SKILL.md": md("configure", "Source."),
     });
@@ -303,6 +318,11 @@ Deno.test("an all-plugin collision prefixes every member: no bare access", async
     await writeTree(join(home, ".claude", "plugins", "marketplaces", "official", "plugins"), {
       "discord/skills/access/SKILL.md": md("access", "Discord access."),
       "telegram/skills/access/SKILL.md": md("access", "Telegram access."),
+    });
+    const checkout = join(home, ".claude", "plugins", "marketplaces", "official", "plugins");
+    await install(home, {
+      "discord@official": join(checkout, "discord"),
+      "telegram@official": join(checkout, "telegram"),
     });
     const { report } = await loadCatalog(resolveConfig({}, { HOME: home }));
     deepEqual(names(report.skills), ["discord-access", "telegram-access"]);
@@ -340,7 +360,7 @@ Deno.test("rename prefixes are normalised; unknown plugin names fall back to the
     record("tool", { origin: CLAUDE_PROJECT, rootIndex: 0 }),
     record("tool", { origin: plugin("My_Plugin"), rank: 580, rootIndex: 1 }),
     record("tool", {
-      origin: { kind: "claude-plugins" },
+      origin: { kind: "claude-plugins", marketplace: "m", plugin: "" },
       rank: 580,
       rootIndex: 2,
       root: "/x/Odd Market",
@@ -424,6 +444,19 @@ Deno.test("many long colliding names all get distinct suffixed names within 64 c
 });
 
 /** applyPrecedence with dedupe on and no exclusions. */
+/** Records each `<plugin>@<marketplace>` → install folder as installed and enables it. */
+async function install(home: string, installs: Record<string, string>): Promise<void> {
+  const plugins = Object.fromEntries(
+    Object.entries(installs).map(([key, installPath]) => [key, [{ scope: "user", installPath }]]),
+  );
+  await writeTree(home, {
+    ".claude/plugins/installed_plugins.json": JSON.stringify({ version: 2, plugins }),
+    ".claude/settings.json": JSON.stringify({
+      enabledPlugins: Object.fromEntries(Object.keys(installs).map((key) => [key, true])),
+    }),
+  });
+}
+
 async function precedence(found: DiscoveredSkill[]): Promise<DiscoveredSkill[]> {
   return (await applyPrecedence(found, { dedupe: true, excludeSkills: [] })).skills;
 }

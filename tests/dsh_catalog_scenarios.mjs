@@ -242,6 +242,22 @@ export async function hiddenCandidatesPublished(env) {
 // ---------------------------------------------------------------------------------------------
 // Roots and ranks
 
+/** Records the plugin `tool@market` (its marketplace checkout) as installed and enables it. */
+async function installTool(t) {
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  const plugins = `${t.home}/.claude/plugins`;
+  const installPath = `${plugins}/marketplaces/market/plugins/tool`;
+  await mkdir(plugins, { recursive: true });
+  await writeFile(
+    `${plugins}/installed_plugins.json`,
+    JSON.stringify({ version: 2, plugins: { "tool@market": [{ scope: "user", installPath }] } }),
+  );
+  await writeFile(
+    `${t.home}/.claude/settings.json`,
+    JSON.stringify({ enabledPlugins: { "tool@market": true } }),
+  );
+}
+
 /** Ranks: project 250, user 550, plugins 580, sources 700; a spec rank overrides. */
 export async function providerRanks(env) {
   const { assert } = env;
@@ -253,6 +269,7 @@ export async function providerRanks(env) {
     "in-plugin",
     "Plugin skill.",
   );
+  await installTool(t);
   await upstream(env, `${t.base}/up-default`, ["from-default"]);
   await upstream(env, `${t.base}/up-ranked`, ["from-ranked"]);
   const raw = t.config({
@@ -314,6 +331,7 @@ export async function excludeAgentsAndPlugins(env) {
     "plugin-skill",
     "Plugin skill.",
   );
+  await installTool(t);
   const listed = async (extra) => {
     const m = await mount(env, t.config(extra));
     try {

@@ -246,13 +246,20 @@ Deno.test("a plugin marketplace's link to / or elsewhere publishes nothing outsi
       "/proc/self/environ",
       join(market, "plugins", "p", "skills", "ok-not", "SKILL.md"),
     );
+    // Both plugins installed and enabled; evil's install folder is a link out of ~/.claude/plugins.
+    const install = (dir: string) => [{ scope: "user", installPath: join(market, "plugins", dir) }];
+    await writeTree(box.home, {
+      ".claude/plugins/installed_plugins.json": JSON.stringify({
+        version: 2,
+        plugins: { "p@m": install("p"), "evil@m": install("evil") },
+      }),
+      ".claude/settings.json": '{"enabledPlugins": {"p@m": true, "evil@m": true}}',
+    });
     const view = await cliView(box);
     deepEqual(view.names, ["ok"]);
     const reasons = view.invalid.map((i) => i.reason).sort();
     deepEqual(reasons, [
-      "symlink leaves the plugin folder: m/plugins/evil -> " + join(box.root, "outside", "plug"),
-      "symlink leaves the plugin folder: m/plugins/p/skills/ok-not/SKILL.md -> /proc/self/environ",
-      "symlink leaves the plugin folder: m/rootlink -> /",
+      "symlink leaves the plugin folder: ok-not/SKILL.md -> /proc/self/environ",
     ]);
     await withServer(box, async (session) => {
       const { listed } = await mcpSweep(session, ["stolen", "ok-not"]);

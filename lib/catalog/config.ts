@@ -102,7 +102,7 @@ export const CONFIG_FIELDS = {
   claudePlugins: {
     type: "boolean",
     default: true,
-    doc: "Read Claude Code plugin marketplaces and the plugin cache.",
+    doc: "Read the skills of the Claude Code plugins that are installed and enabled.",
   },
   sources: { type: "sources", default: [], doc: "Git sources to sync and read." },
   sourcesFiles: {

@@ -16,8 +16,8 @@
  *   project folders): the project root, `Root.confineTo` (set to the project
  *   root by `buildRoots`; `Root.project`, then the root itself, when absent).
  *   A cloned project must not reach the rest of the disk.
- * - Claude Code plugin roots (`anywhere-claude-plugins`): the marketplaces or
- *   cache folder being scanned (`Root.confineTo`, else the root itself).
+ * - Claude Code plugin roots (`anywhere-claude-plugins`): the plugin's
+ *   install folder (`Root.confineTo`, else the root itself).
  * - Git source roots (`anywhere-source`): the checkout, `Root.confineTo`
  *   (`ResolvedSource.dir`; the root itself when absent). The `--path`
  *   sub-folder is below it and must not leave it either.
@@ -65,7 +65,7 @@ import {
   type ParseFailureKind,
   parseSkillMarkdown,
 } from "../skill/parse.ts";
-import { type Origin, pluginOrigin } from "./origin.ts";
+import type { Origin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
 import { type FoundFile, walkRoot } from "./walk.ts";
@@ -320,9 +320,6 @@ function readText(found: FoundFile, place: Place): string | InvalidFile | undefi
 /** The catalog record of a parsed skill found at `found` in `place`. */
 function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): DiscoveredSkill {
   const { root, rootIndex, boundary } = place;
-  const origin = root.origin.kind === "claude-plugins"
-    ? pluginOrigin(toPosix(relative(root.path, found.directory)))
-    : root.origin;
   const discovered: DiscoveredSkill = {
     name: skill.name,
     nameDeclared: skill.nameDeclared,
@@ -333,7 +330,7 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
     path: found.file,
     directory: found.directory,
     metadata: skill.metadata,
-    origin,
+    origin: root.origin,
     root: root.path,
     relativePath: toPosix(relativeTo(root.path, found.file)),
     rootIndex,

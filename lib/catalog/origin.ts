@@ -13,7 +13,13 @@
 export type Origin =
   | { kind: "agent"; agent: string; scope: "project" | "user" }
   | { kind: "custom"; scope: "project" | "user" }
-  | { kind: "claude-plugins"; marketplace?: string; plugin?: string }
+  | {
+    kind: "claude-plugins";
+    /** The marketplace the plugin was installed from (the part of its key after `@`). */
+    marketplace: string;
+    /** The plugin's own name (the part of its key before `@`). */
+    plugin: string;
+  }
   | {
     kind: "source";
     repo: string;
@@ -22,7 +28,7 @@ export type Origin =
   };
 
 /**
- * The label of an origin: `<agent> (<scope>)`, `claude plugin <plugin>[ @ <marketplace>]`,
+ * The label of an origin: `<agent> (<scope>)`, `claude plugin <plugin>@<marketplace>`,
  * `git <owner/repo>` or `custom (<scope>)`.
  */
 export function originLabel(origin: Origin): string {
@@ -32,37 +38,8 @@ export function originLabel(origin: Origin): string {
     case "custom":
       return `custom (${origin.scope})`;
     case "claude-plugins":
-      return `claude plugin ${origin.plugin ?? "?"}${
-        origin.marketplace ? ` @ ${origin.marketplace}` : ""
-      }`;
+      return `claude plugin ${origin.plugin}@${origin.marketplace}`;
     case "source":
       return `git ${origin.repo}`;
   }
-}
-
-const VERSION_LIKE = /^\d+\.\d/;
-
-/**
- * Marketplace and plugin of a skill below a Claude Code plugin root, from its
- * path relative to that root: the marketplace is the first segment; the plugin
- * is the segment before the last `skills` segment, or the one before that when
- * it looks like a version (`1.2.3`).
- *
- * @example
- * ```ts
- * pluginOrigin("official/plugins/hookify/skills/x"); // { kind: "claude-plugins", marketplace: "official", plugin: "hookify" }
- * pluginOrigin("cache-market/my-plugin/1.2.3/skills/x"); // plugin "my-plugin"
- * ```
- */
-export function pluginOrigin(relativeDir: string): Origin {
-  const segments = relativeDir.split("/").filter((s) => s !== "");
-  const origin: Origin = { kind: "claude-plugins" };
-  if (segments.length > 0) origin.marketplace = segments[0];
-  const last = segments.lastIndexOf("skills");
-  if (last >= 1) {
-    let plugin = segments[last - 1];
-    if (VERSION_LIKE.test(plugin) && last >= 2) plugin = segments[last - 2];
-    origin.plugin = plugin;
-  }
-  return origin;
 }

@@ -1,13 +1,14 @@
 /**
  * The roots to scan for a working directory, in precedence order: agents'
  * project directories, extra project directories, agents' user directories,
- * extra user directories, Claude Code plugin marketplaces and cache, then Git
- * source checkouts.
+ * extra user directories, the skill folders of the Claude Code plugins that
+ * are installed and enabled (see `plugins.ts`), then Git source checkouts.
  *
  * Each root that holds what a stranger may have written carries the folder
  * its links may not leave (`confineTo`): the project root for project roots,
- * the scanned folder for plugin roots, the checkout (`ResolvedSource.dir`)
- * for Git sources. Discovery applies it (see `discover.ts`).
+ * the plugin's install folder for plugin roots, the checkout
+ * (`ResolvedSource.dir`) for Git sources. Discovery applies it (see
+ * `discover.ts`).
  *
  * @example
  * ```ts
@@ -17,10 +18,13 @@
  * ```
  * @module
  */
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentRow, AGENTS } from "./agents.ts";
 import { type ResolvedConfig, SHARED_RANKS } from "./config.ts";
 import type { Origin } from "./origin.ts";
+import { enabledPlugins } from "./plugins.ts";
+import type { Log } from "../util.ts";
 
 /**
  * Where a root's skills come from, as every surface reports it in a skill's
@@ -78,6 +82,8 @@ export interface RootInputs {
   projectRoot?: string;
   /** Resolved Git sources. */
   sources: readonly SourceRoot[];
+  /** Where warnings about Claude Code's plugin files go (default: nowhere). */
+  log?: Log;
 }
 
 /** What every group of roots is built from. */
@@ -132,7 +138,7 @@ const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
         label: `${dir} (user)`,
       })
     ),
-  ({ config }) => config.claudePlugins ? pluginRoots(config) : [],
+  ({ config, inputs }) => config.claudePlugins ? pluginRoots(config, inputs) : [],
   ({ config, inputs }) => inputs.sources.map((source) => sourceRoot(config, source)),
 ];
 
@@ -173,23 +179,33 @@ function userDir(path: string, fields: Labelled): Root {
   return { path, mode: "flat", source: "anywhere-user", ...fields, maxDepth: 1 };
 }
 
-/** Claude Code's marketplaces (depth 6) and plugin cache (depth 7), each its own boundary. */
-function pluginRoots(config: ResolvedConfig): Root[] {
-  const plugins = join(config.home, ".claude", "plugins");
-  const folders = [
-    ["marketplaces", "claude-code marketplaces", 6],
-    ["cache", "claude-code plugin cache", 7],
-  ] as const;
-  return folders.map(([dir, label, depth]) => ({
-    path: join(plugins, dir),
-    confineTo: join(plugins, dir),
-    mode: "nested",
-    source: "anywhere-claude-plugins",
-    rank: config.ranks.claudePlugins,
-    origin: { kind: "claude-plugins" },
-    label,
-    maxDepth: Math.max(config.maxDepth, depth),
-  }));
+/**
+ * One root per skill folder of each installed, enabled Claude Code plugin,
+ * labelled with its real plugin name; links may not leave its install folder.
+ * A skill directory is walked alone (depth 0), a folder of skills one level.
+ */
+function pluginRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
+  const plugins = enabledPlugins(config.home, { projectRoot: inputs.projectRoot, log: inputs.log });
+  return plugins.flatMap(({ plugin, marketplace, installPath, skillPaths }) =>
+    skillPaths.map((path): Root => ({
+      path,
+      confineTo: installPath,
+      mode: "nested",
+      source: "anywhere-claude-plugins",
+      rank: config.ranks.claudePlugins,
+      origin: { kind: "claude-plugins", marketplace, plugin },
+      label: `claude plugin ${plugin}@${marketplace}`,
+      maxDepth: isFile(join(path, "SKILL.md")) ? 0 : 1,
+    }))
+  );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A Git source's folder to scan: links may not leave its checkout. */
