@@ -398,3 +398,33 @@ Deno.test("a skill directory is checked as its SKILL.md, fallback name from the 
     equal(report.files[0].report.lenient.name, "pdf-forms");
   });
 });
+
+Deno.test("--resources checks paths named in the text case-sensitively (anthropics pdf's REFERENCE.md for reference.md)", async () => {
+  const args = ["check", "--resources", "--cwd", `${ROOT}testdata/check`, "pdf-case"];
+  const human = await runCli(args);
+  equal(human.code, 0, human.stdout);
+  match(human.stdout, /Local resources: 2\/5 present\n/);
+  match(
+    human.stdout,
+    /Resource wrong-case, line 8: "REFERENCE.md" \(named in the text; on disk: "reference.md"\)\n/,
+  );
+  const failing = await runCli([...args, "--fail-on-resource-issues", "--json"]);
+  equal(failing.code, 1);
+  const resources = json(failing.stdout).files[0].resources;
+  deepEqual(resources.counts, { total: 5, present: 2, issues: 3 });
+  // The fixture omits webapp-testing's examples/ folder: the prose names it, so it is missing;
+  // the bare script names listed under it (`element_discovery.py`) are not references.
+  const webapp = await runCli([
+    "check",
+    "--fail-on-resource-issues",
+    "--cwd",
+    `${ROOT}testdata/check`,
+    "webapp-testing",
+  ]);
+  equal(webapp.code, 1, webapp.stdout);
+  match(
+    webapp.stdout,
+    /Local resources: 2\/3 present\n {2}Resource missing, line 93: "examples\/" \(named in the text\)\n/,
+  );
+  ok(!webapp.stdout.includes("element_discovery"));
+});

@@ -121,9 +121,13 @@ function findingLines(file: CheckedEntry): string[] {
     const { present, total } = file.resources.counts;
     lines.push(`  Local resources: ${present}/${total} present`);
     for (const ref of file.resources.references) {
-      if (ref.status !== "present") {
-        lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}`);
-      }
+      if (ref.status === "present") continue;
+      const notes = [
+        ...(ref.source === "text" ? ["named in the text"] : []),
+        ...(ref.onDisk === undefined ? [] : [`on disk: ${quote(ref.onDisk)}`]),
+      ];
+      const note = notes.length > 0 ? ` (${notes.join("; ")})` : "";
+      lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}${note}`);
     }
   }
   for (const finding of file.report.spec.findings) {
