@@ -66,7 +66,7 @@ Deno.test("invalid, missing and valid files: exit 2, counts 1/1/1, input order k
   });
 });
 
-Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors (the FIFO never blocks)", async () => {
+Deno.test("oversized, invalid UTF-8, SKILL.md-less directory and FIFO inputs are input errors (the FIFO never blocks)", async () => {
   await withTempDir(async (dir) => {
     await writeTree(dir, {
       "big/SKILL.md": "---\nname: big\ndescription: big\n---\n" + "漢".repeat(350_000),
@@ -85,12 +85,12 @@ Deno.test("oversized, invalid UTF-8, directory and FIFO inputs are input errors 
     ]);
     equal(result.code, 2);
     const files: { error: string; kind: string }[] = json(result.stdout).files;
-    deepEqual(files.map((f) => f.kind), ["too-large", "not-utf8", "not-regular", "not-regular"]);
+    deepEqual(files.map((f) => f.kind), ["too-large", "not-utf8", "missing", "not-regular"]);
     const errors = files.map((f) => f.error);
     deepEqual(errors, [
       "Choose a SKILL.md of 1 MiB or less.",
       "Input is not valid UTF-8.",
-      "Choose a regular Markdown file.",
+      "No SKILL.md in the directory.",
       "Choose a regular Markdown file.",
     ]);
   });
@@ -157,7 +157,7 @@ Deno.test("--require-pinned-sources lists unpinned hosts and fails; a pinned raw
     await writeTree(dir, {
       "pinned/SKILL.md": `---\nname: pinned\ndescription: x\n---\nRun ${pinned}.\n`,
       "loose/SKILL.md":
-        `---\nname: loose\ndescription: x\n---\nRun ${pinned} and https://example.com/x.sh\n`,
+        `---\nname: loose\ndescription: x\n---\nRun ${pinned} and https://get.acme.dev/x.sh\n`,
     });
     const good = await runCli([
       "check",
@@ -178,7 +178,7 @@ Deno.test("--require-pinned-sources lists unpinned hosts and fails; a pinned raw
       "loose/SKILL.md",
     ]);
     equal(bad.code, 1);
-    deepEqual(json(bad.stdout).files[0].unpinnedSources, ["example.com"]);
+    deepEqual(json(bad.stdout).files[0].unpinnedSources, ["get.acme.dev"]);
     const human = await runCli([
       "check",
       "--require-pinned-sources",
@@ -186,8 +186,8 @@ Deno.test("--require-pinned-sources lists unpinned hosts and fails; a pinned raw
       dir,
       "loose/SKILL.md",
     ]);
-    match(human.stdout, /External source: "example.com" \(not pinned: required\)/);
-    match(human.stdout, /External source: "raw.githubusercontent.com" \(pinned\)/);
+    match(human.stdout, /External source: "get.acme.dev" \(not pinned: required\), line 5/);
+    match(human.stdout, /External source: "raw.githubusercontent.com" \(pinned\), line 5/);
   });
 });
 
@@ -335,4 +335,96 @@ Deno.test("--json output escapes DEL, C1 and bidi characters but parses to the s
     equal(report.strict.reason, `invalid skill name "${description}"`);
     equal(report.lenient.description, "Reads\\u009b31m files\\u007f and \\u202etxt.exe");
   });
+});
+
+Deno.test("--require-pinned-sources: anthropics webapp-testing's localhost:5173 is listed with its line but passes", async () => {
+  const args = ["check", "--require-pinned-sources", "--cwd", `${ROOT}testdata/check`];
+  const human = await runCli([...args, "webapp-testing"]);
+  equal(human.code, 0, human.stdout);
+  match(
+    human.stdout,
+    /External source: "localhost:5173" \(loopback or reserved name: exempt from pinning\), line 59\n/,
+  );
+  const report = json((await runCli([...args, "--json", "webapp-testing/SKILL.md"])).stdout);
+  equal(report.files[0].unpinnedSources, undefined);
+  deepEqual(report.files[0].report.surface.externalSources[0].reserved, true);
+});
+
+Deno.test("--require-pinned-sources: example.com passes, a real host (claude.ai) still fails, each with its line", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "coauthor/SKILL.md": "---\nname: coauthor\ndescription: Co-author documents.\n---\n" +
+        "1. Open a fresh Claude conversation: https://claude.ai\n\n```js\n" +
+        'link: "https://example.com",\nfetch("http://127.0.0.1:8080/api")\n```\n',
+    });
+    const result = await runCli(["check", "--require-pinned-sources", "--cwd", dir, "coauthor"]);
+    equal(result.code, 1);
+    match(
+      result.stdout,
+      /"127\.0\.0\.1:8080" \(loopback or reserved name: exempt from pinning\), line 9/,
+    );
+    match(result.stdout, /"claude\.ai" \(not pinned: required\), line 5/);
+    match(
+      result.stdout,
+      /"example\.com" \(loopback or reserved name: exempt from pinning\), line 8/,
+    );
+    const report = json(
+      (await runCli(["check", "--require-pinned-sources", "--json", "--cwd", dir, "coauthor"]))
+        .stdout,
+    );
+    deepEqual(report.files[0].unpinnedSources, ["claude.ai"]);
+  });
+});
+
+Deno.test("a skill directory is checked as its SKILL.md, fallback name from the directory; human output shows the SHA-256", async () => {
+  await withTempDir(async (dir) => {
+    const text = "---\ndescription: Fills PDF forms.\n---\nBody\n";
+    await writeTree(dir, { "skills/pdf-forms/SKILL.md": text, "empty/.keep": "" });
+    const human = await runCli(["check", "--lenient", "--cwd", dir, "skills/pdf-forms/", "empty"]);
+    equal(human.code, 2);
+    const sha = createHash("sha256").update(text).digest("hex");
+    match(
+      human.stdout,
+      new RegExp(`^PASSED "skills/pdf-forms/SKILL.md"\\n(?:.*\\n)*? {2}SHA-256: ${sha}\\n`),
+    );
+    match(human.stdout, /INPUT_ERROR "empty\/SKILL.md"\n {2}"No SKILL.md in the directory."/);
+    const report = json(
+      (await runCli(["check", "--json", "--lenient", "--cwd", `${dir}/skills/pdf-forms`, "."]))
+        .stdout,
+    );
+    equal(report.files[0].path, "SKILL.md");
+    equal(report.files[0].sha256, sha);
+    equal(report.files[0].report.input.fallbackName, "pdf-forms");
+    equal(report.files[0].report.lenient.name, "pdf-forms");
+  });
+});
+
+Deno.test("--resources checks paths named in the text case-sensitively (anthropics pdf's REFERENCE.md for reference.md)", async () => {
+  const args = ["check", "--resources", "--cwd", `${ROOT}testdata/check`, "pdf-case"];
+  const human = await runCli(args);
+  equal(human.code, 0, human.stdout);
+  match(human.stdout, /Local resources: 2\/5 present\n/);
+  match(
+    human.stdout,
+    /Resource wrong-case, line 8: "REFERENCE.md" \(named in the text; on disk: "reference.md"\)\n/,
+  );
+  const failing = await runCli([...args, "--fail-on-resource-issues", "--json"]);
+  equal(failing.code, 1);
+  const resources = json(failing.stdout).files[0].resources;
+  deepEqual(resources.counts, { total: 5, present: 2, issues: 3 });
+  // The fixture omits webapp-testing's examples/ folder: the prose names it, so it is missing;
+  // the bare script names listed under it (`element_discovery.py`) are not references.
+  const webapp = await runCli([
+    "check",
+    "--fail-on-resource-issues",
+    "--cwd",
+    `${ROOT}testdata/check`,
+    "webapp-testing",
+  ]);
+  equal(webapp.code, 1, webapp.stdout);
+  match(
+    webapp.stdout,
+    /Local resources: 2\/3 present\n {2}Resource missing, line 93: "examples\/" \(named in the text\)\n/,
+  );
+  ok(!webapp.stdout.includes("element_discovery"));
 });

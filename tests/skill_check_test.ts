@@ -79,10 +79,10 @@ Deno.test("checkPassed: the profile's parse decides; each gate adds its own cond
   ok(!checkPassed(noFrontmatter, { profile: "spec" }));
 
   const sourced = checkSkill(
-    `${CLEAN}See https://example.com/install.sh and \u200bhidden.\n`,
+    `${CLEAN}See https://get.acme.dev/install.sh and \u200bhidden.\n`,
     { fallbackName: "demo" },
   );
-  deepEqual(unpinnedHosts(sourced), ["example.com"]);
+  deepEqual(unpinnedHosts(sourced), ["get.acme.dev"]);
   ok(checkPassed(sourced));
   ok(!checkPassed(sourced, { requirePinnedSources: true }));
   ok(!checkPassed(sourced, { failOnHiddenCharacters: true }));

@@ -13,7 +13,7 @@ import {
   RESOURCES_SCOPE,
   type ResourcesReport,
 } from "../lib/skill/resources.ts";
-import { mkfifo, withTempDir, writeTree } from "./helpers.ts";
+import { mkfifo, ROOT, withTempDir, writeTree } from "./helpers.ts";
 
 function tooManyLinks(error: unknown): boolean {
   return error instanceof KindError && error.kind === "too-many-links";
@@ -164,11 +164,11 @@ Deno.test("resourceReferences lists inline links and images with their lines", (
     "[up](../secret.txt) [abs](/etc/passwd) [bad](a%zz.md)", // 5
   ].join("\n");
   deepEqual(resourceReferences(raw), [
-    { url: "forms/a.md#top", line: 3, path: "forms/a.md" },
-    { url: "img/chart.png", line: 3, path: "img/chart.png" },
-    { url: "../secret.txt", line: 5, problem: "outside" },
-    { url: "/etc/passwd", line: 5, problem: "outside" },
-    { url: "a%zz.md", line: 5, problem: "invalid" },
+    { url: "forms/a.md#top", line: 3, source: "link", path: "forms/a.md" },
+    { url: "img/chart.png", line: 3, source: "link", path: "img/chart.png" },
+    { url: "../secret.txt", line: 5, source: "link", problem: "outside" },
+    { url: "/etc/passwd", line: 5, source: "link", problem: "outside" },
+    { url: "a%zz.md", line: 5, source: "link", problem: "invalid" },
   ]);
 });
 
@@ -187,10 +187,10 @@ Deno.test("resourceReferences lists used reference definitions, first definition
     "And [remote] plus [guide] again.", // 11
   ].join("\n");
   deepEqual(resourceReferences(raw), [
-    { url: "docs/guide.md", line: 3, path: "docs/guide.md" },
-    { url: "assets/logo.png", line: 5, path: "assets/logo.png" },
-    { url: "short.md", line: 7, path: "short.md" },
-    { url: "with space.md", line: 8, path: "with space.md" },
+    { url: "docs/guide.md", line: 3, source: "link", path: "docs/guide.md" },
+    { url: "assets/logo.png", line: 5, source: "link", path: "assets/logo.png" },
+    { url: "short.md", line: 7, source: "link", path: "short.md" },
+    { url: "with space.md", line: 8, source: "link", path: "with space.md" },
   ]);
 });
 
@@ -219,7 +219,12 @@ Deno.test("resourceReferences ignores code spans, code blocks and HTML", () => {
     "", // 16
     "Real [one](real.md).", // 17
   ].join("\n");
-  deepEqual(resourceReferences(raw), [{ url: "real.md", line: 17, path: "real.md" }]);
+  deepEqual(resourceReferences(raw), [{
+    url: "real.md",
+    line: 17,
+    source: "link",
+    path: "real.md",
+  }]);
 });
 
 Deno.test("resourceReferences ignores frontmatter but keeps file line numbers", () => {
@@ -235,20 +240,20 @@ Deno.test("resourceReferences ignores frontmatter but keeps file line numbers", 
     "[two](two/)", // 9
   ].join("\n");
   deepEqual(resourceReferences(raw), [
-    { url: "one.md", line: 7, path: "one.md" },
-    { url: "two/", line: 9, path: "two" },
+    { url: "one.md", line: 7, source: "link", path: "one.md" },
+    { url: "two/", line: 9, source: "link", path: "two" },
   ]);
 });
 
 Deno.test("resourceReferences handles CRLF and BOM frontmatter line numbers", () => {
   const raw = "\uFEFF---\r\nname: demo\r\ndescription: x [f](f.md)\r\n---\r\nBody [b](b.md)\r\n";
-  deepEqual(resourceReferences(raw), [{ url: "b.md", line: 5, path: "b.md" }]);
+  deepEqual(resourceReferences(raw), [{ url: "b.md", line: 5, source: "link", path: "b.md" }]);
 });
 
 Deno.test("resourceReferences without frontmatter scans the whole file", () => {
   deepEqual(resourceReferences("[a](a.md)\n\n[b](b.md)"), [
-    { url: "a.md", line: 1, path: "a.md" },
-    { url: "b.md", line: 3, path: "b.md" },
+    { url: "a.md", line: 1, source: "link", path: "a.md" },
+    { url: "b.md", line: 3, source: "link", path: "b.md" },
   ]);
 });
 
@@ -272,9 +277,9 @@ Deno.test("resourceReferences keeps document order and repeated links", () => {
 
 Deno.test("resourceReferences decodes character references and escapes in destinations", () => {
   deepEqual(resourceReferences("[a](a&amp;b.md) [c](c\\_d.md) [e](<e f.md>)"), [
-    { url: "a&b.md", line: 1, path: "a&b.md" },
-    { url: "c_d.md", line: 1, path: "c_d.md" },
-    { url: "e f.md", line: 1, path: "e f.md" },
+    { url: "a&b.md", line: 1, source: "link", path: "a&b.md" },
+    { url: "c_d.md", line: 1, source: "link", path: "c_d.md" },
+    { url: "e f.md", line: 1, source: "link", path: "e f.md" },
   ]);
 });
 
@@ -289,7 +294,7 @@ Deno.test("resourceReferences allows exactly 1000 local links", () => {
   const refs = resourceReferences(lines.join("\n\n"));
   equal(MAX_RESOURCE_LINKS, 1000);
   equal(refs.length, 1000);
-  deepEqual(refs[999], { url: "f999.md", line: 1999, path: "f999.md" });
+  deepEqual(refs[999], { url: "f999.md", line: 1999, source: "link", path: "f999.md" });
 });
 
 Deno.test("resourceReferences throws too-many-links past 1000 links", () => {
@@ -341,16 +346,31 @@ Deno.test("checkResources reports present files and directories", async () => {
       schema: "skills-anywhere-resources-1",
       method: "filesystem",
       references: [
-        { url: "scripts/run.py", line: 5, path: "scripts/run.py", status: "present", kind: "file" },
-        { url: "forms/", line: 6, path: "forms", status: "present", kind: "directory" },
+        {
+          url: "scripts/run.py",
+          line: 5,
+          source: "link",
+          path: "scripts/run.py",
+          status: "present",
+          kind: "file",
+        },
+        {
+          url: "forms/",
+          line: 6,
+          source: "link",
+          path: "forms",
+          status: "present",
+          kind: "directory",
+        },
         {
           url: "./forms/nested/a.md#x",
           line: 6,
+          source: "link",
           path: "forms/nested/a.md",
           status: "present",
           kind: "file",
         },
-        { url: ".", line: 7, path: ".", status: "present", kind: "directory" },
+        { url: ".", line: 7, source: "link", path: ".", status: "present", kind: "directory" },
       ],
       counts: { total: 4, present: 4, issues: 0 },
       scope: RESOURCES_SCOPE,
@@ -376,6 +396,7 @@ Deno.test("checkResources reports missing, outside and invalid references", asyn
       {
         url: "scripts/gone.py",
         line: 1,
+        source: "link",
         path: "scripts/gone.py",
         problem: "no such file or directory in the skill",
         status: "missing",
@@ -383,6 +404,7 @@ Deno.test("checkResources reports missing, outside and invalid references", asyn
       {
         url: "nodir/x.md",
         line: 3,
+        source: "link",
         path: "nodir/x.md",
         problem: "no such file or directory in the skill",
         status: "missing",
@@ -390,6 +412,7 @@ Deno.test("checkResources reports missing, outside and invalid references", asyn
       {
         url: "scripts/run.py/child",
         line: 5,
+        source: "link",
         path: "scripts/run.py/child",
         problem: "no such file or directory in the skill",
         status: "missing",
@@ -397,25 +420,35 @@ Deno.test("checkResources reports missing, outside and invalid references", asyn
       {
         url: "../outside.txt",
         line: 7,
+        source: "link",
         problem: "points outside the skill directory",
         status: "outside",
       },
       {
         url: "/etc/passwd",
         line: 9,
+        source: "link",
         problem: "points outside the skill directory",
         status: "outside",
       },
-      { url: "a%zz", line: 11, problem: "not a usable relative path", status: "invalid" },
+      {
+        url: "a%zz",
+        line: 11,
+        source: "link",
+        problem: "not a usable relative path",
+        status: "invalid",
+      },
       {
         url: "scripts%5Crun.py",
         line: 13,
+        source: "link",
         problem: "not a usable relative path",
         status: "invalid",
       },
       {
         url: "file:///etc/passwd",
         line: 15,
+        source: "link",
         problem: "points outside the skill directory",
         status: "outside",
       },
@@ -426,13 +459,14 @@ Deno.test("checkResources reports missing, outside and invalid references", asyn
 
 Deno.test("checkResources entries keep the report field order", async () => {
   await withSkillDir(async (_root, skill) => {
-    const raw = "[a](scripts/run.py) [b](missing.md) [c](../x)";
+    const raw = "[a](scripts/run.py) [b](missing.md) [c](../x) [d](Scripts/run.py)";
     const report = await checkResources(join(skill, "SKILL.md"), raw);
     deepEqual(Object.keys(report), ["schema", "method", "references", "counts", "scope"]);
     deepEqual(report.references.map((r) => Object.keys(r)), [
-      ["url", "line", "path", "status", "kind"],
-      ["url", "line", "path", "problem", "status"],
-      ["url", "line", "problem", "status"],
+      ["url", "line", "source", "path", "status", "kind"],
+      ["url", "line", "source", "path", "problem", "status"],
+      ["url", "line", "source", "problem", "status"],
+      ["url", "line", "source", "path", "onDisk", "problem", "status"],
     ]);
     deepEqual(Object.keys(report.counts), ["total", "present", "issues"]);
   });
@@ -475,7 +509,14 @@ Deno.test("checkResources resolves the skill directory through its realpath", as
     const raw = "[run](scripts/run.py)";
     const report = await checkResources(join(alias, "SKILL.md"), raw);
     deepEqual(report.references, [
-      { url: "scripts/run.py", line: 1, path: "scripts/run.py", status: "present", kind: "file" },
+      {
+        url: "scripts/run.py",
+        line: 1,
+        source: "link",
+        path: "scripts/run.py",
+        status: "present",
+        kind: "file",
+      },
     ]);
   });
 });
@@ -490,6 +531,7 @@ Deno.test("checkResources reports a FIFO as unavailable without blocking", async
       {
         url: "pipe",
         line: 1,
+        source: "link",
         path: "pipe",
         problem: "not a regular file or directory, or not readable",
         status: "unavailable",
@@ -497,6 +539,7 @@ Deno.test("checkResources reports a FIFO as unavailable without blocking", async
       {
         url: "scripts/pipe2",
         line: 3,
+        source: "link",
         path: "scripts/pipe2",
         problem: "not a regular file or directory, or not readable",
         status: "unavailable",
@@ -504,6 +547,7 @@ Deno.test("checkResources reports a FIFO as unavailable without blocking", async
       {
         url: "pipe/child",
         line: 5,
+        source: "link",
         path: "pipe/child",
         problem: "no such file or directory in the skill",
         status: "missing",
@@ -513,13 +557,12 @@ Deno.test("checkResources reports a FIFO as unavailable without blocking", async
   });
 });
 
-Deno.test("checkResources reports other filesystem errors as unavailable", async () => {
+Deno.test("checkResources: a name longer than any file system allows is missing (never listed)", async () => {
   await withSkillDir(async (_root, skill) => {
-    // A single component longer than any file system allows: ENAMETOOLONG.
     const long = "n".repeat(300);
     const report = await checkResources(join(skill, "SKILL.md"), `[long](${long}.md)`);
     deepEqual(report.references.map((r) => [r.status, r.problem]), [
-      ["unavailable", "not a regular file or directory, or not readable"],
+      ["missing", "no such file or directory in the skill"],
     ]);
   });
 });
@@ -586,11 +629,11 @@ Deno.test("checkResources propagates too-many-links", async () => {
 
 Deno.test("buildResourcesReport uses the given resolver only for valid paths", async () => {
   const refs: ResourceReference[] = [
-    { url: "a.md", line: 1, path: "a.md" },
-    { url: "b/", line: 2, path: "b" },
-    { url: "c.md", line: 3, path: "c.md" },
-    { url: "../d", line: 4, problem: "outside" },
-    { url: "%zz", line: 5, problem: "invalid" },
+    { url: "a.md", line: 1, source: "link", path: "a.md" },
+    { url: "b/", line: 2, source: "link", path: "b" },
+    { url: "c.md", line: 3, source: "link", path: "c.md" },
+    { url: "../d", line: 4, source: "link", problem: "outside" },
+    { url: "%zz", line: 5, source: "link", problem: "invalid" },
   ];
   const asked: string[] = [];
   const selected = new Set(["a.md", "b/x.md"]);
@@ -618,4 +661,84 @@ Deno.test("buildResourcesReport uses the given resolver only for valid paths", a
   deepEqual(report.counts, { total: 5, present: 2, issues: 3 });
   equal(report.scope, RESOURCES_SCOPE);
   match(RESOURCES_SCOPE, /not read/);
+});
+
+// ---------------------------------------------------------------------------
+// Paths named in the text, and letter case
+// ---------------------------------------------------------------------------
+
+Deno.test("resourceReferences: folder paths in prose and whole code spans, bare .md names in prose", () => {
+  const raw = [
+    "---",
+    "name: a",
+    "description: b",
+    "---",
+    "See REFERENCE.md, then run scripts/fill.py (or `./scripts/check.py`).",
+    "Templates live in **templates/**; `references/api.md` has the API.",
+  ].join("\n");
+  deepEqual(resourceReferences(raw).map((r) => [r.url, r.line, r.source, r.path]), [
+    ["REFERENCE.md", 5, "text", "REFERENCE.md"],
+    ["scripts/fill.py", 5, "text", "scripts/fill.py"],
+    ["./scripts/check.py", 5, "text", "scripts/check.py"],
+    ["templates/", 6, "text", "templates"],
+    ["references/api.md", 6, "text", "references/api.md"],
+  ]);
+});
+
+Deno.test("resourceReferences: library names, identifiers, URLs, output files and project paths are not references", () => {
+  const raw = [
+    "Node.js, p5.js and Chart.js render; call `page.goto()` or core.easing.",
+    "Write output.pdf and `decision-doc.md`; edit src/app.ts or /tmp/scripts/x.py.",
+    "Fetch https://example.com/scripts/a.py and see <scripts/b.py>.",
+    "Use `python scripts/run.py --help`, e.g. subscripts/superscripts, 4.6/4.7.",
+    "```",
+    "see scripts/in_code.py and NOTES.md",
+    "```",
+    "<!-- scripts/in_html.py -->",
+  ].join("\n");
+  deepEqual(resourceReferences(raw), []);
+});
+
+Deno.test("resourceReferences: a link's own text is not read again; lines count soft breaks", () => {
+  const raw = "[REFERENCE.md](reference.md) and\nalso FORMS.md\n";
+  deepEqual(resourceReferences(raw).map((r) => [r.url, r.line, r.source]), [
+    ["reference.md", 1, "link"],
+    ["FORMS.md", 2, "text"],
+  ]);
+});
+
+Deno.test("resourceReferences: a folder prefix in another case is still checked", () => {
+  deepEqual(resourceReferences("Run Scripts/a.py now.").map((r) => r.path), ["Scripts/a.py"]);
+});
+
+Deno.test("checkResources: a name differing only in case is wrong-case, with the spelling on disk", async () => {
+  await withTempDir(async (dir) => {
+    await writeTree(dir, {
+      "SKILL.md": "",
+      "reference.md": "",
+      "scripts/fill.py": "",
+    });
+    const raw = "See REFERENCE.md, Scripts/fill.py, scripts/FILL.py and [r](reference.md).";
+    const report = await checkResources(join(dir, "SKILL.md"), raw);
+    deepEqual(report.references.map((r) => [r.url, r.status, r.onDisk]), [
+      ["REFERENCE.md", "wrong-case", "reference.md"],
+      ["Scripts/fill.py", "wrong-case", "scripts/fill.py"],
+      ["scripts/FILL.py", "wrong-case", "scripts/fill.py"],
+      ["reference.md", "present", undefined],
+    ]);
+    match(report.references[0].problem!, /letter case/);
+    deepEqual(report.counts, { total: 4, present: 1, issues: 3 });
+  });
+});
+
+Deno.test("checkResources: anthropics pdf's shape (REFERENCE.md, FORMS.md for reference.md, forms.md)", async () => {
+  const file = join(ROOT, "testdata/check/pdf-case/SKILL.md");
+  const report = await checkResources(file, await Deno.readTextFile(file));
+  deepEqual(report.references.map((r) => [r.url, r.line, r.status]), [
+    ["REFERENCE.md", 8, "wrong-case"],
+    ["FORMS.md", 8, "wrong-case"],
+    ["scripts/fill.py", 17, "present"],
+    ["reference.md#fields", 17, "present"],
+    ["FORMS.md", 22, "wrong-case"],
+  ]);
 });

@@ -4,6 +4,8 @@ import {
   groupSources,
   hostOf,
   isPinnedUrl,
+  isReservedHost,
+  MAX_SOURCE_LINES,
   NOT_ASSESSED,
   readSurface,
 } from "../lib/skill/surface.ts";
@@ -13,13 +15,18 @@ import { compareCodeUnits } from "../lib/util.ts";
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const SHA_UPPER = "0123456789ABCDEF0123456789ABCDEF01234567";
 
+/** The URL tokens of `text`, without their lines. */
+const urlsOf = (text: string) => extractUrls(text).map((found) => found.url);
+/** URLs as if all were on line 1. */
+const atLine1 = (urls: string[]) => urls.map((url) => ({ url, line: 1 }));
+
 // ---------------------------------------------------------------------------
 // URL extraction
 // ---------------------------------------------------------------------------
 
 Deno.test("extractUrls finds http and https tokens up to whitespace", () => {
   const body = "First https://a.example/x then\thttp://b.example/y\nand https://c.example/z";
-  deepEqual(extractUrls(body), [
+  deepEqual(urlsOf(body), [
     "https://a.example/x",
     "http://b.example/y",
     "https://c.example/z",
@@ -28,7 +35,7 @@ Deno.test("extractUrls finds http and https tokens up to whitespace", () => {
 
 Deno.test("extractUrls ignores other schemes and bare hosts", () => {
   const body = "ftp://a.example/x mailto:me@example.com www.example.com file:///etc/passwd";
-  deepEqual(extractUrls(body), []);
+  deepEqual(urlsOf(body), []);
 });
 
 Deno.test("extractUrls stops at each terminator character", () => {
@@ -45,25 +52,25 @@ Deno.test("extractUrls stops at each terminator character", () => {
     ["[link](https://a.example/p) after", "https://a.example/p"],
   ];
   for (const [body, expected] of cases) {
-    deepEqual(extractUrls(body), [expected], body);
+    deepEqual(urlsOf(body), [expected], body);
   }
 });
 
 Deno.test("extractUrls trims trailing sentence punctuation", () => {
   for (const punct of [".", ",", ";", ":", "!", "?", "...", "?!", ".,;:!?"]) {
     const body = `See https://a.example/path${punct} next`;
-    deepEqual(extractUrls(body), ["https://a.example/path"], body);
+    deepEqual(urlsOf(body), ["https://a.example/path"], body);
   }
 });
 
 Deno.test("extractUrls keeps interior punctuation and query/fragment", () => {
   const body = "Go to https://a.example/a.b,c;d:e!f?g=1#frag.";
-  deepEqual(extractUrls(body), ["https://a.example/a.b,c;d:e!f?g=1#frag"]);
+  deepEqual(urlsOf(body), ["https://a.example/a.b,c;d:e!f?g=1#frag"]);
 });
 
 Deno.test("extractUrls keeps duplicates in document order", () => {
   const body = "https://b.example/1 https://a.example/2 https://b.example/1";
-  deepEqual(extractUrls(body), [
+  deepEqual(urlsOf(body), [
     "https://b.example/1",
     "https://a.example/2",
     "https://b.example/1",
@@ -71,7 +78,7 @@ Deno.test("extractUrls keeps duplicates in document order", () => {
 });
 
 Deno.test("extractUrls drops tokens without a host", () => {
-  deepEqual(extractUrls("broken https:// and http://."), []);
+  deepEqual(urlsOf("broken https:// and http://."), []);
 });
 
 Deno.test("hostOf lowercases, keeps the port and drops user information", () => {
@@ -93,7 +100,7 @@ Deno.test("groupSources groups by lowercase host (host:port distinct), sorted an
     "https://alpha.example/y",
     "http://alpha.example/y",
   ];
-  const groups = groupSources(urls);
+  const groups = groupSources(atLine1(urls));
   deepEqual(groups.map((g) => g.host), [
     "alpha.example",
     "alpha.example:8080",
@@ -108,8 +115,9 @@ Deno.test("groupSources groups by lowercase host (host:port distinct), sorted an
     "https://zeta.example/b",
   ]);
   for (const group of groups) {
-    deepEqual(Object.keys(group), ["host", "urls", "pinned"]);
+    deepEqual(Object.keys(group), ["host", "urls", "lines", "pinned", "reserved"]);
     equal(group.pinned, false);
+    equal(group.reserved, true);
   }
 });
 
@@ -260,12 +268,15 @@ Deno.test("a host is pinned only if every URL to it is pinned", () => {
     `HF: https://huggingface.co/datasets/o/n/resolve/${SHA}/data.csv`,
     "Other: https://example.com/install.sh",
   ].join("\n");
+  // No frontmatter: the body starts on file line 1.
   const surface = readSurface(body, { body, declaredTools: [] });
   deepEqual(surface.externalSources, [
     {
       host: "example.com",
       urls: ["https://example.com/install.sh"],
+      lines: [5],
       pinned: false,
+      reserved: true,
     },
     {
       host: "github.com",
@@ -273,12 +284,16 @@ Deno.test("a host is pinned only if every URL to it is pinned", () => {
         `https://github.com/o/r/blob/${SHA}/a.py`,
         "https://github.com/o/r/blob/main/a.py",
       ],
+      lines: [3],
       pinned: false,
+      reserved: false,
     },
     {
       host: "huggingface.co",
       urls: [`https://huggingface.co/datasets/o/n/resolve/${SHA}/data.csv`],
+      lines: [4],
       pinned: true,
+      reserved: false,
     },
     {
       host: "raw.githubusercontent.com",
@@ -286,25 +301,27 @@ Deno.test("a host is pinned only if every URL to it is pinned", () => {
         `https://raw.githubusercontent.com/o/r/${SHA_UPPER}/b.py`,
         `https://raw.githubusercontent.com/o/r/${SHA}/a.py`,
       ],
+      lines: [1, 2],
       pinned: true,
+      reserved: false,
     },
   ]);
 });
 
 Deno.test("a pinned URL and an http URL to the same host leave the host unpinned", () => {
-  const groups = groupSources([
+  const groups = groupSources(atLine1([
     `https://raw.githubusercontent.com/o/r/${SHA}/a.py`,
     `http://raw.githubusercontent.com/o/r/${SHA}/a.py`,
-  ]);
+  ]));
   equal(groups.length, 1);
   equal(groups[0].pinned, false);
 });
 
 Deno.test("a host with an explicit port is its own group and unpinned", () => {
-  const groups = groupSources([
+  const groups = groupSources(atLine1([
     `https://github.com/o/r/blob/${SHA}/a.py`,
     `https://github.com:443/o/r/blob/${SHA}/a.py`,
-  ]);
+  ]));
   deepEqual(groups.map((g) => [g.host, g.pinned]), [
     ["github.com", true],
     ["github.com:443", false],
@@ -331,7 +348,13 @@ Deno.test("readSurface reads URLs from the body only and hidden characters from 
   ]);
   equal(surface.schema, "skills-anywhere-surface-1");
   deepEqual(surface.externalSources, [
-    { host: "body.example", urls: ["https://body.example/b"], pinned: false },
+    {
+      host: "body.example",
+      urls: ["https://body.example/b"],
+      lines: [5],
+      pinned: false,
+      reserved: true,
+    },
   ]);
   deepEqual(surface.declaredTools, ["Bash(git:*)", "Read"]);
   deepEqual(surface.hiddenCharacters, [
@@ -697,4 +720,74 @@ Deno.test("hidden characters are found in frontmatter even when it does not pars
 Deno.test("text without hidden characters yields an empty list", () => {
   deepEqual(findHiddenCharacters(""), []);
   deepEqual(findHiddenCharacters("Plain ASCII\nand Ünïcödé — “quotes” 日本語 😀\n"), []);
+});
+
+// ---------------------------------------------------------------------------
+// Reserved hosts and source lines
+// ---------------------------------------------------------------------------
+
+Deno.test("isReservedHost: loopback and names reserved for examples and tests", () => {
+  for (
+    const host of [
+      "localhost",
+      "localhost:5173",
+      "localhost.",
+      "app.localhost:3000",
+      "127.0.0.1",
+      "127.255.0.9:8080",
+      "[::1]:3000",
+      "[::1]",
+      "0.0.0.0:8000",
+      "example.com",
+      "www.example.org",
+      "api.example.net:443",
+      "docs.example",
+      "myapp.test",
+      "x.invalid",
+    ]
+  ) equal(isReservedHost(host), true, host);
+});
+
+Deno.test("isReservedHost: real hosts and look-alikes are not reserved", () => {
+  for (
+    const host of [
+      "claude.ai",
+      "example.co",
+      "myexample.com",
+      "examples.com",
+      "example.com.evil.io",
+      "localhost.com",
+      "test.com",
+      "128.0.0.1",
+      "127.0.0.1.nip.io",
+      "[::2]",
+      "invalid.org",
+    ]
+  ) equal(isReservedHost(host), false, host);
+});
+
+Deno.test("extractUrls gives file lines from firstLine, across CRLF lines", () => {
+  deepEqual(
+    extractUrls("a\r\nb https://x.example/1\r\n\r\nhttps://y.example/2 https://z.example/3", 7),
+    [
+      { url: "https://x.example/1", line: 8 },
+      { url: "https://y.example/2", line: 10 },
+      { url: "https://z.example/3", line: 10 },
+    ],
+  );
+});
+
+Deno.test("readSurface: a source's lines are file lines after the frontmatter, distinct and sorted", () => {
+  const raw = "---\nname: x\ndescription: y\n---\n\n\nSee https://cdn.jsdelivr.net/a.js\n" +
+    "and https://cdn.jsdelivr.net/b.js, https://cdn.jsdelivr.net/a.js\nthen http://localhost:5173\n";
+  const surface = readSurface(raw, { body: "See …", declaredTools: [] });
+  deepEqual(surface.externalSources.map((s) => [s.host, s.lines, s.reserved]), [
+    ["cdn.jsdelivr.net", [7, 8], false],
+    ["localhost:5173", [9], true],
+  ]);
+});
+
+Deno.test("groupSources lists at most MAX_SOURCE_LINES lines per host", () => {
+  const urls = Array.from({ length: 30 }, (_, i) => ({ url: "https://a.example/", line: 30 - i }));
+  deepEqual(groupSources(urls)[0].lines, Array.from({ length: MAX_SOURCE_LINES }, (_, i) => i + 1));
 });

@@ -12,6 +12,7 @@
 import type { CheckProfile } from "../skill/check.ts";
 import { checkFiles, type FileCheckReport, type FileEntry } from "../skill/check_files.ts";
 import type { HiddenCharacter } from "../skill/hidden.ts";
+import type { ExternalSource } from "../skill/surface.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
@@ -68,7 +69,7 @@ function hiddenWhere(hidden: HiddenCharacter): string {
   const parts: string[] = [];
   if (hidden.count > 0) {
     parts.push(`x${hidden.count}`);
-    parts.push(`line${hidden.lines.length > 1 ? "s" : ""} ${hidden.lines.join(", ")}`);
+    parts.push(lineList(hidden.lines));
   }
   if (hidden.fields.length > 0) {
     const plural = hidden.fields.length > 1 ? "s" : "";
@@ -78,17 +79,28 @@ function hiddenWhere(hidden: HiddenCharacter): string {
   return (hidden.count > 0 ? " " : ", ") + parts.join(", ");
 }
 
+/** Whether a source is pinned, as the report's gate sees it. */
+function pinState(source: ExternalSource, report: FileCheckReport): string {
+  if (source.pinned) return "pinned";
+  if (source.reserved) return "loopback or reserved name: exempt from pinning";
+  return report.requirePinnedSources ? "not pinned: required" : "not pinned";
+}
+
+/** `line 3` or `lines 3, 7`. */
+function lineList(lines: number[]): string {
+  return `line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}`;
+}
+
 /** The surface lines of one checked file: sources, declared tools, hidden characters. */
 function surfaceLines(file: CheckedEntry, report: FileCheckReport): string[] {
   const lines: string[] = [];
   const surface = file.report.surface;
   for (const source of surface.externalSources) {
-    const pin = source.pinned
-      ? " (pinned)"
-      : report.requirePinnedSources
-      ? " (not pinned: required)"
-      : " (not pinned)";
-    lines.push(`  External source: ${quote(source.host)}${pin}`);
+    lines.push(
+      `  External source: ${quote(source.host)} (${pinState(source, report)}), ${
+        lineList(source.lines)
+      }`,
+    );
   }
   if (surface.declaredTools.length > 0) {
     lines.push(`  Declared tools: ${quote(surface.declaredTools.join(", "))}`);
@@ -109,9 +121,13 @@ function findingLines(file: CheckedEntry): string[] {
     const { present, total } = file.resources.counts;
     lines.push(`  Local resources: ${present}/${total} present`);
     for (const ref of file.resources.references) {
-      if (ref.status !== "present") {
-        lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}`);
-      }
+      if (ref.status === "present") continue;
+      const notes = [
+        ...(ref.source === "text" ? ["named in the text"] : []),
+        ...(ref.onDisk === undefined ? [] : [`on disk: ${quote(ref.onDisk)}`]),
+      ];
+      const note = notes.length > 0 ? ` (${notes.join("; ")})` : "";
+      lines.push(`  Resource ${ref.status}, line ${ref.line}: ${quote(ref.url)}${note}`);
     }
   }
   for (const finding of file.report.spec.findings) {
@@ -130,6 +146,7 @@ function fileLines(file: FileEntry, report: FileCheckReport): string[] {
   const summary = report.mode === "lenient" ? file.report.lenient : file.report.strict;
   if (!summary.ok) lines.push(`  ${quote(summary.reason)}`);
   else for (const warning of summary.warnings) lines.push(`  Repair: ${quote(warning)}`);
+  lines.push(`  SHA-256: ${file.sha256}`);
   return [...lines, ...surfaceLines(file, report), ...findingLines(file)];
 }
 

@@ -105,7 +105,7 @@ const COMMANDS: Record<string, Command> = {
     usage:
       "usage: dsh-skills-anywhere check [--profile strict|lenient|spec] [--lenient] [--fail-on-repair]\n" +
       "         [--require-pinned-sources] [--fail-on-hidden-characters] [--resources]\n" +
-      "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <files...>",
+      "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <SKILL.md files or skill directories...>",
     options: ["json", ...CHECK_ONLY],
     run: async (...args) => (await import("./check.ts")).runCheck(...args),
   },

@@ -196,17 +196,18 @@ export interface CheckGates {
 }
 
 /**
- * The hosts of external sources that are not pinned, in report order.
+ * The hosts of external sources that are not pinned, in report order;
+ * loopback and reserved example hosts never count.
  *
  * @example
  * ```ts
  * import { checkSkill, unpinnedHosts } from "./check.ts";
- * const report = checkSkill("---\nname: x\ndescription: X.\n---\nSee https://example.com/a", { fallbackName: "x" });
- * console.log(unpinnedHosts(report)); // ["example.com"]
+ * const report = checkSkill("---\nname: x\ndescription: X.\n---\nSee https://cdn.jsdelivr.net/a", { fallbackName: "x" });
+ * console.log(unpinnedHosts(report)); // ["cdn.jsdelivr.net"]
  * ```
  */
 export function unpinnedHosts(report: LocalCheckReport): string[] {
-  return report.surface.externalSources.filter((s) => !s.pinned).map((s) => s.host);
+  return report.surface.externalSources.filter((s) => !s.pinned && !s.reserved).map((s) => s.host);
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * `check` over named files: read each one with the bounded reader, check its
+ * `check` over named files and skill directories (a directory stands for its
+ * `SKILL.md`, whose fallback name is the directory's name): read each one with the bounded reader, check its
  * bytes with {@linkcode checkSkillBytes}, optionally its local links, apply
  * {@linkcode checkPassed} and assemble `skills-anywhere-file-check-1`. The
  * report has no timestamps, so identical inputs give identical bytes.
@@ -13,7 +14,8 @@
  * @module
  */
 import process from "node:process";
-import { basename, dirname, resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
@@ -54,6 +56,7 @@ export type FileInputKind = ReadErrorKind | CheckInputKind | "resources-unreadab
 /** One file's entry in the report. */
 export type FileEntry =
   | {
+    /** The named file, or `<directory>/SKILL.md` for a named skill directory. */
     path: string;
     status: "passed" | "failed";
     sha256: string;
@@ -62,6 +65,7 @@ export type FileEntry =
     unpinnedSources?: string[];
   }
   | {
+    /** The named file, or `<directory>/SKILL.md` for a named skill directory. */
     path: string;
     status: "input_error";
     /** One sentence for people. */
@@ -134,9 +138,28 @@ async function resourcesOf(
   }
 }
 
-/** Checks one named file; an unreadable or uncheckable one is an `input_error` entry. */
-async function checkOne(input: string, settings: Settings): Promise<FileEntry> {
-  const absolute = resolve(settings.cwd, input);
+/** A named input resolved to the file it stands for. */
+interface NamedFile {
+  path: string;
+  absolute: string;
+  /** The input named a directory. */
+  directory: boolean;
+}
+
+/**
+ * The file a named input stands for: a directory stands for its `SKILL.md`
+ * (reported as `<input>/SKILL.md`), anything else for itself.
+ */
+async function namedFile(cwd: string, input: string): Promise<NamedFile> {
+  const absolute = resolve(cwd, input);
+  const info = await stat(absolute).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) return { path: input, absolute, directory: false };
+  return { path: join(input, "SKILL.md"), absolute: join(absolute, "SKILL.md"), directory: true };
+}
+
+/** Checks one named file or skill directory; an unreadable or uncheckable one is an `input_error` entry. */
+async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
+  const { path: input, absolute, directory } = await namedFile(settings.cwd, named);
   const inputError = (kind: FileInputKind, error: string): FileEntry => ({
     path: input,
     status: "input_error",
@@ -144,7 +167,13 @@ async function checkOne(input: string, settings: Settings): Promise<FileEntry> {
     kind,
   });
   const bytes = await readInput(absolute);
-  if (bytes instanceof ReadError) return inputError(bytes.kind, readErrorMessage(bytes));
+  if (bytes instanceof ReadError) {
+    const noSkill = directory && bytes.kind === "missing";
+    return inputError(
+      bytes.kind,
+      noSkill ? "No SKILL.md in the directory." : readErrorMessage(bytes),
+    );
+  }
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };
   const checked = checkSkillBytes(bytes, source);
   if (!checked.ok) return inputError(checked.kind, checked.message);
@@ -180,7 +209,7 @@ function settingsOf(options: CheckFilesOptions): Settings {
 }
 
 /**
- * Checks every named file, in input order; one unreadable file never stops
+ * Checks every named file or skill directory, in input order; one unreadable file never stops
  * the others. Exit code: 2 if any input error, else 1 if any file failed, else 0.
  *
  * @example

@@ -1,7 +1,10 @@
 /**
  * The resource check `skills-anywhere-resources-1`: does every local link of a
- * SKILL.md name a file or directory that exists inside the skill directory,
- * without passing through a symlink?
+ * SKILL.md, and every relative path its text names, name a file or directory
+ * that exists inside the skill directory, spelt with the same letter case,
+ * without passing through a symlink? Names are compared case-sensitively on
+ * every file system, so a reference that works only on a case-insensitive one
+ * (`REFERENCE.md` for `reference.md`) is reported as `wrong-case`.
  *
  * @example
  * ```ts
@@ -12,14 +15,15 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { realpath } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import { lstatOrUndefined } from "../fs/mod.ts";
-import { type ResourceReference, resourceReferences } from "./links.ts";
+import { type ReferenceSource, type ResourceReference, resourceReferences } from "./links.ts";
 
 /** What a reference resolved to. */
 export type ResourceStatus =
   | "present"
   | "missing"
+  | "wrong-case"
   | "symlink"
   | "unavailable"
   | "outside"
@@ -31,8 +35,12 @@ export interface ResourceEntry {
   url: string;
   /** The 1-based file line of the link. */
   line: number;
+  /** A Markdown link, or a path named in the text. */
+  source: ReferenceSource;
   /** The destination as a path relative to the skill directory, when it is one. */
   path?: string;
+  /** For `wrong-case`: the path as it is spelt on disk. */
+  onDisk?: string;
   /** One sentence saying what is wrong, unless the resource is present. */
   problem?: string;
   /** What the check found. */
@@ -56,62 +64,99 @@ export interface ResourcesReport {
 
 /** What the resource check covers. */
 export const RESOURCES_SCOPE =
-  "Local Markdown links, images and used reference definitions only; URLs, code blocks, HTML and YAML are not followed, and file contents are not read.";
+  "Local Markdown links, images and used reference definitions, and relative paths named in the text (under scripts/, references/, reference/, assets/, examples/, templates/, resources/ or agents/, or a bare .md file name in prose), compared case-sensitively; URLs, code blocks, HTML and YAML are not followed, and file contents are not read.";
 
 const PROBLEMS: Record<ResourceStatus, string | undefined> = {
   present: undefined,
   missing: "no such file or directory in the skill",
+  "wrong-case":
+    "differs in letter case from the name on disk, so it breaks on case-sensitive file systems",
   symlink: "passes through a symbolic link",
   unavailable: "not a regular file or directory, or not readable",
   outside: "points outside the skill directory",
   invalid: "not a usable relative path",
 };
 
-async function resolveOnDisk(
-  base: string,
-  path: string,
-): Promise<Pick<ResourceEntry, "status" | "kind">> {
+/** What a reference resolved to, and for `wrong-case` the spelling on disk. */
+export type Resolved = Pick<ResourceEntry, "status" | "kind" | "onDisk">;
+
+/** Lists directories once per report: exact names are compared against these. */
+type Listings = Map<string, Promise<string[]>>;
+
+function listing(listings: Listings, dir: string): Promise<string[]> {
+  let names = listings.get(dir);
+  if (names === undefined) listings.set(dir, names = readdir(dir));
+  return names;
+}
+
+/**
+ * Walks `path` segment by segment below `base`: each name must be listed in
+ * its directory exactly as written (else `wrong-case` when it is listed in
+ * another case, `missing` when not at all), and none may be a symlink.
+ */
+async function resolveOnDisk(base: string, path: string, listings: Listings): Promise<Resolved> {
   if (path === ".") return { status: "present", kind: "directory" };
   const segments = path.split("/");
+  const spelt: string[] = [];
   let current = base;
   for (let i = 0; i < segments.length; i++) {
-    current = join(current, segments[i]);
-    let info;
+    let names: string[];
     try {
-      info = await lstatOrUndefined(current);
+      names = await listing(listings, current);
     } catch {
       return { status: "unavailable" };
     }
-    if (info === undefined) return { status: "missing" };
-    if (info.isSymbolicLink()) return { status: "symlink" };
-    const last = i === segments.length - 1;
-    if (!last && !info.isDirectory()) return { status: "missing" };
-    if (last) {
-      if (info.isFile()) return { status: "present", kind: "file" };
-      if (info.isDirectory()) return { status: "present", kind: "directory" };
-      return { status: "unavailable" };
+    if (!names.includes(segments[i])) {
+      const other = names.find((n) => n.toLowerCase() === segments[i].toLowerCase());
+      if (other === undefined) return { status: "missing" };
+      return {
+        status: "wrong-case",
+        onDisk: [...spelt, other, ...segments.slice(i + 1)].join("/"),
+      };
     }
+    spelt.push(segments[i]);
+    current = join(current, segments[i]);
+    const resolved = await segmentStatus(current, i === segments.length - 1);
+    if (resolved !== undefined) return resolved;
   }
   return { status: "missing" };
+}
+
+/** The outcome at one existing segment, or `undefined` to go on to the next. */
+async function segmentStatus(current: string, last: boolean): Promise<Resolved | undefined> {
+  let info;
+  try {
+    info = await lstatOrUndefined(current);
+  } catch {
+    return { status: "unavailable" };
+  }
+  if (info === undefined) return { status: "missing" };
+  if (info.isSymbolicLink()) return { status: "symlink" };
+  if (!last) return info.isDirectory() ? undefined : { status: "missing" };
+  if (info.isFile()) return { status: "present", kind: "file" };
+  if (info.isDirectory()) return { status: "present", kind: "directory" };
+  return { status: "unavailable" };
 }
 
 /** Builds the report from references and a resolver (disk or a selected file list). */
 export async function buildResourcesReport(
   references: ResourceReference[],
   method: ResourcesReport["method"],
-  resolve: (path: string) => Promise<Pick<ResourceEntry, "status" | "kind">>,
+  resolve: (path: string) => Promise<Resolved>,
 ): Promise<ResourcesReport> {
   const entries: ResourceEntry[] = [];
   for (const reference of references) {
-    const resolved: Pick<ResourceEntry, "status" | "kind"> = reference.problem !== undefined
+    const resolved: Resolved = reference.problem !== undefined
       ? { status: reference.problem }
       : await resolve(reference.path!);
     const problem = PROBLEMS[resolved.status];
-    // Fields in report order: url, line, path?, problem?, status, kind?.
+    // Fields in report order: url, line, source, path?, onDisk?, problem?, status, kind?.
     entries.push({
       url: reference.url,
       line: reference.line,
+      source: reference.source,
       ...(reference.path !== undefined ? { path: reference.path } : {}),
+      ...(resolved.onDisk !== undefined ? { onDisk: resolved.onDisk } : {}),
       ...(problem !== undefined ? { problem } : {}),
       status: resolved.status,
       ...(resolved.kind !== undefined ? { kind: resolved.kind } : {}),
@@ -134,5 +179,10 @@ export async function buildResourcesReport(
 export async function checkResources(file: string, raw: string): Promise<ResourcesReport> {
   const references = resourceReferences(raw);
   const base = await realpath(dirname(file));
-  return buildResourcesReport(references, "filesystem", (path) => resolveOnDisk(base, path));
+  const listings: Listings = new Map();
+  return buildResourcesReport(
+    references,
+    "filesystem",
+    (path) => resolveOnDisk(base, path, listings),
+  );
 }

@@ -1,8 +1,14 @@
 /**
  * The surface of a skill: what it reaches for outside itself (external
- * sources, with offline pin recognition), what tools its author declares, the
- * hidden characters in its file and in its decoded frontmatter, and what this
- * review does not assess.
+ * sources, with offline pin recognition and the file lines that name them),
+ * what tools its author declares, the hidden characters in its file and in its
+ * decoded frontmatter, and what this review does not assess.
+ *
+ * A host that nothing can pin is marked `reserved` rather than treated as an
+ * unpinned source: loopback (`localhost`, `*.localhost`, `127.0.0.0/8`, `::1`,
+ * `0.0.0.0`) and the names reserved for examples and tests (`example.com`,
+ * `example.net`, `example.org` and their subdomains, `*.example`, `*.test`,
+ * `*.invalid`). Such URLs are code examples, not downloads.
  *
  * @example
  * ```ts
@@ -13,6 +19,7 @@
  * @module
  */
 import { compareCodeUnits } from "../util.ts";
+import { splitFrontmatter } from "./frontmatter.ts";
 import { findHiddenCharacters, type HiddenCharacter } from "./hidden.ts";
 
 /** External references grouped by host. */
@@ -21,9 +28,22 @@ export interface ExternalSource {
   host: string;
   /** Every referencing URL, sorted, unique. */
   urls: string[];
+  /** The distinct 1-based file lines naming this host, in order, at most {@linkcode MAX_SOURCE_LINES}. */
+  lines: number[];
   /** Every reference to this host is a recognised full-commit address. */
   pinned: boolean;
+  /** Loopback or a name reserved for examples: reported, never required to be pinned. */
+  reserved: boolean;
 }
+
+/** A URL token and the 1-based file line it is on. */
+export interface SourceUrl {
+  url: string;
+  line: number;
+}
+
+/** Most lines listed per host. */
+export const MAX_SOURCE_LINES = 20;
 
 /** The `skills-anywhere-surface-1` section of a check report. */
 export interface Surface {
@@ -49,12 +69,24 @@ const URL_TOKEN = /https?:\/\/[^\s<>"'`)\]}]+/gi;
 const TRAILING = /[.,;:!?]+$/;
 const COMMIT = /^[0-9a-f]{40}$/i;
 
-/** Every `http(s)://` token in `body`, trailing sentence punctuation trimmed. */
-export function extractUrls(body: string): string[] {
-  const urls: string[] = [];
-  for (const match of body.matchAll(URL_TOKEN)) {
+/**
+ * Every `http(s)://` token in `text`, trailing sentence punctuation trimmed,
+ * with its line (`firstLine` is the file line of the text's first line).
+ *
+ * @example
+ * ```ts
+ * import { extractUrls } from "./surface.ts";
+ * extractUrls("a\nsee https://x.example/a.", 5); // [{ url: "https://x.example/a", line: 6 }]
+ * ```
+ */
+export function extractUrls(text: string, firstLine = 1): SourceUrl[] {
+  const urls: SourceUrl[] = [];
+  let line = firstLine;
+  let counted = 0;
+  for (const match of text.matchAll(URL_TOKEN)) {
     const url = match[0].replace(TRAILING, "");
-    if (hostOf(url) !== "") urls.push(url);
+    for (; counted < match.index; counted++) if (text.charCodeAt(counted) === 10) line++;
+    if (hostOf(url) !== "") urls.push({ url, line });
   }
   return urls;
 }
@@ -110,24 +142,67 @@ export function isPinnedUrl(url: string): boolean {
   }
 }
 
+const RESERVED_NAMES = ["localhost", "example", "test", "invalid"];
+const RESERVED_DOMAINS = ["example.com", "example.net", "example.org"];
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/**
+ * Whether a host (as {@linkcode hostOf} gives it, port allowed) is loopback
+ * or a name reserved for documentation and tests, which no commit can pin.
+ *
+ * @example
+ * ```ts
+ * import { isReservedHost } from "./surface.ts";
+ * isReservedHost("localhost:5173"); // true
+ * isReservedHost("claude.ai"); // false
+ * ```
+ */
+export function isReservedHost(host: string): boolean {
+  const name = (host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0])
+    .replace(/\.$/, "");
+  if (name === "[::1]" || name === "0.0.0.0" || LOOPBACK_V4.test(name)) return true;
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  if (RESERVED_NAMES.includes(last)) return true;
+  return RESERVED_DOMAINS.some((domain) => name === domain || name.endsWith(`.${domain}`));
+}
+
 /** Groups URLs by host, each group sorted and unique, groups sorted by host. */
-export function groupSources(urls: string[]): ExternalSource[] {
-  const byHost = new Map<string, Set<string>>();
-  for (const url of urls) {
+export function groupSources(urls: SourceUrl[]): ExternalSource[] {
+  const byHost = new Map<string, { urls: Set<string>; lines: Set<number> }>();
+  for (const { url, line } of urls) {
     const host = hostOf(url);
-    let set = byHost.get(host);
-    if (set === undefined) byHost.set(host, set = new Set());
-    set.add(url);
+    let group = byHost.get(host);
+    if (group === undefined) byHost.set(host, group = { urls: new Set(), lines: new Set() });
+    group.urls.add(url);
+    group.lines.add(line);
   }
   return [...byHost.keys()].sort(compareCodeUnits).map((host) => {
-    const list = [...byHost.get(host)!].sort(compareCodeUnits);
-    return { host, urls: list, pinned: list.every(isPinnedUrl) };
+    const group = byHost.get(host)!;
+    const list = [...group.urls].sort(compareCodeUnits);
+    const lines = [...group.lines].sort((a, b) => a - b).slice(0, MAX_SOURCE_LINES);
+    return {
+      host,
+      urls: list,
+      lines,
+      pinned: list.every(isPinnedUrl),
+      reserved: isReservedHost(host),
+    };
   });
+}
+
+/** The URLs of the body as it stands in `raw`, with file lines. */
+function bodyUrls(raw: string): SourceUrl[] {
+  const split = splitFrontmatter(raw);
+  return split === undefined ? extractUrls(raw) : extractUrls(split.body, split.bodyLine);
 }
 
 /** Inputs of {@linkcode readSurface}. */
 export interface SurfaceInput {
-  /** The lenient-parsed body (empty when lenient parsing failed). */
+  /**
+   * The lenient-parsed body (empty when lenient parsing failed, and then no
+   * source is listed); sources are read from the body as it stands in the raw
+   * file, so each keeps its file line.
+   */
   body: string;
   /** The author's `allowed-tools`, as the lenient parse reads them. */
   declaredTools: string[];
@@ -143,7 +218,7 @@ export interface SurfaceInput {
 export function readSurface(raw: string, input: SurfaceInput): Surface {
   return {
     schema: "skills-anywhere-surface-1",
-    externalSources: groupSources(extractUrls(input.body)),
+    externalSources: input.body === "" ? [] : groupSources(bodyUrls(raw)),
     declaredTools: [...input.declaredTools],
     hiddenCharacters: findHiddenCharacters(raw, { frontmatter: input.frontmatter }),
     notAssessed: [...NOT_ASSESSED],
