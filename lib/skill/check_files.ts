@@ -146,7 +146,7 @@ async function checkOne(input: string, settings: Settings): Promise<FileEntry> {
   const bytes = await readInput(absolute);
   if (bytes instanceof ReadError) return inputError(bytes.kind, readErrorMessage(bytes));
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };
-  const checked = checkSkillBytes(bytes, source);
+  const checked = checkSkillBytes(bytes, source, { profile: settings.profile });
   if (!checked.ok) return inputError(checked.kind, checked.message);
   const { report } = checked;
   const resources = settings.resources ? await resourcesOf(absolute, checked.text) : undefined;
