@@ -61,7 +61,7 @@ const DIFFERENCES: Record<string, (s: Sample) => { ours: string[]; theirs: strin
   "empty-compatibility": (s) =>
     /^compatibility: ""$/m.test(s.text) ? { ours: ["compatibility-length"], theirs: [] } : NONE,
   "unicode-name": (s) =>
-    /^name: \S*[^\x00-\x7f]/m.test(s.text) ? { ours: ["name-charset"], theirs: [] } : NONE,
+    /^name: \S*[^ -~]/m.test(s.text) ? { ours: ["name-charset"], theirs: [] } : NONE,
 };
 const NONE = { ours: [], theirs: [] };
 
