@@ -286,7 +286,7 @@ Deno.test("spec profile: strict-valid but non-conformant fails; a conformant ski
     equal(report.mode, "strict");
     equal(report.files[0].report.spec.ok, false);
   });
-  for (const profile of ["strict", "lenient", "spec"]) {
+  for (const profile of ["strict", "lenient", "spec", "reference"]) {
     const result = await runCli([
       "check",
       "--profile",

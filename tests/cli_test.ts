@@ -49,7 +49,7 @@ Deno.test("misplaced options are refused with where they belong", async () => {
   match(against.stderr, /--against is only available for bundle\./);
   const profile = await runCli(["check", "--profile", "loose", "x.md"]);
   equal(profile.code, 2);
-  match(profile.stderr, /--profile must be strict, lenient or spec/);
+  match(profile.stderr, /--profile must be strict, lenient, spec or reference/);
   const both = await runCli(["check", "--lenient", "--profile", "spec", "x.md"]);
   equal(both.code, 2);
   match(both.stderr, /--lenient cannot be combined with --profile spec/);

@@ -11,7 +11,7 @@ import {
   type SpecReport,
   type SpecRule,
 } from "../lib/skill/spec.ts";
-import { checkSkill } from "../lib/skill/check.ts";
+import { checkPassed, checkSkill } from "../lib/skill/check.ts";
 import { BILLION_LAUGHS } from "./skill_fixtures.ts";
 
 // ---------------------------------------------------------------------------
@@ -397,6 +397,36 @@ Deno.test("spec: extension-field warns for unknown keys without naming a client"
     );
     strictEqual(finding.line, 4 + index);
   }
+});
+
+Deno.test("spec: extensionSeverity error makes every extension field an error (the reference verdict)", () => {
+  const text = withFields(["user-invocable: false", "version: 1.0.0"]);
+  const report = specFindings(text, { extensionSeverity: "error" });
+  deepStrictEqual(rules(report), ["extension-field", "extension-field"]);
+  strictEqual(report.ok, false);
+  for (const finding of report.findings) strictEqual(finding.severity, "error");
+  strictEqual(specFindings(text).ok, true, "a warning by default");
+});
+
+Deno.test("checkPassed: reference fails an extension field that spec passes, whatever the report's profile", () => {
+  const text = "---\nname: demo\ndescription: Demo.\nargument-hint: <file>\n---\n";
+  const plain = checkSkill(text, { fallbackName: "demo", directoryName: "demo" });
+  const reference = checkSkill(text, {
+    fallbackName: "demo",
+    directoryName: "demo",
+    profile: "reference",
+  });
+  strictEqual(plain.spec.findings[0].severity, "warning");
+  strictEqual(reference.spec.findings[0].severity, "error");
+  strictEqual(checkPassed(plain, { profile: "spec" }), true);
+  strictEqual(checkPassed(plain, { profile: "reference" }), false);
+  strictEqual(checkPassed(reference, { profile: "reference" }), false);
+  strictEqual(checkPassed(reference, { profile: "strict" }), true);
+  const flow = "---\nname: demo\ndescription: Demo.\nmetadata: {author: a, version: '1'}\n---\n";
+  strictEqual(
+    checkPassed(checkSkill(flow, { fallbackName: "demo" }), { profile: "reference" }),
+    true,
+  );
 });
 
 Deno.test("spec: extension-field does not fire for the six spec keys", () => {

@@ -19,12 +19,14 @@ import type { Io } from "./io.ts";
 
 type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;
 
-const PROFILES: readonly CheckProfile[] = ["strict", "lenient", "spec"];
+const PROFILES: readonly CheckProfile[] = ["strict", "lenient", "spec", "reference"];
 
 function selectProfile(values: OptionValues): CheckProfile {
   const profile = values.profile;
   if (profile !== undefined && !PROFILES.includes(profile as CheckProfile)) {
-    throw new UsageError(`--profile must be strict, lenient or spec (got ${quote(profile)}).`);
+    throw new UsageError(
+      `--profile must be strict, lenient, spec or reference (got ${quote(profile)}).`,
+    );
   }
   if (values.lenient && profile !== undefined && profile !== "lenient") {
     throw new UsageError(`--lenient cannot be combined with --profile ${profile}.`);

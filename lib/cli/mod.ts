@@ -103,9 +103,10 @@ const COMMANDS: Record<string, Command> = {
   check: {
     summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
     usage:
-      "usage: dsh-skills-anywhere check [--profile strict|lenient|spec] [--lenient] [--fail-on-repair]\n" +
-      "         [--require-pinned-sources] [--fail-on-hidden-characters] [--resources]\n" +
-      "         [--fail-on-resource-issues] [--json] [--cwd <dir>] [--] <SKILL.md files or skill directories...>",
+      "usage: dsh-skills-anywhere check [--profile strict|lenient|spec|reference] [--lenient]\n" +
+      "         [--fail-on-repair] [--require-pinned-sources] [--fail-on-hidden-characters]\n" +
+      "         [--resources] [--fail-on-resource-issues] [--json] [--cwd <dir>]\n" +
+      "         [--] <SKILL.md files or skill directories...>",
     options: ["json", ...CHECK_ONLY],
     run: async (...args) => (await import("./check.ts")).runCheck(...args),
   },

@@ -56,6 +56,12 @@ export interface CheckSkillOptions {
   fallbackName: string;
   /** Set for a file named `SKILL.md`: the specification's directory-name rule applies. */
   directoryName?: string;
+  /**
+   * The profile the report is for (default `strict`). Under `reference` the
+   * `spec` section reports extension fields as errors, as the reference
+   * validator does; under every other profile they are warnings.
+   */
+  profile?: CheckProfile;
 }
 
 const encoder = new TextEncoder();
@@ -106,7 +112,10 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
     input: { bytes: utf8Length(text), fallbackName },
     strict: summarize(strict),
     lenient: summarize(lenient),
-    spec: specFindings(text, { directoryName: options.directoryName }),
+    spec: specFindings(text, {
+      directoryName: options.directoryName,
+      extensionSeverity: options.profile === "reference" ? "error" : "warning",
+    }),
     surface: readSurface(text, {
       body: lenient.ok ? lenient.skill.content : "",
       declaredTools: tools ?? [],
@@ -173,18 +182,26 @@ export type CheckedBytes =
  * console.log(checked.ok ? checked.report.strict.ok : checked.kind); // true
  * ```
  */
-export function checkSkillBytes(bytes: Uint8Array, source: CheckSource): CheckedBytes {
+export function checkSkillBytes(
+  bytes: Uint8Array,
+  source: CheckSource,
+  options: { profile?: CheckProfile } = {},
+): CheckedBytes {
   const refuse = (kind: CheckInputKind) => failure(kind, CHECK_INPUT_MESSAGES[kind]);
   if (bytes.length > MAX_SKILL_READ_BYTES) return refuse("too-large");
   const text = tryDecodeUtf8(bytes);
   if (text === undefined) return refuse("not-utf8");
   const names = fallbackNames(source);
   if (names.fallbackName.length > MAX_FALLBACK_NAME_LENGTH) return refuse("long-name");
-  return { ok: true, text, report: checkSkill(text, names) };
+  return { ok: true, text, report: checkSkill(text, { ...names, profile: options.profile }) };
 }
 
-/** Which parse gates a file: `strict`, `lenient`, or `spec` (strict plus no spec error). */
-export type CheckProfile = "strict" | "lenient" | "spec";
+/**
+ * Which parse gates a file: `strict`, `lenient`, `spec` (strict plus no
+ * specification error) or `reference` (`spec` plus no extension field: the
+ * reference validator's verdict).
+ */
+export type CheckProfile = "strict" | "lenient" | "spec" | "reference";
 
 /** The gates of {@linkcode checkPassed}; every one is off by default, the profile `strict`. */
 export interface CheckGates {
@@ -211,9 +228,9 @@ export function unpinnedHosts(report: LocalCheckReport): string[] {
 }
 
 /**
- * The pass rule of `check`: the profile's parse accepts the file and no
- * enabled gate objects (`resourceIssues` counts broken local links, when
- * they were checked).
+ * The pass rule of `check`: the profile's parse accepts the file, the
+ * profile's specification rules find no error, and no enabled gate objects
+ * (`resourceIssues` counts broken local links, when they were checked).
  *
  * @example
  * ```ts
@@ -234,5 +251,16 @@ export function checkPassed(
     (!gates.requirePinnedSources || unpinnedHosts(report).length === 0) &&
     (!gates.failOnHiddenCharacters || report.surface.hiddenCharacters.length === 0) &&
     (!gates.failOnResourceIssues || resourceIssues === 0) &&
-    (profile !== "spec" || report.spec.ok);
+    specPassed(report.spec, profile);
+}
+
+/**
+ * The specification verdict of a profile: `strict` and `lenient` ignore it,
+ * `spec` needs no error finding, `reference` also no extension field
+ * (whatever severity the report was built with).
+ */
+function specPassed(spec: SpecReport, profile: CheckProfile): boolean {
+  if (profile === "strict" || profile === "lenient") return true;
+  if (!spec.ok) return false;
+  return profile === "spec" || spec.findings.every((f) => f.rule !== "extension-field");
 }

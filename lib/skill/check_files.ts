@@ -175,7 +175,7 @@ async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
     );
   }
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };
-  const checked = checkSkillBytes(bytes, source);
+  const checked = checkSkillBytes(bytes, source, { profile: settings.profile });
   if (!checked.ok) return inputError(checked.kind, checked.message);
   const { report } = checked;
   const resources = settings.resources ? await resourcesOf(absolute, checked.text) : undefined;

@@ -9,7 +9,9 @@
  * `name-charset`, `name-hyphen`, `name-directory-mismatch`,
  * `description-missing`, `description-length`, `compatibility-length`,
  * `license-type`, `metadata-type`, `allowed-tools-type` are errors;
- * `extension-field`, `body-lines`, `body-tokens`, `skill-size` are warnings.
+ * `extension-field` is a warning (an error with `extensionSeverity: "error"`,
+ * as the reference validator rejects unknown top-level keys);
+ * `body-lines`, `body-tokens`, `skill-size` are warnings.
  *
  * @example
  * ```ts
@@ -65,6 +67,12 @@ export interface SpecReport {
 export interface SpecOptions {
   /** The parent directory name of a `SKILL.md`; the name must equal it. Omit for other files. */
   directoryName?: string;
+  /**
+   * The severity of `extension-field` (a top-level key outside the
+   * specification's six): `"warning"` (default) follows the specification's
+   * text; `"error"` gives the reference validator's verdict.
+   */
+  extensionSeverity?: "warning" | "error";
 }
 
 /** The six top-level keys the specification defines. */
@@ -130,7 +138,7 @@ function keyLines(yaml: string, firstLine: number): Map<string, number> {
  */
 export function specFindings(raw: string, options: SpecOptions = {}): SpecReport {
   const findings: SpecFinding[] = [];
-  const add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => {
+  const add: Add = (rule, message, line, severity) => {
     const finding: SpecFinding = { rule, severity: severity ?? "error", message };
     if (line !== undefined) finding.line = line;
     findings.push(finding);
@@ -158,15 +166,16 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
   checkName(data.name, lineOf.get("name"), options.directoryName, add);
   checkDescription(data.description, lineOf.get("description"), add);
   checkOptionalFields(data, lineOf, add);
-  checkExtensionFields(data, lineOf, add);
+  checkExtensionFields(data, lineOf, options.extensionSeverity ?? "warning", add);
   checkBodySize(split, add);
   return { ok: findings.every((f) => f.severity !== "error"), findings };
 }
 
-/** A warning for every key outside the specification, naming the client it belongs to. */
+/** A finding for every key outside the specification, naming the client it belongs to. */
 function checkExtensionFields(
   data: Record<string, unknown>,
   lineOf: Map<string, number>,
+  severity: "warning" | "error",
   add: Add,
 ): void {
   for (const key of Object.keys(data)) {
@@ -175,7 +184,7 @@ function checkExtensionFields(
     const message = client === undefined
       ? `"${key}" is not a field of the Agent Skills specification`
       : `"${key}" is a ${client} extension, not a field of the Agent Skills specification`;
-    add("extension-field", message, lineOf.get(key), "warning");
+    add("extension-field", message, lineOf.get(key), severity);
   }
 }
 
@@ -227,7 +236,12 @@ function checkFileSize(raw: string, add: Add): void {
 }
 
 /** Records one finding (an error unless `severity` says warning). */
-type Add = (rule: SpecRule, message: string, line?: number, severity?: "warning") => void;
+type Add = (
+  rule: SpecRule,
+  message: string,
+  line?: number,
+  severity?: "warning" | "error",
+) => void;
 
 /** The name rules that apply to a string name, each with the message it reports. */
 const NAME_RULES: readonly {
