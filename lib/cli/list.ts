@@ -84,7 +84,11 @@ function listText(report: DiscoveryReport, all: boolean, show: (path: string) =>
   return lines;
 }
 
-/** The closing count line, pointing at `doctor` when something was skipped, renamed or repaired. */
+/**
+ * The closing count line; it ends with the files skipped (unreadable, invalid
+ * or notes) and points at `doctor` when something was skipped, renamed or
+ * repaired.
+ */
 function listFooter(report: DiscoveryReport): string {
   const duplicates = report.dropped.filter((d) => d.reason !== "excluded").length;
   const excluded = report.dropped.length - duplicates;
@@ -94,9 +98,9 @@ function listFooter(report: DiscoveryReport): string {
   let footer = `${report.skills.length} skills`;
   if (duplicates > 0) footer += `, ${duplicates} duplicates hidden`;
   if (excluded > 0) footer += `, ${excluded} excluded`;
-  if (skipped > 0) footer += `, ${skipped} skipped`;
   if (renamed > 0) footer += `, ${renamed} renamed`;
   if (repaired > 0) footer += `, ${repaired} repaired`;
-  if (skipped + renamed + repaired > 0) footer += " — run `dsh-skills-anywhere doctor` for details";
+  if (skipped > 0) footer += `, ${skipped} ${skipped === 1 ? "file" : "files"} skipped`;
+  if (skipped + renamed + repaired > 0) footer += " — see `dsh-skills-anywhere doctor`";
   return footer;
 }
