@@ -133,11 +133,16 @@ function toolError(message: string) {
 
 const modelInvocable = (skill: DiscoveredSkill) => skill.invocation.modelInvocable;
 
-/** Opens `name` for a model: the catalog's refusals first, then the load's. */
+/**
+ * Opens `name` for a model: the catalog's refusals first, then the load's. A
+ * file that cannot be read now is logged with its reason (`asked` names the
+ * request: `open_skill` or the resource URI); the model sees only the refusal.
+ */
 async function openForModel(
   context: ServerContext,
   name: string,
-  options: Omit<OpenOptions, "lenient" | "words"> = {},
+  asked: string,
+  options: Omit<OpenOptions, "lenient" | "words" | "warn"> = {},
 ): Promise<{ ok: true; skill: LoadedSkill } | Failure> {
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
   if (!found.ok) return found;
@@ -145,6 +150,7 @@ async function openForModel(
     ...options,
     lenient: context.catalog.config.lenient,
     words: MCP_WORDS,
+    warn: (message) => context.log("warn", `${asked}: ${message}`),
   });
 }
 
@@ -227,7 +233,7 @@ function registerOpenSkill(server: McpServer, context: ServerContext): void {
     outputSchema: LoadedSkillOutput,
   }, async (args) => {
     const { catalog, log } = context;
-    const result = await openForModel(context, args.name, {
+    const result = await openForModel(context, args.name, `open_skill "${args.name}"`, {
       includeBundle: args.include_bundle,
       expectedSha256: args.expected_sha256,
       expectedBundleSha256: args.expected_bundle_sha256,
@@ -265,7 +271,7 @@ function registerSkillResource(server: McpServer, context: ServerContext): void 
     { title: "Agent Skill", mimeType: "text/markdown" },
     async (uri, variables) => {
       const name = String(variables.name);
-      const result = await openForModel(context, name);
+      const result = await openForModel(context, name, uri.href);
       if (!result.ok) throw new Error(refusalText(name, result));
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
     },

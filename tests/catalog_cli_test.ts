@@ -28,7 +28,7 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const EMPTY_MESSAGE =
   "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
 /** The end of a `list` footer that has something to show in `doctor`. */
-const DOCTOR_HINT = " — run `dsh-skills-anywhere doctor` for details";
+const DOCTOR_HINT = " — see `dsh-skills-anywhere doctor`";
 
 /**
  * A catalog with every footer count: a shared project skill, a collision
@@ -137,7 +137,8 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
         "~/.claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
       ],
     ];
-    const footer = `7 skills, 1 duplicates hidden, 1 skipped, 1 renamed, 1 repaired${DOCTOR_HINT}`;
+    const footer =
+      `7 skills, 1 duplicates hidden, 1 renamed, 1 repaired, 1 file skipped${DOCTOR_HINT}`;
     equal(result.stdout, `${table(rows)}\n\n${footer}\n`);
     match(result.stdout, /^NAME {2,}FROM {2,}PATH\n/);
 

@@ -249,19 +249,19 @@ Deno.test("roots: extra dirs keep their place; no project root means no project 
   equal(cwdless.length, userDirCount);
 });
 
-Deno.test("roots: a path already added is not added again (project root = home)", () => {
-  const list = roots({}, [], HOME);
+Deno.test("roots: the home folder is never a project — project root = home gives user roots only", () => {
+  const list = roots({ extraProjectDirs: ["team"] }, [], HOME);
   const paths = list.map((r) => r.path);
   equal(new Set(paths).size, paths.length);
+  ok(!list.some((r) => r.source === "anywhere-project"));
   const claude = list.filter((r) => r.path === join(HOME, ".claude/skills"));
-  deepEqual(claude.map((r) => r.label), ["claude-code (project)"]);
-  const projectPaths = new Set(
-    AGENTS.filter((a) => !a.shared).flatMap((a) => (a.project ?? []).map((p) => join(HOME, p))),
+  deepEqual(claude.map((r) => r.label), ["claude-code (user)"]);
+  deepEqual(list, roots({ extraProjectDirs: ["team"] }, [], null));
+  deepEqual(
+    roots({}, [], HOME + "/"),
+    roots({}, [], null),
+    "the same folder, spelled with a slash",
   );
-  const userOnly = AGENTS.filter((a) =>
-    !a.shared && a.user !== undefined && !projectPaths.has(join(HOME, a.user))
-  );
-  equal(list.length, projectDirCount + userOnly.length);
 });
 
 Deno.test("sharedDirs adds .agents/skills at 200 and ~/.agents/skills at 500", () => {

@@ -7,7 +7,14 @@
  * The shared row `agents` (`.agents/skills`, `~/.agents/skills`) is the
  * cross-client convention; it is scanned only when shared directories are on
  * (the CLI and the standalone MCP server; not inside dsh, whose own provider
- * reads it) and uses the fixed ranks 200 (project) and 500 (user).
+ * reads it) and uses the fixed ranks 200 (project) and 500 (user). Its
+ * project folder is read, as Codex reads it, in every directory from the
+ * working directory up to the project root (`upFromCwd`, see `roots.ts`).
+ *
+ * The `openskills` row is openskills' "universal" install folder
+ * (`openskills install --universal`: `.agent/skills`, singular, in the
+ * project and in the home), which openskills itself reads before
+ * `.claude/skills`.
  *
  * `docs` links the agent's own documentation of its skill directories where
  * one is known; the paths of the others follow the installer registries.
@@ -16,7 +23,7 @@
  * ```ts
  * import { agentById, AGENTS } from "./agents.ts";
  * agentById("codex")?.user; // ".codex/skills"
- * AGENTS.length; // 71
+ * AGENTS.length; // 72
  * ```
  * @module
  */
@@ -32,6 +39,8 @@ export interface AgentRow {
   user?: string;
   /** The cross-client shared row. */
   shared?: true;
+  /** Its project folders are read in every directory from the cwd up to the project root. */
+  upFromCwd?: true;
   /** Documentation of the agent's skill directories. */
   docs?: string;
 }
@@ -86,6 +95,13 @@ export const AGENTS: readonly AgentRow[] = [
     label: "Amp / Replit / Universal",
     user: ".config/agents/skills",
     docs: "https://ampcode.com/manual#agent-skills",
+  },
+  {
+    id: "openskills",
+    label: "OpenSkills universal (.agent)",
+    project: [".agent/skills"],
+    user: ".agent/skills",
+    docs: "https://github.com/numman-ali/openskills",
   },
   {
     id: "windsurf",
@@ -285,6 +301,7 @@ export const AGENTS: readonly AgentRow[] = [
     project: [".agents/skills"],
     user: ".agents/skills",
     shared: true,
+    upFromCwd: true,
     docs:
       "https://github.com/agentskills/agentskills/blob/main/docs/client-implementation/adding-skills-support.mdx",
   },

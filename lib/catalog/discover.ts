@@ -68,7 +68,7 @@ import {
 import type { Origin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
-import { type FoundFile, walkRoot } from "./walk.ts";
+import { type FoundFile, noteFailure, walkRoot } from "./walk.ts";
 
 /** A parsed, published skill: what its file says, and where and how the catalog found it. */
 export interface DiscoveredSkill {
@@ -105,8 +105,11 @@ export interface DiscoveredSkill {
   confineTo?: string;
 }
 
-/** Why a file could not become a skill: the reader's failure, or the parser's. */
-export type InvalidFileKind = ReadErrorKind | ParseFailureKind;
+/**
+ * Why a file could not become a skill: the reader's failure, the parser's, or
+ * `note` (a flat `<name>.md` without a name or description; see `walk.ts`).
+ */
+export type InvalidFileKind = ReadErrorKind | ParseFailureKind | "note";
 
 /** A file that could not become a skill. */
 export interface InvalidFile {
@@ -348,7 +351,8 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
   const text = readText(found, place);
   if (text === undefined) return undefined;
   if (typeof text !== "string") return { ok: false, invalid: text };
-  const result = parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
+  const result = (found.flat && noteFailure(text)) ||
+    parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
   if (!result.ok) {
     return {
       ok: false,

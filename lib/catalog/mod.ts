@@ -53,7 +53,7 @@ export async function loadCatalog(
   const log: Log = options.log ?? silentLog;
   const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const { sources, untrusted } = await collectSources(config, projectRoot, log);
-  const roots = buildRoots(config, { projectRoot, sources, log });
+  const roots = buildRoots(config, { projectRoot, cwd: options.cwd, sources, log });
   const report = await discover(roots, {
     lenient: config.lenient,
     dedupe: config.dedupe,

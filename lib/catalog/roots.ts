@@ -4,6 +4,18 @@
  * extra user directories, the skill folders of the Claude Code plugins that
  * are installed and enabled (see `plugins.ts`), then Git source checkouts.
  *
+ * The project. The project root is the nearest ancestor of the working
+ * directory with `.git` (else the working directory). When it is the home
+ * folder itself, there is no project: `~/.claude/skills` is the user's folder,
+ * never a project's, so working in `$HOME` (or below it, in a home kept under
+ * Git) gives user roots only.
+ *
+ * Nested `.agents/skills`. As Codex does in a monorepo, the shared row's
+ * `.agents/skills` is read in every directory from the working directory up
+ * to the project root, nearest first: all have the shared project rank, so a
+ * name in `packages/app/.agents/skills` wins over the same name at the
+ * project root (ties go to the earlier root).
+ *
  * Each root that holds what a stranger may have written carries the folder
  * its links may not leave (`confineTo`): the project root for project roots,
  * the plugin's install folder for plugin roots, the checkout
@@ -18,8 +30,9 @@
  * ```
  * @module
  */
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { isWithin } from "../fs/mod.ts";
 import { type AgentRow, AGENTS } from "./agents.ts";
 import { type ResolvedConfig, SHARED_RANKS } from "./config.ts";
 import type { Origin } from "./origin.ts";
@@ -78,8 +91,13 @@ export interface SourceRoot {
 
 /** Inputs of {@linkcode buildRoots}. */
 export interface RootInputs {
-  /** The project root (nearest `.git` ancestor of the cwd); omit for no project. */
+  /**
+   * The project root (nearest `.git` ancestor of the cwd); omit for no
+   * project. The home folder is never a project (see the module doc).
+   */
   projectRoot?: string;
+  /** The working directory, for the nested `.agents/skills` folders below the project root. */
+  cwd?: string;
   /** Resolved Git sources. */
   sources: readonly SourceRoot[];
   /** Where warnings about Claude Code's plugin files go (default: nowhere). */
@@ -100,18 +118,8 @@ interface Context {
  * plugins, Git sources.
  */
 const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
-  ({ config, inputs: { projectRoot }, agents }) =>
-    projectRoot === undefined
-      ? []
-      : agents.flatMap((agent) =>
-        (agent.project ?? []).map((dir) =>
-          projectDir(projectRoot, dir, {
-            rank: agent.shared ? SHARED_RANKS.project : config.ranks.project,
-            origin: { kind: "agent", agent: agent.id, scope: "project" },
-            label: `${agent.id} (project)`,
-          })
-        )
-      ),
+  ({ config, inputs, agents }) =>
+    agents.flatMap((agent) => agentProjectRoots(config, inputs, agent)),
   ({ config, inputs: { projectRoot } }) =>
     projectRoot === undefined
       ? []
@@ -150,12 +158,68 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
   const agents = config.agents
     ? AGENTS.filter((a) => !config.excludeAgents.includes(a.id) && (!a.shared || config.sharedDirs))
     : [];
+  const projectRoot = inputs.projectRoot;
+  const project = projectRoot === undefined || isHome(projectRoot, config.home)
+    ? { sources: inputs.sources }
+    : { ...inputs, projectRoot };
   const seen = new Set<string>();
-  return ROOT_GROUPS.flatMap((group) => group({ config, inputs, agents })).filter((root) => {
-    if (seen.has(root.path)) return false;
-    seen.add(root.path);
-    return true;
-  });
+  return ROOT_GROUPS.flatMap((group) => group({ config, inputs: project, agents })).filter(
+    (root) => {
+      if (seen.has(root.path)) return false;
+      seen.add(root.path);
+      return true;
+    },
+  );
+}
+
+/** Whether `projectRoot` is the home folder (the same path, or the same real directory). */
+function isHome(projectRoot: string, home: string): boolean {
+  if (resolve(projectRoot) === resolve(home)) return true;
+  try {
+    return realpathSync(projectRoot) === realpathSync(home);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One agent's project folders; for a row read up from the working directory
+ * (`.agents/skills`), one folder per directory from the cwd up to the project
+ * root, nearest first.
+ */
+function agentProjectRoots(config: ResolvedConfig, inputs: RootInputs, agent: AgentRow): Root[] {
+  const { projectRoot } = inputs;
+  if (projectRoot === undefined) return [];
+  const rank = agent.shared ? SHARED_RANKS.project : config.ranks.project;
+  const origin = { kind: "agent", agent: agent.id, scope: "project" } as const;
+  const label = `${agent.id} (project)`;
+  const below = agent.upFromCwd ? cwdToProject(inputs.cwd, projectRoot, config.home) : [];
+  return (agent.project ?? []).flatMap((dir) => [
+    ...below.map((sub) =>
+      projectDir(projectRoot, join(sub, dir), {
+        rank,
+        origin,
+        label: `${agent.id} (project: ${sub.split(sep).join("/")})`,
+      })
+    ),
+    projectDir(projectRoot, dir, { rank, origin, label }),
+  ]);
+}
+
+/**
+ * The directories from `cwd` up to (not including) `projectRoot`, relative to
+ * it, nearest first; none when `cwd` is not below the project root. The walk
+ * stops at the home folder, which is never a project.
+ */
+function cwdToProject(cwd: string | undefined, projectRoot: string, home: string): string[] {
+  if (cwd === undefined) return [];
+  let current = resolve(cwd);
+  const dirs: string[] = [];
+  while (isWithin(current, projectRoot) && current !== resolve(home)) {
+    dirs.push(relative(projectRoot, current));
+    current = dirname(current);
+  }
+  return dirs;
 }
 
 /** The fields that tell one flat root from another of the same kind. */

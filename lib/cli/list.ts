@@ -95,8 +95,8 @@ function nameCell(skill: DiscoveredSkill): string {
 }
 
 /**
- * The closing count line, pointing at `doctor` when something was skipped, renamed, repaired or
- * kept from the model by its author.
+ * The closing count line; it ends with the files skipped (unreadable, invalid or notes) and points
+ * at `doctor` when something was skipped, renamed, repaired or kept from the model by its author.
  */
 function listFooter(report: DiscoveryReport): string {
   const duplicates = report.dropped.filter((d) => d.reason !== "excluded").length;
@@ -108,12 +108,10 @@ function listFooter(report: DiscoveryReport): string {
   let footer = `${report.skills.length} skills`;
   if (duplicates > 0) footer += `, ${duplicates} duplicates hidden`;
   if (excluded > 0) footer += `, ${excluded} excluded`;
-  if (skipped > 0) footer += `, ${skipped} skipped`;
   if (renamed > 0) footer += `, ${renamed} renamed`;
   if (repaired > 0) footer += `, ${repaired} repaired`;
   if (manual > 0) footer += `, ${manual} not offered to the model`;
-  if (skipped + renamed + repaired + manual > 0) {
-    footer += " — run `dsh-skills-anywhere doctor` for details";
-  }
+  if (skipped > 0) footer += `, ${skipped} ${skipped === 1 ? "file" : "files"} skipped`;
+  if (skipped + renamed + repaired + manual > 0) footer += " — see `dsh-skills-anywhere doctor`";
   return footer;
 }

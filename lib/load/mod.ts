@@ -84,6 +84,12 @@ export interface OpenOptions {
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
   /** The surface's words in the rendered text (default: neutral ones). */
   words?: RenderWords;
+  /**
+   * Told why SKILL.md cannot be read now (the reader's or the parser's words,
+   * with the path) before the load is refused as `unreadable`; the refusal
+   * itself never carries the file's words.
+   */
+  warn?: (message: string) => void;
 }
 
 /** The `skills-anywhere-load-1` receipt: what was loaded, never the text itself. */
@@ -124,7 +130,10 @@ interface FreshSkill {
 type Phase<T> = { ok: true; value: T } | Failure<LoadFailureKind>;
 
 /** Phase 1 for a bundle load: the whole directory, SKILL.md taken from the same bytes. */
-async function readWithBundle(target: LoadTarget, lenient: boolean): Promise<Phase<FreshSkill>> {
+async function readWithBundle(
+  target: LoadTarget,
+  options: OpenOptions,
+): Promise<Phase<FreshSkill>> {
   const { name, path, directory } = target;
   if (basename(path) !== "SKILL.md") {
     return failure(
@@ -132,11 +141,13 @@ async function readWithBundle(target: LoadTarget, lenient: boolean): Promise<Pha
       `skill "${name}" is a single Markdown file, not a SKILL.md directory; it has no bundle`,
     );
   }
-  if (!staysInside(directory, target.confineTo)) return unreadable(target);
+  if (!staysInside(directory, target.confineTo)) {
+    return unreadable(target, "the skill folder leaves its boundary", options);
+  }
   try {
     const read = await readBundle(directory);
-    const now = parseSkillBytes(read.skillBytes, parseOptions(target, lenient));
-    if (!now.ok) return unreadable(target);
+    const now = parseSkillBytes(read.skillBytes, parseOptions(target, options.lenient));
+    if (!now.ok) return unreadable(target, now.message, options);
     return { ok: true, value: { skill: now.skill, bytes: now.bytes, bundle: read.manifest } };
   } catch (error) {
     if (error instanceof BundleError) return failure("bundle-invalid", error.message);
@@ -145,14 +156,14 @@ async function readWithBundle(target: LoadTarget, lenient: boolean): Promise<Pha
 }
 
 /** Phase 1 for a plain load: SKILL.md alone. */
-function readAlone(target: LoadTarget, lenient: boolean): Phase<FreshSkill> {
+function readAlone(target: LoadTarget, options: OpenOptions): Phase<FreshSkill> {
   try {
-    const now = readSkillNow(target.path, parseOptions(target, lenient));
+    const now = readSkillNow(target.path, parseOptions(target, options.lenient));
     return now.ok
       ? { ok: true, value: { skill: now.skill, bytes: now.bytes } }
-      : unreadable(target);
+      : unreadable(target, now.message, options);
   } catch (error) {
-    if (error instanceof ReadError) return unreadable(target);
+    if (error instanceof ReadError) return unreadable(target, error.message, options);
     throw error;
   }
 }
@@ -161,7 +172,9 @@ function parseOptions(target: LoadTarget, lenient: boolean) {
   return { fallbackName: target.name, lenient, confineTo: target.confineTo };
 }
 
-function unreadable(target: LoadTarget): Failure<"unreadable"> {
+/** The `unreadable` refusal; `why` goes to `options.warn` only. */
+function unreadable(target: LoadTarget, why: string, options: OpenOptions): Failure<"unreadable"> {
+  options.warn?.(`cannot read ${target.path}: ${why}`);
   return failure("unreadable", `skill "${target.name}" is no longer readable at ${target.path}`);
 }
 
@@ -299,9 +312,7 @@ function loadedOf(
  */
 export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {
   const wantBundle = options.includeBundle === true || options.expectedBundleSha256 !== undefined;
-  const read = wantBundle
-    ? await readWithBundle(target, options.lenient)
-    : readAlone(target, options.lenient);
+  const read = wantBundle ? await readWithBundle(target, options) : readAlone(target, options);
   if (!read.ok) return read;
   const fresh = read.value;
   if (!fresh.skill.invocation.modelInvocable) return disabledByAuthor(target.name);
