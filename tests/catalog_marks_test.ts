@@ -13,7 +13,7 @@ import { ROOT, type Sandbox, withSandbox } from "./helpers.ts";
 import { CATALOG_BOX, table } from "./catalog_cli_helpers.ts";
 
 const FIXTURES = join(ROOT, "testdata", "dedupe");
-const DOCTOR_HINT = " — run `dsh-skills-anywhere doctor` for details";
+const DOCTOR_HINT = " — see `dsh-skills-anywhere doctor`";
 
 /**
  * `~/.agents/skills/webapp-testing` as published; `~/.claude/skills/webapp-testing` the same
