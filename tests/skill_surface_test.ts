@@ -9,7 +9,7 @@ import {
   NOT_ASSESSED,
   readSurface,
 } from "../lib/skill/surface.ts";
-import { findHiddenCharacters } from "../lib/skill/hidden.ts";
+import { findHiddenCharacters, revealHiddenCharacters } from "../lib/skill/hidden.ts";
 import { compareCodeUnits } from "../lib/util.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -790,4 +790,13 @@ Deno.test("readSurface: a source's lines are file lines after the frontmatter, d
 Deno.test("groupSources lists at most MAX_SOURCE_LINES lines per host", () => {
   const urls = Array.from({ length: 30 }, (_, i) => ({ url: "https://a.example/", line: 30 - i }));
   deepEqual(groupSources(urls)[0].lines, Array.from({ length: MAX_SOURCE_LINES }, (_, i) => i + 1));
+});
+
+Deno.test("hidden: across ASCII, exactly the control characters other than tab and LF are found", () => {
+  for (let cp = 0; cp < 0x80; cp++) {
+    const ch = String.fromCharCode(cp);
+    const control = (cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || cp === 0x7f;
+    equal(findHiddenCharacters(`a${ch}b`).length, control ? 1 : 0, `U+${cp.toString(16)}`);
+    equal(revealHiddenCharacters(`a${ch}b`) === `a${ch}b`, !control, `U+${cp.toString(16)}`);
+  }
 });

@@ -169,6 +169,7 @@ function entry(found: Map<number, HiddenCharacter>, hit: Hit): HiddenCharacter {
 
 /** Counts the hidden characters of the raw text and the lines they are on. */
 function countInText(text: string, found: Map<number, HiddenCharacter>): void {
+  if (PLAIN.test(text)) return;
   let line = 1;
   scan(text, true, (cp, _index, hit) => {
     if (cp === 0x0a) {
@@ -187,6 +188,7 @@ function countInText(text: string, found: Map<number, HiddenCharacter>): void {
 /** Records the frontmatter fields whose key or string value holds a hidden character. */
 function recordFields(frontmatter: unknown, found: Map<number, HiddenCharacter>): void {
   walkStrings(frontmatter, "", new Set(), (value, field) => {
+    if (PLAIN.test(value)) return;
     scan(value, false, (_cp, _index, hit) => {
       if (hit === undefined) return;
       const fields = entry(found, hit).fields;
@@ -207,6 +209,7 @@ function recordFields(frontmatter: unknown, found: Map<number, HiddenCharacter>)
  * ```
  */
 export function revealHiddenCharacters(text: string): string {
+  if (PLAIN.test(text)) return text;
   const hidden = new Set<number>();
   const cps = scan(text, false, (_cp, index, hit) => {
     if (hit !== undefined) hidden.add(index);
@@ -222,6 +225,13 @@ export function revealHiddenCharacters(text: string): string {
 }
 
 type Hit = [key: number, codePoint: string, name: string, kind: HiddenKind];
+
+/**
+ * Text made only of printable ASCII, tabs and line feeds holds nothing to
+ * report (every reported class lies outside it): the common case skips the
+ * code-point scan.
+ */
+const PLAIN = /^[\t\n\x20-\x7e]*$/;
 
 /**
  * Calls `visit` for every code point of `text` that is a line feed or a
