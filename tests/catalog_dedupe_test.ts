@@ -7,26 +7,13 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { discover, type DiscoveryReport } from "../lib/catalog/discover.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
-import type { Root } from "../lib/catalog/roots.ts";
 import { ROOT, withTempDir, writeTree } from "./helpers.ts";
+import { flatRoot } from "./catalog_fixtures.ts";
 
 const FIXTURES = join(ROOT, "testdata", "dedupe");
 const CLAUDE_USER: Origin = { kind: "agent", agent: "claude-code", scope: "user" };
 const AGENTS_USER: Origin = { kind: "agent", agent: "agents", scope: "user" };
 const CLAUDE_PROJECT: Origin = { kind: "agent", agent: "claude-code", scope: "project" };
-
-/** A flat root (`<name>/SKILL.md` and `<name>.md`) of a user's or a project's agent folder. */
-function agentRoot(path: string, rank: number, origin: Origin): Root {
-  return {
-    path,
-    mode: "flat",
-    source: rank < 500 ? "anywhere-project" : "anywhere-user",
-    rank,
-    origin,
-    label: "test",
-    maxDepth: 1,
-  };
-}
 
 /** Copies the real `webapp-testing` skill into `~/.claude/skills` and `~/.agents/skills`. */
 function twoCopies(home: string): { claude: string; agents: string } {
@@ -41,8 +28,8 @@ function twoCopies(home: string): { claude: string; agents: string } {
 /** Discovers `~/.claude/skills` (first) and `~/.agents/skills`. */
 function discoverHome(home: string): Promise<DiscoveryReport> {
   return discover([
-    agentRoot(join(home, ".claude", "skills"), 550, CLAUDE_USER),
-    agentRoot(join(home, ".agents", "skills"), 560, AGENTS_USER),
+    flatRoot(join(home, ".claude", "skills"), 550, CLAUDE_USER),
+    flatRoot(join(home, ".agents", "skills"), 560, AGENTS_USER),
   ]);
 }
 
@@ -129,7 +116,7 @@ Deno.test("ComposioHQ's launch_darkly-automation never takes the folder launch-d
   await withTempDir(async (home) => {
     const skills = join(home, ".claude", "skills");
     cpSync(join(FIXTURES, "composio-skills"), skills, { recursive: true });
-    const report = await discover([agentRoot(skills, 550, CLAUDE_USER)]);
+    const report = await discover([flatRoot(skills, 550, CLAUDE_USER)]);
     const byFolder = Object.fromEntries(
       report.skills.map((s) => [s.relativePath.split("/")[0], [s.name, s.renamedFrom ?? null]]),
     );
@@ -158,8 +145,8 @@ Deno.test("a repaired name loses to a skill that declares it exactly, whatever t
       "home/.claude/skills/webapp-testing/SKILL.md": declared,
     });
     const report = await discover([
-      agentRoot(join(dir, "project/.claude/skills"), 250, CLAUDE_PROJECT),
-      agentRoot(join(dir, "home/.claude/skills"), 550, CLAUDE_USER),
+      flatRoot(join(dir, "project/.claude/skills"), 250, CLAUDE_PROJECT),
+      flatRoot(join(dir, "home/.claude/skills"), 550, CLAUDE_USER),
     ]);
     deepEqual(published(report), [
       ["claude-code-webapp-testing", "webapp-testing"],
@@ -180,8 +167,8 @@ Deno.test("a rename never lands on a name some skill's folder has: -2 instead", 
       "b/claude-code-webapp-testing/SKILL.md": other,
     });
     const report = await discover([
-      agentRoot(join(dir, "a"), 550, CLAUDE_USER),
-      agentRoot(join(dir, "b"), 560, CLAUDE_USER),
+      flatRoot(join(dir, "a"), 550, CLAUDE_USER),
+      flatRoot(join(dir, "b"), 560, CLAUDE_USER),
     ]);
     deepEqual(published(report), [
       ["webapp-testing", null],

@@ -8,24 +8,12 @@ import { discover, type DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
 import { applyPrecedence } from "../lib/catalog/precedence.ts";
-import type { Root } from "../lib/catalog/roots.ts";
 import { resolveSource } from "../lib/sources/resolve.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
+import { flatRoot } from "./catalog_fixtures.ts";
 
 function md(name: string, body = `Instructions for ${name}.`): string {
   return `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n${body}\n`;
-}
-
-function flatRoot(path: string, rank: number, origin: Origin): Root {
-  return {
-    path,
-    mode: "flat",
-    source: rank < 500 ? "anywhere-project" : "anywhere-user",
-    rank,
-    origin,
-    label: "test",
-    maxDepth: 1,
-  };
 }
 
 const CLAUDE_PROJECT: Origin = { kind: "agent", agent: "claude-code", scope: "project" };
