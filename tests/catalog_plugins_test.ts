@@ -336,3 +336,16 @@ Deno.test("plugins: claudePlugins false reads none of Claude Code's files", asyn
     deepEqual(report.skills, []);
   });
 });
+
+Deno.test("plugins: working in the home folder still reports a malformed plugin file", async () => {
+  await withSandbox(async (box) => {
+    await layHome(box);
+    await writeTree(join(box.home, ".claude", "plugins"), {
+      "installed_plugins.json": "{not json",
+    });
+    const config = resolveConfig({ agents: false }, { HOME: box.home, DSH_HOME: box.dshHome });
+    const { log, lines } = keep();
+    await loadCatalog(config, { cwd: box.home, log });
+    match(lines.join("\n"), /installed_plugins\.json is not valid JSON/);
+  });
+});

@@ -160,7 +160,7 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
     : [];
   const projectRoot = inputs.projectRoot;
   const project = projectRoot === undefined || isHome(projectRoot, config.home)
-    ? { sources: inputs.sources }
+    ? { sources: inputs.sources, log: inputs.log }
     : { ...inputs, projectRoot };
   const seen = new Set<string>();
   return ROOT_GROUPS.flatMap((group) => group({ config, inputs: project, agents })).filter(
