@@ -10,7 +10,16 @@ import {
   validateManifest,
 } from "../lib/bundle/manifest.ts";
 import { readBundle } from "../lib/bundle/read.ts";
-import { binary, listTree, mkfifo, run, sha, withTempDir, writeTree } from "./helpers.ts";
+import {
+  binary,
+  listTree,
+  mkfifo,
+  run,
+  settlesWithin,
+  sha,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -42,19 +51,6 @@ async function refusedRead(
     return true;
   });
   deepEqual(await listTree(tree), before);
-}
-
-/** Fails instead of hanging when `promise` does not settle in time. */
-async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms (blocked?)`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const SKILL = "---\nname: demo\ndescription: Demo skill. SECRET-SKILL-BODY\n---\n\n# Demo\n";

@@ -4,22 +4,9 @@ import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { ReadError, sameIdentity, streamRegularFile } from "../lib/fs/mod.ts";
-import { binary, mkfifo, sha, withTempDir } from "./helpers.ts";
+import { binary, mkfifo, settlesWithin, sha, withTempDir } from "./helpers.ts";
 
 const KiB = 1024;
-
-/** Fails instead of hanging when `promise` does not settle in time. */
-async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms (blocked?)`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function readError(promise: Promise<unknown>): Promise<ReadError> {
   try {

@@ -369,3 +369,16 @@ export function binary(length: number, seed = 1): Uint8Array {
   if (length > 1) out[1] = 0xff;
   return out;
 }
+
+/** Fails instead of hanging when `promise` does not settle in time. */
+export async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms (blocked?)`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
