@@ -360,3 +360,40 @@ Deno.test("fuzz: decodeUtf8 returns the exact text of the bytes or throws ReadEr
     PARAMS,
   );
 });
+
+/** The splitter's definition, by splitting every line (the shape it had before it scanned). */
+function splitByLines(text: string) {
+  if (text.indexOf("\n") < 0) return undefined;
+  const lines = text.split(/\r?\n/);
+  if (!/^\uFEFF?---[ \t]*$/.test(lines[0])) return undefined;
+  for (let i = 1; i < lines.length; i++) {
+    if (/^(?:---|\.\.\.)[ \t]*$/.test(lines[i])) {
+      return {
+        yaml: lines.slice(1, i).join("\n"),
+        body: lines.slice(i + 1).join("\n"),
+        yamlLine: 2,
+        bodyLine: i + 2,
+      };
+    }
+  }
+  return undefined;
+}
+
+Deno.test("fuzz: the splitter agrees with splitting every line, on any text and line endings", () => {
+  const endings = fc.constantFrom("\n", "\r\n", "\r", "\r\r\n");
+  const lineText = fc.oneof(
+    fc.constantFrom("---", "...", "--- ", "...\t", "----", "\ufeff---", "", "a: b", " ---"),
+    anyString(20),
+  );
+  const document = fc.array(fc.tuple(lineText, endings), { maxLength: 12 }).chain((parts) =>
+    fc.boolean().map((finalBreak) =>
+      parts.map(([line, eol], i) => line + (i < parts.length - 1 || finalBreak ? eol : "")).join("")
+    )
+  );
+  fc.assert(
+    fc.property(fc.oneof(document, anyString(80)), (text) => {
+      deepEqual(splitFrontmatter(text), splitByLines(text));
+    }),
+    { ...PARAMS, numRuns: RUNS * 3 },
+  );
+});

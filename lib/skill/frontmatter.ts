@@ -28,14 +28,13 @@ export interface Frontmatter {
 const OPENER = /^\uFEFF?---[ \t]*$/;
 const CLOSER = /^(?:---|\.\.\.)[ \t]*$/;
 
-/** Splits text into lines on CRLF or LF. */
-function splitLines(text: string): string[] {
-  return text.split(/\r?\n/);
-}
-
 /**
  * Splits `text` into frontmatter and body, or returns `undefined` when the
  * document has no (closed) frontmatter.
+ *
+ * Lines end at LF, a CR before it included; the YAML and the body come back
+ * with every CRLF written as LF. Only the frontmatter's lines are visited:
+ * the body is taken whole.
  *
  * @example
  * ```ts
@@ -45,18 +44,40 @@ function splitLines(text: string): string[] {
  */
 export function splitFrontmatter(text: string): Frontmatter | undefined {
   const firstBreak = text.indexOf("\n");
-  if (firstBreak < 0) return undefined;
-  const lines = splitLines(text);
-  if (!OPENER.test(lines[0])) return undefined;
-  for (let i = 1; i < lines.length; i++) {
-    if (CLOSER.test(lines[i])) {
+  if (firstBreak < 0 || !OPENER.test(lineAt(text, 0, firstBreak))) return undefined;
+  const yamlStart = firstBreak + 1;
+  let start = yamlStart;
+  for (let line = 2; start <= text.length; line++) {
+    const end = text.indexOf("\n", start);
+    if (CLOSER.test(lineAt(text, start, end))) {
       return {
-        yaml: lines.slice(1, i).join("\n"),
-        body: lines.slice(i + 1).join("\n"),
+        yaml: toLf(withoutFinalBreak(text.slice(yamlStart, start))),
+        body: end < 0 ? "" : toLf(text.slice(end + 1)),
         yamlLine: 2,
-        bodyLine: i + 2,
+        bodyLine: line + 1,
       };
     }
+    if (end < 0) break;
+    start = end + 1;
   }
   return undefined;
+}
+
+/** The line from `start` to the LF at `end` (a CR before it dropped), or to the end of the text. */
+function lineAt(text: string, start: number, end: number): string {
+  if (end < 0) return text.slice(start);
+  return text.charCodeAt(end - 1) === 13 && end > start
+    ? text.slice(start, end - 1)
+    : text.slice(start, end);
+}
+
+/** `text` without the line break that ends it (LF or CRLF). */
+function withoutFinalBreak(text: string): string {
+  if (!text.endsWith("\n")) return text;
+  return text.endsWith("\r\n") ? text.slice(0, -2) : text.slice(0, -1);
+}
+
+/** Every CRLF as LF (a lone CR stays). */
+function toLf(text: string): string {
+  return text.includes("\r") ? text.replaceAll("\r\n", "\n") : text;
 }
