@@ -523,9 +523,38 @@ Deno.test("parseSkillMarkdown: every failure carries its kind", () => {
     [doc(["name: ok"], "# Heading only"), lenient, "no-description"],
     [doc(["name: ok", `description: ${"d".repeat(1025)}`]), strict, "description-too-long"],
     [doc(["name: ok", "description: D.", "metadata: [a]"]), strict, "invalid-field"],
+    ["# Todo\n\n- buy milk\n", { ...lenient, requireNamedFrontmatter: true }, "note"],
   ];
   for (const [raw, options, kind] of cases) {
     const result = parseSkillMarkdown(raw, options);
     equal(result.ok ? "ok" : result.kind, kind, raw);
   }
+});
+
+Deno.test("parseSkillMarkdown: requireNamedFrontmatter needs a name or a description as text", () => {
+  const named = (options: ParseOptions): ParseOptions => ({
+    ...options,
+    requireNamedFrontmatter: true,
+  });
+  for (const options of [strict, lenient]) {
+    for (
+      const raw of [
+        "Plain notes.\n",
+        doc(["tags: [a]"]),
+        doc(["name: ' '"]),
+        doc(["- a"]),
+        "---\n---\nx",
+      ]
+    ) {
+      const result = parseSkillMarkdown(raw, named(options));
+      equal(result.ok ? "ok" : result.kind, "note", raw);
+    }
+  }
+  // A name or a description as text is enough; broken YAML is left to the usual rules.
+  ok(parseSkillMarkdown(doc(["description: Fills PDF forms."]), named(lenient)).ok);
+  ok(parseSkillMarkdown(doc(["name: pdf-forms", "description: D."]), named(strict)).ok);
+  const broken = parseSkillMarkdown(doc(["name: [oops"]), named(strict));
+  equal(broken.ok ? "ok" : broken.kind, "yaml");
+  // Without the option a plain text is a lenient skill, as before.
+  ok(parseSkillMarkdown("Plain notes.\n", lenient).ok);
 });

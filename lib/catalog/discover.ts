@@ -68,7 +68,7 @@ import {
 import type { Origin } from "./origin.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
-import { type FoundFile, noteFailure, walkRoot } from "./walk.ts";
+import { type FoundFile, walkRoot } from "./walk.ts";
 
 /** A parsed, published skill: what its file says, and where and how the catalog found it. */
 export interface DiscoveredSkill {
@@ -109,7 +109,7 @@ export interface DiscoveredSkill {
  * Why a file could not become a skill: the reader's failure, the parser's, or
  * `note` (a flat `<name>.md` without a name or description; see `walk.ts`).
  */
-export type InvalidFileKind = ReadErrorKind | ParseFailureKind | "note";
+export type InvalidFileKind = ReadErrorKind | ParseFailureKind;
 
 /** A file that could not become a skill. */
 export interface InvalidFile {
@@ -351,8 +351,11 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
   const text = readText(found, place);
   if (text === undefined) return undefined;
   if (typeof text !== "string") return { ok: false, invalid: text };
-  const result = (found.flat && noteFailure(text)) ||
-    parseSkillMarkdown(text, { fallbackName: found.fallbackName, lenient });
+  const result = parseSkillMarkdown(text, {
+    fallbackName: found.fallbackName,
+    lenient,
+    requireNamedFrontmatter: found.flat === true,
+  });
   if (!result.ok) {
     return {
       ok: false,

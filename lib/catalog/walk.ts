@@ -15,8 +15,8 @@
  * (directories, and `.md` files in a flat root).
  *
  * Notes. A flat root's `<name>.md` is a skill only when it opens with a
- * frontmatter that gives a `name` or a `description` (see
- * {@linkcode noteFailure}); a `todo.md` of plain Markdown is a note, skipped
+ * frontmatter that gives a `name` or a `description` (the
+ * parser's `requireNamedFrontmatter`); a `todo.md` of plain Markdown is a note, skipped
  * with kind `note`. A `SKILL.md` in a folder keeps the parser's lenient rules.
  *
  * @example
@@ -29,11 +29,8 @@
 import type { Dirent } from "node:fs";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { type Failure, failure } from "../errors.ts";
 import { ReadError, resolveLink } from "../fs/mod.ts";
-import { splitFrontmatter } from "../skill/frontmatter.ts";
-import { parseFrontmatterYaml } from "../skill/yaml.ts";
-import { compareCodeUnits, isPlainObject } from "../util.ts";
+import { compareCodeUnits } from "../util.ts";
 
 /** A skill file found by a walk. */
 export interface FoundFile {
@@ -50,40 +47,8 @@ export interface FoundFile {
   unverified?: true;
   /** Set when a link on the way was refused: `file` is that link, and it is never read. */
   refused?: ReadError;
-  /** Set for a flat root's `<name>.md`: a skill only if {@linkcode noteFailure} allows it. */
+  /** Set for a flat root's `<name>.md`: a skill only with a named frontmatter (else a note). */
   flat?: true;
-}
-
-/** The one wording of a flat `<name>.md` that is a note, not a skill. */
-const NOTE_MESSAGE =
-  "a note, not a skill: a single .md file needs a frontmatter with a name or a description";
-
-const hasText = (value: unknown) => typeof value === "string" && value.trim() !== "";
-
-/**
- * Why the text of a flat `<name>.md` is a note rather than a skill, or
- * `undefined` when it may be a skill: it needs a frontmatter whose `name` or
- * `description` is a non-empty string. A frontmatter that is not valid YAML
- * is left to the parser, which repairs or reports it.
- *
- * @example
- * ```ts
- * import { noteFailure } from "./walk.ts";
- * noteFailure("# Todo\n\n- buy milk\n")?.kind; // "note"
- * noteFailure("---\ndescription: Fills PDF forms.\n---\nSteps.\n"); // undefined
- * ```
- */
-export function noteFailure(text: string): Failure<"note"> | undefined {
-  const split = splitFrontmatter(text);
-  if (split !== undefined) {
-    const parsed = parseFrontmatterYaml(split.yaml, { firstLine: split.yamlLine });
-    if (!parsed.ok) return undefined;
-    const value = parsed.value;
-    if (isPlainObject(value) && (hasText(value.name) || hasText(value.description))) {
-      return undefined;
-    }
-  }
-  return failure("note", NOTE_MESSAGE);
 }
 
 /** Flat-root Markdown files that are never skills. */

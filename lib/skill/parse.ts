@@ -107,7 +107,8 @@ export type ParseFailureKind =
   | "invalid-field"
   | "not-boolean"
   | "no-name"
-  | "no-description";
+  | "no-description"
+  | "note";
 
 /** The outcome of {@linkcode parseSkillMarkdown}. */
 export type ParseResult = { ok: true; skill: ParsedSkill } | Failure<ParseFailureKind>;
@@ -118,6 +119,13 @@ export interface ParseOptions {
   fallbackName?: string;
   /** Repair instead of failing (default `true`). */
   lenient?: boolean;
+  /**
+   * Require a frontmatter that gives a `name` or a `description` as non-empty
+   * text (default `false`): without one, the text is a note (kind `note`),
+   * never a skill, in both modes. A frontmatter that is not valid YAML is left
+   * to the usual rules. The catalog asks this of a flat root's `<name>.md`.
+   */
+  requireNamedFrontmatter?: boolean;
 }
 
 const KNOWN_KEYS = new Set([
@@ -452,8 +460,9 @@ function knownFields(
 export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): ParseResult {
   const lenient = options.lenient ?? true;
   const fallbackName = options.fallbackName ?? "";
+  const named = options.requireNamedFrontmatter ?? false;
   try {
-    return { ok: true, skill: parseOrThrow(raw, fallbackName, lenient) };
+    return { ok: true, skill: parseOrThrow(raw, { fallbackName, lenient, named }) };
   } catch (error) {
     // Only `fail` throws a KindError here; anything else is a bug and propagates.
     if (error instanceof KindError) return failure(error.kind as ParseFailureKind, error.message);
@@ -476,14 +485,30 @@ function failClosed(unparsed: string, skill: ParsedSkill): ParsedSkill {
   return skill;
 }
 
-function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): ParsedSkill {
+/** The one wording of a text that is a note, not a skill (see `requireNamedFrontmatter`). */
+const NOTE_MESSAGE =
+  "a note, not a skill: a single .md file needs a frontmatter with a name or a description";
+
+const hasText = (value: unknown) => typeof value === "string" && value.trim() !== "";
+
+/** How {@linkcode parseOrThrow} reads a document (see {@linkcode ParseOptions}). */
+interface Mode {
+  fallbackName: string;
+  lenient: boolean;
+  /** `requireNamedFrontmatter`. */
+  named: boolean;
+}
+
+function parseOrThrow(raw: string, mode: Mode): ParsedSkill {
+  const { fallbackName, lenient } = mode;
   const split = splitFrontmatter(raw);
   if (split === undefined) {
+    if (mode.named) fail("note", NOTE_MESSAGE);
     if (!lenient) fail("no-frontmatter", "missing YAML frontmatter");
     return failClosed(raw, withoutFrontmatter(raw, fallbackName));
   }
   const warnings: string[] = [];
-  const value = frontmatterMapping(split.yaml, split.yamlLine, lenient, warnings);
+  const value = frontmatterMapping(split.yaml, split.yamlLine, mode, warnings);
   return failClosed(
     split.body,
     fromFrontmatter(value, split.body, { fallbackName, lenient, warnings }),
@@ -499,11 +524,12 @@ function parseOrThrow(raw: string, fallbackName: string, lenient: boolean): Pars
 function frontmatterMapping(
   yaml: string,
   firstLine: number,
-  lenient: boolean,
+  mode: Mode,
   warnings: string[],
 ): Record<string, unknown> {
   let parsed = parseFrontmatterYaml(yaml, { firstLine });
-  if (!parsed.ok && lenient) {
+  if (parsed.ok && mode.named && !namesItself(parsed.value)) fail("note", NOTE_MESSAGE);
+  if (!parsed.ok && mode.lenient) {
     const quoted = quoteColonValues(yaml, { firstLine });
     const retried = quoted.lines.length > 0
       ? parseFrontmatterYaml(quoted.text, { firstLine })
@@ -517,6 +543,11 @@ function frontmatterMapping(
   const value = parsed.value ?? {};
   if (!isPlainObject(value)) fail("not-mapping", "frontmatter must be a YAML mapping");
   return value;
+}
+
+/** Whether a frontmatter value is a mapping with a `name` or a `description` as text. */
+function namesItself(value: unknown): boolean {
+  return isPlainObject(value) && (hasText(value.name) || hasText(value.description));
 }
 
 /** The repair note of a value with an unquoted `: ` read as a quoted string. */
