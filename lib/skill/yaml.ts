@@ -13,6 +13,7 @@
  */
 import { FAILSAFE_SCHEMA, load } from "js-yaml";
 import { type Failure, failure } from "../errors.ts";
+import { readSimpleYaml } from "./simple_yaml.ts";
 
 /** Most aliases a frontmatter document may use. */
 export const MAX_ALIASES = 64;
@@ -52,6 +53,11 @@ export interface YamlOptions {
 export function parseFrontmatterYaml(text: string, options: YamlOptions = {}): YamlResult {
   const firstLine = options.firstLine ?? 1;
   if (text.trim() === "") return { ok: true, value: null };
+  // The plain `key: value` frontmatter of most skills, read exactly as the full reader would.
+  if (!options.scalarsAsStrings) {
+    const simple = readSimpleYaml(text);
+    if (simple !== undefined) return { ok: true, value: simple };
+  }
   let value: unknown;
   try {
     value = load(text, {
