@@ -45,7 +45,7 @@
  * ```
  * @module
  */
-import { createHash } from "node:crypto";
+import { digestHex } from "../hash.ts";
 import { errorText } from "../errors.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type Log, silentLog } from "../util.ts";
@@ -337,7 +337,7 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
     root: root.path,
     relativePath: toPosix(relativeTo(root.path, found.file)),
     rootIndex,
-    contentHash: createHash("sha1").update(skill.content).digest("hex"),
+    contentHash: digestHex("sha1", skill.content),
     repairs: skill.warnings,
     warnings: [...skill.warnings],
   };

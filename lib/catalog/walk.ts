@@ -26,9 +26,9 @@
  * ```
  * @module
  */
-import type { Dirent } from "node:fs";
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
+import { type DirEntry, listDirSync } from "../fs/dir.ts";
 import { ReadError, resolveLink } from "../fs/mod.ts";
 import { compareCodeUnits } from "../util.ts";
 
@@ -77,7 +77,7 @@ const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 ]);
 
 /** Plain code-unit order, so walks are the same on every machine and locale. */
-function byName(a: Dirent, b: Dirent): number {
+function byName(a: DirEntry, b: DirEntry): number {
   return compareCodeUnits(a.name, b.name);
 }
 
@@ -146,7 +146,7 @@ function isFlatCandidate(name: string): boolean {
 }
 
 function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
-  const entries = readdirSync(rootPath, { withFileTypes: true }).sort(byName);
+  const entries = listDirSync(rootPath).sort(byName);
   const found: FoundFile[] = [];
   const prefix = rootPath.endsWith(sep) ? rootPath : rootPath + sep;
   for (const entry of entries) {
@@ -162,15 +162,15 @@ function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
 function flatEntry(
   rootPath: string,
   path: string,
-  entry: Dirent,
+  entry: DirEntry,
   within: string | undefined,
 ): FoundFile | undefined {
-  let kind: ReturnType<typeof statKind> = entry.isDirectory()
+  let kind: ReturnType<typeof statKind> = entry.isDirectory
     ? "directory"
-    : entry.isFile()
+    : entry.isFile
     ? "file"
     : "other";
-  if (entry.isSymbolicLink()) {
+  if (entry.isSymlink) {
     const link = followLink(path, within);
     if (link !== undefined && "refused" in link) {
       const reported = isFlatCandidate(entry.name) || statKind(path) !== "file";
@@ -208,7 +208,7 @@ function walkNested(rootPath: string, maxDepth: number, within: string | undefin
   visit(
     walk,
     { path: rootPath, real: realRoot, name: top, depth: 0 },
-    readdirSync(rootPath, { withFileTypes: true }),
+    listDirSync(rootPath),
   );
   return walk.found;
 }
@@ -222,7 +222,7 @@ interface NestedDir {
 }
 
 /** Records the directory's skill, if any, then walks its children unless it is a leaf. */
-function visit(walk: NestedWalk, dir: NestedDir, entries: Dirent[]): void {
+function visit(walk: NestedWalk, dir: NestedDir, entries: DirEntry[]): void {
   const isSkill = recordSkill(walk, dir, entries);
   // Below the root, a skill directory is a leaf.
   if ((isSkill && dir.depth > 0) || dir.depth >= walk.maxDepth) return;
@@ -231,9 +231,9 @@ function visit(walk: NestedWalk, dir: NestedDir, entries: Dirent[]): void {
     const child = childDir(walk, dir, entry);
     if (child === undefined || walk.admitted.has(child.real)) continue;
     walk.admitted.add(child.real);
-    let children: Dirent[];
+    let children: DirEntry[];
     try {
-      children = readdirSync(child.path, { withFileTypes: true });
+      children = listDirSync(child.path);
     } catch {
       continue;
     }
@@ -242,14 +242,14 @@ function visit(walk: NestedWalk, dir: NestedDir, entries: Dirent[]): void {
 }
 
 /** Records the directory's `SKILL.md` (or the refused link in its place); whether there was one. */
-function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly Dirent[]): boolean {
+function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly DirEntry[]): boolean {
   const marker = entries.find((e) => e.name === "SKILL.md");
   const skill = join(dir.path, "SKILL.md");
-  if (marker?.isFile()) {
+  if (marker?.isFile) {
     walk.found.push({ file: skill, directory: dir.path, fallbackName: dir.name });
     return true;
   }
-  if (!marker?.isSymbolicLink()) return false;
+  if (!marker?.isSymlink) return false;
   const link = followLink(skill, walk.within);
   if (link !== undefined && "refused" in link) {
     walk.found.push(refusedFile(skill, dir.path, dir.name, link.refused));
@@ -264,14 +264,14 @@ function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly Dirent[
  * The child directory `entry` leads to (a directory, or a link to one inside the boundary);
  * a refused link is recorded and yields nothing.
  */
-function childDir(walk: NestedWalk, dir: NestedDir, entry: Dirent): NestedDir | undefined {
+function childDir(walk: NestedWalk, dir: NestedDir, entry: DirEntry): NestedDir | undefined {
   const path = join(dir.path, entry.name);
   const depth = dir.depth + 1;
   // Below a real directory, a real child's real path needs no system call.
-  if (entry.isDirectory()) {
+  if (entry.isDirectory) {
     return { path, real: join(dir.real, entry.name), name: entry.name, depth };
   }
-  if (!entry.isSymbolicLink()) return undefined;
+  if (!entry.isSymlink) return undefined;
   const link = followLink(path, walk.within);
   if (link !== undefined && "refused" in link) {
     if (statKind(path) !== "file") {

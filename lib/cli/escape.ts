@@ -22,6 +22,9 @@ const UNSAFE =
 // line breaks of pretty-printed JSON are structure, not data.
 const JSON_UNSAFE = new RegExp(UNSAFE.source.replace("\\u0000-\\u001f", ""), "gu");
 
+/** Any character at or past U+007F (no `u` flag: a plain scan, fast on megabytes of ASCII). */
+const BEYOND_ASCII = /[\u007f-\uffff]/;
+
 const SHORT: Record<string, string> = {
   "\b": "\\b",
   "\t": "\\t",
@@ -73,7 +76,10 @@ export function quote(text: string): string {
  * ```
  */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+  const text = JSON.stringify(value, null, 2);
+  // Every unsafe character is at or past U+007F: ASCII output (the common case) is done.
+  if (!BEYOND_ASCII.test(text)) return text + "\n";
+  return text.replace(
     JSON_UNSAFE,
     (ch) =>
       Array.from(

@@ -40,51 +40,117 @@
  * @module
  */
 
-/** A top-level `key:` and the rest of its line. */
-const ENTRY = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*))?$/;
-/** A nested `  subkey: value` line: indent, key, value. */
-const NESTED = /^( +)([A-Za-z][A-Za-z0-9_.-]*): +(.*)$/;
 /** Any character outside `char` (see the module doc), or a tab or carriage return. */
 const NOT_CHAR = /[^\n\x20-\x7E\u00A0-\uD7FF\uE000-\uFFFD]|[\uFEFF\u2028\u2029]/;
 /** Plain words the core schema reads as null or booleans (any case, to be safe). */
 const SPECIAL_WORDS = new Set(["null", "true", "false"]);
-
-/** A lone scalar value as written after `key: `, or `undefined` when outside the subset. */
-function scalar(raw: string): string | undefined {
-  const value = raw.trimEnd();
-  const first = value.charCodeAt(0);
-  if (first === 0x22 || first === 0x27) {
-    const quote = value[0];
-    const inner = value.slice(1, -1);
-    if (value.length < 2 || value[value.length - 1] !== quote) return undefined;
-    if (inner.includes(quote) || (quote === '"' && inner.includes("\\"))) return undefined;
-    return inner;
-  }
-  const letter = (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a);
-  if (!letter || value.includes(": ") || value.includes(" #") || value.endsWith(":")) {
-    return undefined;
-  }
-  return SPECIAL_WORDS.has(value.toLowerCase()) ? undefined : value;
-}
-
-/** Whether a line is blank (spaces only, or empty). */
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) !== 0x20) return false;
-  return true;
-}
-
 /** Longest key accepted (the YAML reader refuses implicit keys past 1,024 characters). */
 const MAX_KEY = 256;
 
+const SPACE = 0x20;
+const HASH = 0x23;
+const DOUBLE = 0x22;
+const SINGLE = 0x27;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** Whether `c` may follow a key's first letter (`.` only in nested keys). */
+function isKeyChar(c: number, dots: boolean): boolean {
+  return isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d ||
+    (dots && c === 0x2e);
+}
+
+/** Whether `word` is one of {@linkcode SPECIAL_WORDS} in any case (length first: it is rare). */
+function isSpecial(word: string): boolean {
+  return word.length >= 4 && word.length <= 5 && SPECIAL_WORDS.has(word.toLowerCase());
+}
+
+/** The index of the `:` ending a key that starts at `start`, or -1 when there is no such key. */
+function keyEnd(text: string, start: number, end: number, dots: boolean): number {
+  if (!isLetter(text.charCodeAt(start))) return -1;
+  for (let i = start + 1; i < end && i - start <= MAX_KEY; i++) {
+    const c = text.charCodeAt(i);
+    if (c === COLON) return i;
+    if (!isKeyChar(c, dots)) return -1;
+  }
+  return -1;
+}
+
+/** The index of the first character after the spaces from `start` (at most `end`). */
+function skipSpaces(text: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && text.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+/** The scalar written from `start` to `end` (trailing spaces dropped), or `undefined`. */
+function scalar(text: string, start: number, end: number): string | undefined {
+  let last = end;
+  while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
+  const first = text.charCodeAt(start);
+  if (first === DOUBLE || first === SINGLE) {
+    if (last - start < 2 || text.charCodeAt(last - 1) !== first) return undefined;
+    for (let i = start + 1; i < last - 1; i++) {
+      const c = text.charCodeAt(i);
+      if (c === first || (first === DOUBLE && c === BACKSLASH)) return undefined;
+    }
+    return text.slice(start + 1, last - 1);
+  }
+  if (!isLetter(first)) return undefined;
+  for (let i = start + 1; i < last; i++) {
+    const c = text.charCodeAt(i);
+    // ": " or a final ":" would be a key; " #" starts a comment.
+    if (c === COLON && (i + 1 === last || text.charCodeAt(i + 1) === SPACE)) return undefined;
+    if (c === HASH && text.charCodeAt(i - 1) === SPACE) return undefined;
+  }
+  const value = text.slice(start, last);
+  return isSpecial(value) ? undefined : value;
+}
+
+/** The end of the line starting at `start` (the index of its `\n`, or the text's end). */
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf("\n", start);
+  return end < 0 ? text.length : end;
+}
+
+/** Whether the line from `start` to `end` is blank (spaces only, or empty). */
+function isBlank(text: string, start: number, end: number): boolean {
+  return skipSpaces(text, start, end) === end;
+}
+
 /**
  * Sets `key` once; `false` when it was already set (YAML refuses duplicate
- * keys), is too long or is a null or boolean word.
+ * keys) or is a null or boolean word.
  */
 function setOnce(target: Record<string, unknown>, key: string, value: unknown): boolean {
-  if (key.length > MAX_KEY || SPECIAL_WORDS.has(key.toLowerCase())) return false;
-  if (Object.hasOwn(target, key)) return false;
+  if (isSpecial(key) || Object.hasOwn(target, key)) return false;
   target[key] = value;
   return true;
+}
+
+/** One `key: value` entry read from a line: the key, and the value's start (its line's end when empty). */
+interface Entry {
+  key: string;
+  value: number;
+}
+
+/** The entry of the line `start`–`end` whose key starts at `keyStart`, or `undefined`. */
+function entryAt(
+  text: string,
+  keyStart: number,
+  end: number,
+  dots: boolean,
+): Entry | undefined {
+  const colon = keyEnd(text, keyStart, end, dots);
+  if (colon < 0) return undefined;
+  const key = text.slice(keyStart, colon);
+  if (colon + 1 === end) return { key, value: end };
+  if (text.charCodeAt(colon + 1) !== SPACE) return undefined;
+  return { key, value: skipSpaces(text, colon + 1, end) };
 }
 
 /**
@@ -100,52 +166,63 @@ function setOnce(target: Record<string, unknown>, key: string, value: unknown): 
  */
 export function readSimpleYaml(text: string): Record<string, unknown> | undefined {
   if (NOT_CHAR.test(text)) return undefined;
-  const lines = text.split("\n");
   const result: Record<string, unknown> = {};
-  let index = 0;
-  while (index < lines.length) {
-    const line = lines[index++];
-    if (isBlank(line)) continue;
-    const entry = ENTRY.exec(line);
-    if (entry === null) return undefined;
-    const [, key, rest = ""] = entry;
-    if (rest.trim() !== "") {
-      const value = scalar(rest);
-      if (value === undefined || !setOnce(result, key, value)) return undefined;
+  let empty = true;
+  let pos = 0;
+  while (pos < text.length) {
+    const end = lineEnd(text, pos);
+    if (isBlank(text, pos, end)) {
+      pos = end + 1;
       continue;
     }
-    const nested = readNested(lines, index);
-    if (nested === undefined || !setOnce(result, key, nested.value)) return undefined;
-    index = nested.next;
+    const entry = entryAt(text, pos, end, false);
+    if (entry === undefined) return undefined;
+    let value: unknown;
+    if (entry.value < end) {
+      value = scalar(text, entry.value, end);
+      if (value === undefined) return undefined;
+      pos = end + 1;
+    } else {
+      const nested = readNested(text, end + 1);
+      if (nested === undefined) return undefined;
+      value = nested.value;
+      pos = nested.next;
+    }
+    if (!setOnce(result, entry.key, value)) return undefined;
+    empty = false;
   }
   // A blank document is null to the YAML reader, not an empty mapping.
-  return Object.keys(result).length > 0 ? result : undefined;
+  return empty ? undefined : result;
 }
 
 /**
  * The nested lines from `start` (a mapping, or null when the next non-blank
- * line is at column 0 or there is none) and the index after them.
+ * line is at column 0 or there is none) and the position after them.
  */
 function readNested(
-  lines: readonly string[],
+  text: string,
   start: number,
 ): { value: Record<string, unknown> | null; next: number } | undefined {
-  let index = start;
-  let indent = "";
+  let pos = start;
+  let indent = -1;
   let value: Record<string, unknown> | null = null;
-  for (; index < lines.length; index++) {
-    const line = lines[index];
-    if (isBlank(line)) continue;
-    if (line.charCodeAt(0) !== 0x20) break;
-    const match = NESTED.exec(line);
-    if (match === null) return undefined;
-    const [, own, key, raw] = match;
+  while (pos < text.length) {
+    const end = lineEnd(text, pos);
+    const keyStart = skipSpaces(text, pos, end);
+    if (keyStart === end) {
+      pos = end + 1;
+      continue;
+    }
+    if (keyStart === pos) break;
     if (value === null) {
-      indent = own;
+      indent = keyStart - pos;
       value = {};
-    } else if (own !== indent) return undefined;
-    const text = scalar(raw);
-    if (text === undefined || !setOnce(value, key, text)) return undefined;
+    } else if (keyStart - pos !== indent) return undefined;
+    const entry = entryAt(text, keyStart, end, true);
+    if (entry === undefined || entry.value === end) return undefined;
+    const scalarValue = scalar(text, entry.value, end);
+    if (scalarValue === undefined || !setOnce(value, entry.key, scalarValue)) return undefined;
+    pos = end + 1;
   }
-  return { value, next: index };
+  return { value, next: pos };
 }

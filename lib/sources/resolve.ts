@@ -40,12 +40,11 @@
  * ```
  * @module
  */
-import { createHash } from "node:crypto";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KindError } from "../errors.ts";
 import { isWithin } from "../fs/mod.ts";
-import { sha256Hex } from "../hash.ts";
+import { digestHex, sha256Hex } from "../hash.ts";
 
 /** One source as written in configuration or a sources file. */
 export interface SourceSpec {
@@ -184,7 +183,7 @@ function stripGitSuffix(value: string): string {
 }
 
 function shortHash(value: string): string {
-  return createHash("sha1").update(value).digest("hex").slice(0, 12);
+  return digestHex("sha1", value).slice(0, 12);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
