@@ -1,8 +1,12 @@
 /**
  * Digests in lowercase hex, synchronously with `node:crypto` (the browser
- * page hashes with Web Crypto in `lib/bundle/manifest.ts` instead). The
- * one-shot `crypto.hash` is used where the runtime has it (one call instead
- * of three: discovery hashes every skill body it reads).
+ * page hashes with Web Crypto in `lib/bundle/manifest.ts` instead).
+ *
+ * `node:crypto` is loaded on the first digest (`process.getBuiltinModule`),
+ * not when this module is imported: loading it costs a command such as
+ * `list`, which may hash nothing, about as much as reading a thousand skill
+ * files. The one-shot `crypto.hash` is used where the runtime has it (one
+ * call instead of three).
  *
  * @example
  * ```ts
@@ -11,12 +15,36 @@
  * ```
  * @module
  */
-import * as crypto from "node:crypto";
+import process from "node:process";
 
+type Crypto = typeof import("node:crypto");
 type OneShot = (algorithm: string, data: Uint8Array | string, encoding: "hex") => string;
 
-/** `crypto.hash` (Node 20.12+, Deno); absent on older runtimes. */
-const oneShot = (crypto as { hash?: OneShot }).hash;
+let loaded: Crypto | undefined;
+
+/** `node:crypto`, loaded once on first use. */
+function crypto(): Crypto {
+  return loaded ??= process.getBuiltinModule("node:crypto") as Crypto;
+}
+
+/** A digest fed in pieces (see {@linkcode createDigest}). */
+export interface Digest {
+  update(data: Uint8Array | string): Digest;
+  digest(encoding: "hex"): string;
+}
+
+/**
+ * An incremental digest with `algorithm`, for data read in chunks.
+ *
+ * @example
+ * ```ts
+ * import { createDigest } from "./hash.ts";
+ * const hex = createDigest("sha256").update("a").update("bc").digest("hex");
+ * ```
+ */
+export function createDigest(algorithm: "sha1" | "sha256"): Digest {
+  return crypto().createHash(algorithm);
+}
 
 /**
  * Lowercase hex digest of `data` with `algorithm` (a string is hashed as UTF-8).
@@ -28,8 +56,9 @@ const oneShot = (crypto as { hash?: OneShot }).hash;
  * ```
  */
 export function digestHex(algorithm: "sha1" | "sha256", data: Uint8Array | string): string {
+  const oneShot = (crypto() as { hash?: OneShot }).hash;
   if (oneShot !== undefined) return oneShot(algorithm, data, "hex");
-  return crypto.createHash(algorithm).update(data).digest("hex");
+  return createDigest(algorithm).update(data).digest("hex");
 }
 
 /** Lowercase hex SHA-256 of `data` (a string is hashed as UTF-8). */

@@ -112,6 +112,46 @@ Deno.test("flat files: an identical file is one skill; a changed description kee
   });
 });
 
+Deno.test("long bodies (past the 16 KiB body key): identical copies collapse, a one-letter edit keeps both", async () => {
+  await withTempDir(async (home) => {
+    // The real webapp-testing skill with its body repeated to about 60 KB (under the bundle's
+    // 128 KiB SKILL.md limit, so same-content can be confirmed by digest).
+    const skill = await Deno.readTextFile(join(FIXTURES, "webapp-testing", "SKILL.md"));
+    const [, frontmatter, body] = /^(---\n[\s\S]*?\n---\n)([\s\S]*)$/.exec(skill)!;
+    const long = frontmatter + body.repeat(Math.ceil(60_000 / body.length));
+    ok(long.length > 16 * 1024 * 3);
+    const { claude, agents } = twoCopies(home);
+    await writeTree(home, {
+      ".claude/skills/webapp-testing/SKILL.md": long,
+      ".agents/skills/webapp-testing/SKILL.md": long,
+    });
+    const same = await discoverHome(home);
+    deepEqual(published(same), [["webapp-testing", null]]);
+    deepEqual(same.dropped.map((d) => [d.reason, d.skill.path]), [
+      ["same-content", join(agents, "SKILL.md")],
+    ]);
+
+    // Same length, one letter changed in the middle: another body, never collapsed.
+    const middle = Math.floor(long.length / 2);
+    const letter = long[middle] === "a" ? "b" : "a";
+    const edited = long.slice(0, middle) + letter + long.slice(middle + 1);
+    equal(edited.length, long.length);
+    await writeTree(home, { ".agents/skills/webapp-testing/SKILL.md": edited });
+    const differ = await discoverHome(home);
+    deepEqual(published(differ), [
+      ["webapp-testing", null],
+      ["agents-webapp-testing", "webapp-testing"],
+    ]);
+    deepEqual(differ.dropped, []);
+
+    // The same long file reached twice through a link is one skill (same-file).
+    await Deno.remove(agents, { recursive: true });
+    await Deno.symlink(claude, agents);
+    const linked = await discoverHome(home);
+    deepEqual(linked.dropped.map((d) => d.reason), ["same-file"]);
+  });
+});
+
 Deno.test("ComposioHQ's launch_darkly-automation never takes the folder launch-darkly-automation", async () => {
   await withTempDir(async (home) => {
     const skills = join(home, ".claude", "skills");

@@ -1,7 +1,6 @@
 // Precedence, dedupe, exclusion and collision renaming, over real temp trees and over built
 // skill records.
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { discover, type DiscoveredSkill } from "../lib/catalog/discover.ts";
@@ -20,6 +19,10 @@ const CLAUDE_PROJECT: Origin = { kind: "agent", agent: "claude-code", scope: "pr
 const CURSOR_PROJECT: Origin = { kind: "agent", agent: "cursor", scope: "project" };
 const CODEX_USER: Origin = { kind: "agent", agent: "codex", scope: "user" };
 
+/** The body of each built record (its path when none is given): discovery's body keys. */
+const BODIES = new WeakMap<DiscoveredSkill, string>();
+const bodyKey = (skill: DiscoveredSkill) => BODIES.get(skill);
+
 /** A discovered-skill record for calling applyPrecedence directly (paths need not exist). */
 function record(
   name: string,
@@ -36,7 +39,7 @@ function record(
   const root = options.root ?? `/nowhere/root-${options.rootIndex ?? 0}`;
   const path = options.path ?? `${root}/${name}/SKILL.md`;
   const warnings = options.warnings ?? [];
-  return {
+  const skill: DiscoveredSkill = {
     name,
     nameDeclared: true,
     description: `The ${name} skill.`,
@@ -50,10 +53,11 @@ function record(
     root,
     relativePath: `${name}/SKILL.md`,
     rootIndex: options.rootIndex ?? 0,
-    contentHash: createHash("sha1").update(options.body ?? path).digest("hex"),
     repairs: warnings,
     warnings: [...warnings],
   };
+  BODIES.set(skill, options.body ?? path);
+  return skill;
 }
 
 const plugin = (name: string): Origin => ({
@@ -446,5 +450,5 @@ async function install(home: string, installs: Record<string, string>): Promise<
 }
 
 async function precedence(found: DiscoveredSkill[]): Promise<DiscoveredSkill[]> {
-  return (await applyPrecedence(found, { dedupe: true, excludeSkills: [] })).skills;
+  return (await applyPrecedence(found, { dedupe: true, excludeSkills: [], bodyKey })).skills;
 }

@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { createHash } from "node:crypto";
+import { createDigest } from "../hash.ts";
 import type { BigIntStats } from "node:fs";
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -138,7 +138,7 @@ function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
 }
 
 function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuffer> } {
-  const hash = createHash("sha256");
+  const hash = createDigest("sha256");
   try {
     const result = streamRegularFileSync(file.abs, {
       maxBytes: fileLimit(file.rel),

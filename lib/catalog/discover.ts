@@ -45,7 +45,6 @@
  * ```
  * @module
  */
-import { digestHex } from "../hash.ts";
 import { errorText } from "../errors.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type Log, silentLog } from "../util.ts";
@@ -93,8 +92,6 @@ export interface DiscoveredSkill {
   relativePath: string;
   /** Position of that root in the root list (a precedence tiebreak). */
   rootIndex: number;
-  /** SHA-1 of the parsed body. */
-  contentHash: string;
   /** The parser's repairs alone (frontmatter fixed up in lenient mode). */
   repairs: string[];
   /** Every warning about the skill: its repairs, then the collision notice when renamed. */
@@ -286,9 +283,31 @@ function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 
+/** Bodies up to this many UTF-16 code units are their own dedupe key (see {@linkcode bodyKey}). */
+const MAX_BODY_AS_KEY = 16 * 1024;
+
+/**
+ * The dedupe key of a parsed body: equal bodies have equal keys. A body of
+ * up to {@linkcode MAX_BODY_AS_KEY} code units is its own key (a string map
+ * hashes it natively, far cheaper than a digest per skill); a longer one is
+ * keyed by its length and a 32-bit FNV-1a hash. Keys only pick the pairs
+ * precedence compares: a duplicate is always confirmed by real path or bundle
+ * digest, so two bodies that share a key by chance are never merged. The
+ * keys live only while discovery runs.
+ */
+function bodyKey(body: string): string {
+  if (body.length <= MAX_BODY_AS_KEY) return body;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < body.length; i++) {
+    hash ^= body.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `\u0000${body.length}:${(hash >>> 0).toString(16)}`;
+}
+
 /** One found file, read: a published skill, a file that could not become one, or nothing. */
 type ReadOutcome =
-  | { ok: true; skill: DiscoveredSkill }
+  | { ok: true; skill: DiscoveredSkill; body: string }
   | { ok: false; invalid: InvalidFile }
   | undefined;
 
@@ -337,7 +356,6 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
     root: root.path,
     relativePath: toPosix(relativeTo(root.path, found.file)),
     rootIndex,
-    contentHash: digestHex("sha1", skill.content),
     repairs: skill.warnings,
     warnings: [...skill.warnings],
   };
@@ -367,7 +385,8 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
       },
     };
   }
-  return { ok: true, skill: toDiscovered(result.skill, found, place) };
+  const body = bodyKey(result.skill.content);
+  return { ok: true, skill: toDiscovered(result.skill, found, place), body };
 }
 
 /**
@@ -403,6 +422,7 @@ async function readAll(
 /** Splits read outcomes into skills and invalid files (refused roots first), counting per root. */
 function tally(outcomes: readonly ReadOutcome[], scanned: readonly Scanned[]) {
   const found: DiscoveredSkill[] = [];
+  const bodies = new Map<DiscoveredSkill, string>();
   const invalid: InvalidFile[] = scanned.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
   const counts = new Array<number>(scanned.length).fill(0);
   for (const outcome of outcomes) {
@@ -410,10 +430,11 @@ function tally(outcomes: readonly ReadOutcome[], scanned: readonly Scanned[]) {
     if (!outcome.ok) invalid.push(outcome.invalid);
     else {
       found.push(outcome.skill);
+      bodies.set(outcome.skill, outcome.body);
       counts[outcome.skill.rootIndex]++;
     }
   }
-  return { found, invalid, counts };
+  return { found, bodies, invalid, counts };
 }
 
 /**
@@ -441,10 +462,11 @@ export async function discover(
   signal?.throwIfAborted();
   const outcomes = await readAll(roots, scanned, options);
   signal?.throwIfAborted();
-  const { found, invalid, counts } = tally(outcomes, scanned);
+  const { found, bodies, invalid, counts } = tally(outcomes, scanned);
   const { skills, dropped } = await applyPrecedence(found, {
     dedupe: options.dedupe ?? true,
     excludeSkills: options.excludeSkills ?? [],
+    bodyKey: (skill) => bodies.get(skill),
   });
   return {
     skills,

@@ -33,8 +33,6 @@
  */
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
-import { buildManifest } from "../bundle/manifest.ts";
-import { readBundle } from "../bundle/read.ts";
 import { KindError } from "../errors.ts";
 import { readBoundedSync } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
@@ -62,6 +60,12 @@ export interface PrecedenceOptions {
   dedupe: boolean;
   /** Names never published, before or after renaming. */
   excludeSkills: readonly string[];
+  /**
+   * The key of a skill's parsed body: equal bodies must have equal keys (equal keys need not
+   * mean equal bodies; a duplicate is confirmed by real path or bundle digest). Dedupe compares
+   * only skills with the same key; a skill without one is never a duplicate. Default: none.
+   */
+  bodyKey?: (skill: DiscoveredSkill) => string | undefined;
 }
 
 /** Rank, then root order, then path (plain code-unit order). */
@@ -111,7 +115,7 @@ function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
 
 /**
  * Applies precedence, dedupe, exclusion and renaming (see the module doc).
- * Real paths and bundle digests are computed only for skills whose body hash repeats.
+ * Real paths and bundle digests are computed only for skills whose body key repeats.
  *
  * @example
  * ```ts
@@ -126,7 +130,7 @@ export async function applyPrecedence(
 ): Promise<{ skills: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
   const exclude = new Set(options.excludeSkills);
   const ordered = [...found].sort(comparePrecedence);
-  const { kept, dropped } = await dedupe(ordered, exclude, options.dedupe);
+  const { kept, dropped } = await dedupe(ordered, exclude, options.dedupe ? options.bodyKey : undefined);
   // A renamed skill can take an excluded name: exclusion applies to the published names too.
   const skills: DiscoveredSkill[] = [];
   for (const skill of renameCollisions(kept)) {
@@ -136,30 +140,34 @@ export async function applyPrecedence(
   return { skills, dropped };
 }
 
-/** Walks the skills in precedence order, dropping excluded names and (with `on`) duplicates. */
+/**
+ * Walks the skills in precedence order, dropping excluded names and (given `bodyKey`)
+ * duplicates among the skills that share a body key.
+ */
 async function dedupe(
   ordered: readonly DiscoveredSkill[],
   exclude: ReadonlySet<string>,
-  on: boolean,
+  bodyKey: ((skill: DiscoveredSkill) => string | undefined) | undefined,
 ): Promise<{ kept: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
   const dropped: DroppedSkill[] = [];
   const kept: DiscoveredSkill[] = [];
-  const byHash = new Map<string, DiscoveredSkill[]>();
+  const byBody = new Map<string, DiscoveredSkill[]>();
   const identity: Identity = { realOf: realPaths(), digestOf: bundleDigests() };
   for (const skill of ordered) {
     if (exclude.has(skill.name)) {
       dropped.push({ skill, winner: skill, reason: "excluded" });
       continue;
     }
-    const twins = on ? byHash.get(skill.contentHash) : undefined;
+    const key = bodyKey?.(skill);
+    const twins = key === undefined ? undefined : byBody.get(key);
     const duplicate = twins === undefined ? undefined : await duplicateOf(skill, twins, identity);
     if (duplicate !== undefined) {
       dropped.push(duplicate);
       continue;
     }
     kept.push(skill);
-    if (!on) continue;
-    if (twins === undefined) byHash.set(skill.contentHash, [skill]);
+    if (key === undefined) continue;
+    if (twins === undefined) byBody.set(key, [skill]);
     else twins.push(skill);
   }
   return { kept, dropped };
@@ -172,7 +180,7 @@ interface Identity {
 }
 
 /**
- * Whether `skill` repeats one of its kept `twins` (same body hash): the same real file, else
+ * Whether `skill` repeats one of its kept `twins` (same body key): the same real file, else
  * the same name and the same bundle.
  */
 async function duplicateOf(
@@ -235,6 +243,11 @@ function bundleDigests(): (skill: DiscoveredSkill) => Promise<string | undefined
  */
 async function bundleDigest(skill: DiscoveredSkill): Promise<string | undefined> {
   try {
+    // Loaded on the first digest: most listings compare no bundles.
+    const [{ readBundle }, { buildManifest }] = await Promise.all([
+      import("../bundle/read.ts"),
+      import("../bundle/manifest.ts"),
+    ]);
     if (!isFlat(skill)) return (await readBundle(skill.directory)).manifest.sha256;
     const { bytes } = readBoundedSync(skill.path, {
       maxBytes: MAX_BUNDLE_SKILL_BYTES,
