@@ -354,7 +354,7 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
     metadata: skill.metadata,
     origin: root.origin,
     root: root.path,
-    relativePath: toPosix(relativeTo(root.path, found.file)),
+    relativePath: found.relative,
     rootIndex,
     repairs: skill.warnings,
     warnings: [...skill.warnings],

@@ -32,7 +32,7 @@
  * @module
  */
 import { realpathSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, sep } from "node:path";
 import { KindError } from "../errors.ts";
 import { readBoundedSync } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
@@ -130,7 +130,11 @@ export async function applyPrecedence(
 ): Promise<{ skills: DiscoveredSkill[]; dropped: DroppedSkill[] }> {
   const exclude = new Set(options.excludeSkills);
   const ordered = [...found].sort(comparePrecedence);
-  const { kept, dropped } = await dedupe(ordered, exclude, options.dedupe ? options.bodyKey : undefined);
+  const { kept, dropped } = await dedupe(
+    ordered,
+    exclude,
+    options.dedupe ? options.bodyKey : undefined,
+  );
   // A renamed skill can take an excluded name: exclusion applies to the published names too.
   const skills: DiscoveredSkill[] = [];
   for (const skill of renameCollisions(kept)) {
@@ -221,7 +225,7 @@ function realPaths(): (path: string) => string {
 
 /** Whether the skill is a flat `<name>.md` file rather than a directory with a `SKILL.md`. */
 function isFlat(skill: DiscoveredSkill): boolean {
-  return basename(skill.path) !== "SKILL.md";
+  return !skill.path.endsWith(sep + "SKILL.md");
 }
 
 /** Remembered bundle digests, by skill file. */
@@ -265,7 +269,9 @@ async function bundleDigest(skill: DiscoveredSkill): Promise<string | undefined>
 
 /** The folder a skill's file names it by: its directory, or a flat file's name without `.md`. */
 function folderName(skill: DiscoveredSkill): string {
-  return isFlat(skill) ? basename(skill.path).replace(/\.md$/i, "") : basename(skill.directory);
+  // Paths here are absolute and joined with `sep`: the last segment is a plain slice.
+  const path = isFlat(skill) ? skill.path.replace(/\.md$/i, "") : skill.directory;
+  return path.slice(path.lastIndexOf(sep) + 1);
 }
 
 /** How strongly a skill holds its published name: 0 declared exactly, 1 its folder's, 2 repaired. */

@@ -40,6 +40,8 @@ export interface FoundFile {
   directory: string;
   /** Directory name, or the file name without `.md`. */
   fallbackName: string;
+  /** `file` below the walked root, with `/` separators. */
+  relative: string;
   /**
    * Set when the walk did not check that `file` exists (a flat root's
    * `<entry>/SKILL.md`): the reader treats "no such file" as "not a skill".
@@ -136,8 +138,19 @@ export function walkRoot(root: WalkRoot): FoundFile[] {
     : walkNested(root.path, root.maxDepth, root.within);
 }
 
-function refusedFile(path: string, directory: string, name: string, error: ReadError): FoundFile {
-  return { file: path, directory, fallbackName: name, refused: error };
+function refusedFile(
+  path: string,
+  relative: string,
+  directory: string,
+  name: string,
+  error: ReadError,
+): FoundFile {
+  return { file: path, relative, directory, fallbackName: name, refused: error };
+}
+
+/** `name` below the relative folder `parent` ("" is the walked root), with `/`. */
+function below(parent: string, name: string): string {
+  return parent === "" ? name : `${parent}/${name}`;
 }
 
 /** Whether a flat root's `.md` entry could be a skill (not a README, licence, …). */
@@ -174,7 +187,9 @@ function flatEntry(
     const link = followLink(path, within);
     if (link !== undefined && "refused" in link) {
       const reported = isFlatCandidate(entry.name) || statKind(path) !== "file";
-      return reported ? refusedFile(path, rootPath, entry.name, link.refused) : undefined;
+      return reported
+        ? refusedFile(path, entry.name, rootPath, entry.name, link.refused)
+        : undefined;
     }
     kind = link?.kind;
   }
@@ -182,13 +197,20 @@ function flatEntry(
     // Whether SKILL.md exists is settled by the read itself (one open instead of stat + open).
     return {
       file: path + sep + "SKILL.md",
+      relative: entry.name + "/SKILL.md",
       directory: path,
       fallbackName: entry.name,
       unverified: true,
     };
   }
   if (kind === "file" && isFlatCandidate(entry.name)) {
-    return { file: path, directory: rootPath, fallbackName: entry.name.slice(0, -3), flat: true };
+    return {
+      file: path,
+      relative: entry.name,
+      directory: rootPath,
+      fallbackName: entry.name.slice(0, -3),
+      flat: true,
+    };
   }
   return undefined;
 }
@@ -207,7 +229,7 @@ function walkNested(rootPath: string, maxDepth: number, within: string | undefin
   const top = rootPath.split(/[\\/]/).filter((s) => s !== "").pop() ?? rootPath;
   visit(
     walk,
-    { path: rootPath, real: realRoot, name: top, depth: 0 },
+    { path: rootPath, relative: "", real: realRoot, name: top, depth: 0 },
     listDirSync(rootPath),
   );
   return walk.found;
@@ -216,6 +238,8 @@ function walkNested(rootPath: string, maxDepth: number, within: string | undefin
 /** A directory of a nested walk: its path, its real path, its name and its depth below the root. */
 interface NestedDir {
   path: string;
+  /** `path` below the walked root, with `/` ("" for the root itself). */
+  relative: string;
   real: string;
   name: string;
   depth: number;
@@ -245,18 +269,19 @@ function visit(walk: NestedWalk, dir: NestedDir, entries: DirEntry[]): void {
 function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly DirEntry[]): boolean {
   const marker = entries.find((e) => e.name === "SKILL.md");
   const skill = join(dir.path, "SKILL.md");
+  const relative = below(dir.relative, "SKILL.md");
   if (marker?.isFile) {
-    walk.found.push({ file: skill, directory: dir.path, fallbackName: dir.name });
+    walk.found.push({ file: skill, relative, directory: dir.path, fallbackName: dir.name });
     return true;
   }
   if (!marker?.isSymlink) return false;
   const link = followLink(skill, walk.within);
   if (link !== undefined && "refused" in link) {
-    walk.found.push(refusedFile(skill, dir.path, dir.name, link.refused));
+    walk.found.push(refusedFile(skill, relative, dir.path, dir.name, link.refused));
     return true;
   }
   if (link?.kind !== "file") return false;
-  walk.found.push({ file: skill, directory: dir.path, fallbackName: dir.name });
+  walk.found.push({ file: skill, relative, directory: dir.path, fallbackName: dir.name });
   return true;
 }
 
@@ -266,20 +291,21 @@ function recordSkill(walk: NestedWalk, dir: NestedDir, entries: readonly DirEntr
  */
 function childDir(walk: NestedWalk, dir: NestedDir, entry: DirEntry): NestedDir | undefined {
   const path = join(dir.path, entry.name);
+  const relative = below(dir.relative, entry.name);
   const depth = dir.depth + 1;
   // Below a real directory, a real child's real path needs no system call.
   if (entry.isDirectory) {
-    return { path, real: join(dir.real, entry.name), name: entry.name, depth };
+    return { path, relative, real: join(dir.real, entry.name), name: entry.name, depth };
   }
   if (!entry.isSymlink) return undefined;
   const link = followLink(path, walk.within);
   if (link !== undefined && "refused" in link) {
     if (statKind(path) !== "file") {
-      walk.found.push(refusedFile(path, dir.path, entry.name, link.refused));
+      walk.found.push(refusedFile(path, relative, dir.path, entry.name, link.refused));
     }
     return undefined;
   }
   return link?.kind === "directory"
-    ? { path, real: link.real, name: entry.name, depth }
+    ? { path, relative, real: link.real, name: entry.name, depth }
     : undefined;
 }
