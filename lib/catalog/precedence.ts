@@ -274,10 +274,13 @@ function folderName(skill: DiscoveredSkill): string {
   return path.slice(path.lastIndexOf(sep) + 1);
 }
 
-/** How strongly a skill holds its published name: 0 declared exactly, 1 its folder's, 2 repaired. */
-function claimStrength(skill: DiscoveredSkill): number {
+/**
+ * How strongly a skill holds its published name: 0 declared exactly, 1 its folder's (`folder`),
+ * 2 repaired.
+ */
+function claimStrength(skill: DiscoveredSkill, folder: string): number {
   if (skill.nameDeclared) return 0;
-  return folderName(skill) === skill.name ? 1 : 2;
+  return folder === skill.name ? 1 : 2;
 }
 
 /** Published names with the indices (into `kept`, in precedence order) of their skills. */
@@ -296,28 +299,42 @@ function losers(
   name: string,
   members: readonly number[],
   kept: readonly DiscoveredSkill[],
-  folders: ReadonlySet<string>,
+  names: Folders,
 ): number[] {
-  const ordered = [...members].sort((a, b) =>
-    claimStrength(kept[a]) - claimStrength(kept[b]) || a - b
-  );
+  const strength = (i: number) => claimStrength(kept[i], names.of[i]);
+  const ordered = [...members].sort((a, b) => strength(a) - strength(b) || a - b);
   const thirdParty = members.length > 1 && members.every((i) => {
     const kind = kept[i].origin.kind;
     return kind === "claude-plugins" || kind === "source";
   });
   // Strength 2 means the skill's own folder is not `name`: another skill's folder is.
-  const repairedOnFolder = claimStrength(kept[ordered[0]]) === 2 && folders.has(name);
+  const repairedOnFolder = strength(ordered[0]) === 2 && names.valid.has(name);
   return thirdParty || repairedOnFolder ? ordered : ordered.slice(1);
+}
+
+/** The folder name of each kept skill (by index), and the set of those that are valid names. */
+interface Folders {
+  of: readonly string[];
+  valid: ReadonlySet<string>;
 }
 
 /** Renames every name collision among `kept` as the module doc says; order is kept. */
 function renameCollisions(kept: readonly DiscoveredSkill[]): DiscoveredSkill[] {
-  const folders = new Set(kept.map(folderName).filter(isSkillName));
-  const taken = new Set([...kept.map((s) => s.name), ...folders]);
+  const of = kept.map(folderName);
+  const names: Folders = { of, valid: new Set(of.filter(isSkillName)) };
+  // Every published name and folder name, built on the first rename (most listings have none).
+  let taken: Set<string> | undefined;
   const result = [...kept];
   for (const [name, members] of nameGroups(kept)) {
-    if (members.length < 2 && !folders.has(name)) continue;
-    for (const index of losers(name, members, kept, folders)) {
+    // A lone skill is renamed only when its name was repaired onto another skill's folder name.
+    if (
+      members.length < 2 &&
+      (claimStrength(kept[members[0]], of[members[0]]) < 2 || !names.valid.has(name))
+    ) {
+      continue;
+    }
+    for (const index of losers(name, members, kept, names)) {
+      taken ??= new Set([...kept.map((s) => s.name), ...names.valid]);
       const skill = kept[index];
       const candidate = normalizeSkillName(`${renamePrefix(skill)}-${name}`) ?? name;
       const newName = freeName(candidate, taken);

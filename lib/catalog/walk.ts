@@ -30,7 +30,6 @@ import { realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { type DirEntry, listDirSync } from "../fs/dir.ts";
 import { ReadError, resolveLink } from "../fs/mod.ts";
-import { compareCodeUnits } from "../util.ts";
 
 /** A skill file found by a walk. */
 export interface FoundFile {
@@ -78,9 +77,14 @@ const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   "build",
 ]);
 
-/** Plain code-unit order, so walks are the same on every machine and locale. */
-function byName(a: DirEntry, b: DirEntry): number {
-  return compareCodeUnits(a.name, b.name);
+/**
+ * The entries in plain code-unit order of their names, so walks are the same on every machine
+ * and locale. Names in a directory are unique, and the default sort of strings is code-unit
+ * order (a native comparison: several times faster than a comparator on 10,000 entries).
+ */
+function sortedByName(entries: readonly DirEntry[]): DirEntry[] {
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  return [...byName.keys()].sort().map((name) => byName.get(name)!);
 }
 
 function statKind(path: string): "file" | "directory" | "other" | undefined {
@@ -159,7 +163,7 @@ function isFlatCandidate(name: string): boolean {
 }
 
 function walkFlat(rootPath: string, within: string | undefined): FoundFile[] {
-  const entries = listDirSync(rootPath).sort(byName);
+  const entries = sortedByName(listDirSync(rootPath));
   const found: FoundFile[] = [];
   const prefix = rootPath.endsWith(sep) ? rootPath : rootPath + sep;
   for (const entry of entries) {
@@ -250,7 +254,7 @@ function visit(walk: NestedWalk, dir: NestedDir, entries: DirEntry[]): void {
   const isSkill = recordSkill(walk, dir, entries);
   // Below the root, a skill directory is a leaf.
   if ((isSkill && dir.depth > 0) || dir.depth >= walk.maxDepth) return;
-  for (const entry of entries.sort(byName)) {
+  for (const entry of sortedByName(entries)) {
     if (SKIPPED_DIRS.has(entry.name)) continue;
     const child = childDir(walk, dir, entry);
     if (child === undefined || walk.admitted.has(child.real)) continue;
