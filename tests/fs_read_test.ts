@@ -3,7 +3,13 @@
 import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { lstat } from "node:fs/promises";
-import { ReadError, sameIdentity, streamRegularFile } from "../lib/fs/mod.ts";
+import {
+  readBoundedSync,
+  readBoundedTextSync,
+  ReadError,
+  sameIdentity,
+  streamRegularFile,
+} from "../lib/fs/mod.ts";
 import { binary, mkfifo, settlesWithin, sha, withTempDir } from "./helpers.ts";
 
 const KiB = 1024;
@@ -177,5 +183,38 @@ Deno.test("streamRegularFile: FIFO (without blocking), directory, symlink and mi
 
     error = await readError(streamRegularFile(`${dir}/none`, { maxBytes: 10, onChunk: () => {} }));
     equal(error.kind, "missing");
+  });
+});
+
+Deno.test("readBoundedTextSync: strict UTF-8 from the read buffer, every refusal of readBoundedSync", async () => {
+  await withTempDir(async (dir) => {
+    const a = `${dir}/a.md`;
+    const b = `${dir}/b.md`;
+    await Deno.writeTextFile(a, "---\nname: café\n---\nBody ✓\n");
+    await Deno.writeTextFile(b, "second");
+    const first = readBoundedTextSync(a, { maxBytes: 1024 });
+    // The shared buffer is reused by the next read; the returned text is not.
+    equal(readBoundedTextSync(b, { maxBytes: 1024 }), "second");
+    equal(first, "---\nname: café\n---\nBody ✓\n");
+    equal(first, new TextDecoder().decode(readBoundedSync(a, { maxBytes: 1024 }).bytes));
+
+    const kindOf = (path: string, maxBytes = 1024) => {
+      try {
+        readBoundedTextSync(path, { maxBytes });
+        return "read";
+      } catch (error) {
+        ok(error instanceof ReadError, String(error));
+        return error.kind;
+      }
+    };
+    await Deno.writeFile(`${dir}/latin1.md`, new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+    equal(kindOf(`${dir}/latin1.md`), "not-utf8");
+    equal(kindOf(a, 8), "too-large");
+    await Deno.symlink(a, `${dir}/link.md`);
+    equal(kindOf(`${dir}/link.md`), "symlink");
+    equal(kindOf(`${dir}/missing.md`), "missing");
+    await mkfifo(`${dir}/pipe.md`);
+    // Opened without blocking: a pipe with no writer reads as empty and is refused at once.
+    equal(kindOf(`${dir}/pipe.md`), "not-regular");
   });
 });

@@ -51,13 +51,7 @@ import { type Log, silentLog } from "../util.ts";
 import { realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { relative, sep } from "node:path";
-import {
-  decodeUtf8,
-  readBoundedSync,
-  ReadError,
-  type ReadErrorKind,
-  resolveLink,
-} from "../fs/mod.ts";
+import { readBoundedTextSync, ReadError, type ReadErrorKind, resolveLink } from "../fs/mod.ts";
 import {
   type Invocation,
   type ParsedSkill,
@@ -326,12 +320,11 @@ function readText(found: FoundFile, place: Place): string | InvalidFile | undefi
   const { root, boundary } = place;
   if (found.refused !== undefined) return invalidFor(found.refused, found.file, root, boundary);
   try {
-    const { bytes } = readBoundedSync(found.file, {
+    return readBoundedTextSync(found.file, {
       maxBytes: MAX_SKILL_READ_BYTES,
       followSymlinks: true,
       within: boundary?.real,
     });
-    return decodeUtf8(bytes);
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (found.unverified && error.kind === "missing") return undefined;

@@ -40,7 +40,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
-import { decodeUtf8, isWithin, readBoundedSync, ReadError } from "../fs/mod.ts";
+import { isWithin, readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { MAX_CONFIG_BYTES } from "../limits.ts";
 import { isPlainObject, type Log, silentLog } from "../util.ts";
 
@@ -160,9 +160,7 @@ type JsonRead = { ok: true; value: unknown } | Failure<"unreadable" | "invalid-j
 function readJson(path: string): JsonRead {
   let text: string;
   try {
-    text = decodeUtf8(
-      readBoundedSync(path, { maxBytes: MAX_CONFIG_BYTES, followSymlinks: true }).bytes,
-    );
+    text = readBoundedTextSync(path, { maxBytes: MAX_CONFIG_BYTES, followSymlinks: true });
   } catch (error) {
     if (error instanceof ReadError && error.kind === "missing") {
       return { ok: true, value: undefined };

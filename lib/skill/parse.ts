@@ -219,6 +219,8 @@ function derivedDescription(body: string): string {
 }
 
 function limitDescription(description: string, warnings: string[]): string {
+  // A text has at most as many code points as code units: most descriptions need no count.
+  if (description.length <= MAX_DESCRIPTION_LENGTH) return description;
   if (codePointLength(description) <= MAX_DESCRIPTION_LENGTH) return description;
   warnings.push(`description longer than ${MAX_DESCRIPTION_LENGTH} characters; truncated`);
   return truncateCodePoints(description, MAX_DESCRIPTION_LENGTH);
