@@ -166,6 +166,29 @@ Deno.test("extraFields: unknown top-level keys are kept as written, metadata sta
   });
 });
 
+Deno.test("extraFields and metadata: a `__proto__` key stays a plain own key, no prototype changes", () => {
+  const skill = parsed(parseSkillMarkdown(
+    doc([
+      "name: demo",
+      "description: d",
+      "__proto__:",
+      "  polluted: yes",
+      "metadata:",
+      "  __proto__: {polluted: yes}",
+      "  author: me",
+    ]),
+    strict,
+  ));
+  deepStrictEqual(Object.keys(skill.extraFields), ["__proto__"]);
+  deepStrictEqual(Object.getOwnPropertyDescriptor(skill.extraFields, "__proto__")?.value, {
+    polluted: "yes",
+  });
+  deepStrictEqual(Object.keys(skill.metadata), ["__proto__", "author"]);
+  strictEqual(Object.getPrototypeOf(skill.extraFields), Object.prototype);
+  strictEqual(Object.getPrototypeOf(skill.metadata), Object.prototype);
+  strictEqual(({} as Record<string, unknown>).polluted, undefined);
+});
+
 Deno.test("metadata: no `metadata` and no other keys give empty objects", () => {
   const skill = parsed(parseSkillMarkdown(doc(["name: demo", "description: d"]), strict));
   deepStrictEqual(skill.metadata, {});

@@ -418,17 +418,33 @@ function allowedTools(value: unknown, lenient: boolean, warnings: string[]): str
   return tools.length > 0 ? tools : undefined;
 }
 
-/** The entries of `value` as own data properties (a `__proto__` key stays a plain key). */
-function asWritten(entries: [string, unknown][]): Record<string, unknown> {
-  return Object.fromEntries(entries);
-}
-
-/** The author's `metadata` mapping as written; `{}` when unset. */
+/**
+ * The author's `metadata` mapping as written; `{}` when unset. The YAML readers build fresh
+ * plain objects of own data properties (a `__proto__` key stays a plain key), so the mapping
+ * is kept as it came, not copied.
+ */
 function metadataMapping(value: unknown, lenient: boolean, warnings: string[]) {
   if (value === undefined || value === null) return {};
-  if (isPlainObject(value)) return asWritten(Object.entries(value));
+  if (isPlainObject(value)) return value;
   invalidField("metadata", "a mapping", lenient, warnings);
   return {};
+}
+
+/** The top-level keys that are not known fields, with their values (`{}` when none). */
+function unknownKeys(data: Record<string, unknown>): Record<string, unknown> {
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    if (KNOWN_KEYS.has(key)) continue;
+    extra ??= {};
+    // A `__proto__` key stays a plain own key, as the YAML reader made it.
+    Object.defineProperty(extra, key, {
+      value: data[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return extra ?? {};
 }
 
 /** The typed known fields, the `metadata` mapping and the unknown top-level keys. */
@@ -439,7 +455,7 @@ function knownFields(
 ): KnownFields {
   const fields: KnownFields = {
     metadata: metadataMapping(data.metadata, lenient, warnings),
-    extraFields: asWritten(Object.entries(data).filter(([key]) => !KNOWN_KEYS.has(key))),
+    extraFields: unknownKeys(data),
   };
   const license = textField(data, "license", lenient, warnings);
   if (license !== undefined) fields.license = license;

@@ -66,7 +66,10 @@ function isKeyChar(c: number, dots: boolean): boolean {
 
 /** Whether `word` is one of {@linkcode SPECIAL_WORDS} in any case (length first: it is rare). */
 function isSpecial(word: string): boolean {
-  return word.length >= 4 && word.length <= 5 && SPECIAL_WORDS.has(word.toLowerCase());
+  if (word.length < 4 || word.length > 5) return false;
+  const first = word.charCodeAt(0) | 0x20; // lower case for ASCII letters
+  return (first === 0x6e || first === 0x74 || first === 0x66) &&
+    SPECIAL_WORDS.has(word.toLowerCase());
 }
 
 /** The index of the `:` ending a key that starts at `start`, or -1 when there is no such key. */
@@ -124,10 +127,11 @@ function isBlank(text: string, start: number, end: number): boolean {
 
 /**
  * Sets `key` once; `false` when it was already set (YAML refuses duplicate
- * keys) or is a null or boolean word.
+ * keys), names an inherited property (`constructor`: rare, left to the full
+ * reader) or is a null or boolean word.
  */
 function setOnce(target: Record<string, unknown>, key: string, value: unknown): boolean {
-  if (isSpecial(key) || Object.hasOwn(target, key)) return false;
+  if (isSpecial(key) || key in target) return false;
   target[key] = value;
   return true;
 }
