@@ -64,7 +64,7 @@ const pkg = {
     "@deepseek-ai/dsh-tools": { optional: true },
   },
   dsh: { bundle: { patch: "./cordis.patch.yml" } },
-  engines: { node: ">=20" },
+  engines: { node: ">=20.16" },
   keywords: ["agent-skills", "skills", "mcp", "claude-code", "codex", "cursor", "gemini-cli"],
   mcpName: MCP_NAME,
 };

@@ -436,19 +436,24 @@ Deno.test("doctor: human sections in order, ~ paths, nothing written into agent 
 Deno.test("misplaced flags and bad arguments are usage errors (exit 2)", async () => {
   await withSandbox(async (box) => {
     const cases: [string[], string][] = [
-      [["agents", "--lenient"], "--lenient is only available for check."],
-      [["list", "--against", "x"], "--against is only available for bundle."],
-      [["list", "extra-arg"], "list takes no arguments."],
-      [["add"], "usage: dsh-skills-anywhere add <source>"],
+      [["agents", "--lenient"], "agents does not take --lenient (it is an option of check)"],
+      [["list", "--against", "x"], "list does not take --against (it is an option of bundle)"],
+      [["list", "extra-arg"], 'list takes no arguments (got "extra-arg")'],
+      [["add"], "add takes exactly one source"],
       [["add", "x", "--rank", "abc"], "--rank must be a number"],
-      [["sources", "--all"], "usage: dsh-skills-anywhere sources"],
+      [["sources", "--all"], "sources does not take --all (it is an option of list)"],
     ];
     for (const [args, message] of cases) {
       const result = await box.cli(...args);
       equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
       equal(result.stdout, "", args.join(" "));
       ok(result.stderr.includes(message), `${args.join(" ")}: ${result.stderr}`);
-      ok(result.stderr.includes("usage: dsh-skills-anywhere"), result.stderr);
+      ok(result.stderr.startsWith("dsh-skills-anywhere: "), result.stderr);
+      ok(
+        result.stderr.endsWith(`; run "dsh-skills-anywhere ${args[0]} --help" for usage\n`),
+        result.stderr,
+      );
+      equal(result.stderr.split("\n").length, 2, "one line");
     }
     ok(!(await exists(box.dshHome)), "nothing was written");
   }, CATALOG_BOX);

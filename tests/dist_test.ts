@@ -133,7 +133,7 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   deepEqual(Object.keys(pkg.exports), [".", "./tools", "./mcp", "./package.json"]);
   deepEqual(pkg.dsh, { bundle: { patch: "./cordis.patch.yml" } });
   equal(pkg.dependencies, undefined);
-  equal(pkg.engines.node, ">=20");
+  equal(pkg.engines.node, ">=20.16");
   await withTempDir(async (dir) => {
     const pack = await run("npm", ["pack", "--silent", "--pack-destination", dir], {
       cwd: `${ROOT}npm/dist`,

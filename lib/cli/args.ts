@@ -1,7 +1,10 @@
 /**
- * Command-line parsing: one strict `node:util` `parseArgs` over every option
- * the tool knows, then a per-command check that each given option belongs to
- * the command, so misplaced flags get a message that names where they belong.
+ * Command-line parsing: one table of every option the tool knows (its type,
+ * its value placeholder and one sentence of help), read token by token, so
+ * every mistake gets one line of our own words: an unknown option with the
+ * closest valid one (`--jsn` → `--json`), an option missing its value, a
+ * switch given a value. A per-command check then refuses options that belong
+ * to another command, naming where they belong.
  *
  * @example
  * ```ts
@@ -11,31 +14,84 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { errorText, KindError } from "../errors.ts";
+import { KindError } from "../errors.ts";
+import { closest } from "../text/closest.ts";
+
+/** One option: its type, the placeholder of its value, a short letter and its help. */
+export interface OptionSpec {
+  type: "boolean" | "string";
+  /** The value's placeholder in help (`<dir>`), for a string option. */
+  value?: string;
+  short?: string;
+  /** One sentence of help; a command may word it for itself (`Command.optionHelp`). */
+  about: string;
+}
 
 /** Every option of every command. */
-const OPTIONS = {
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean" },
-  cwd: { type: "string" },
-  json: { type: "boolean" },
-  all: { type: "boolean" },
-  project: { type: "boolean" },
-  ref: { type: "string" },
-  path: { type: "string" },
-  rank: { type: "string" },
-  force: { type: "boolean" },
-  yes: { type: "boolean", short: "y" },
-  revoke: { type: "boolean" },
-  profile: { type: "string" },
-  lenient: { type: "boolean" },
-  "fail-on-repair": { type: "boolean" },
-  "require-pinned-sources": { type: "boolean" },
-  "fail-on-hidden-characters": { type: "boolean" },
-  resources: { type: "boolean" },
-  "fail-on-resource-issues": { type: "boolean" },
-  against: { type: "string" },
-} as const;
+export const OPTIONS = {
+  help: { type: "boolean", short: "h", about: "show this help" },
+  version: { type: "boolean", short: "V", about: "print the version" },
+  cwd: {
+    type: "string",
+    value: "<dir>",
+    about: "work as if started in <dir> (it must exist); its project root decides project skills",
+  },
+  json: { type: "boolean", about: "print one JSON document on stdout, without colour" },
+  all: { type: "boolean", about: "also list the hidden duplicates and excluded skills" },
+  project: {
+    type: "boolean",
+    about: "edit this project's sources file (.agents/sources.json) instead of your own",
+  },
+  ref: { type: "string", value: "<ref>", about: "a branch, tag or full commit to check out" },
+  path: {
+    type: "string",
+    value: "<dir>",
+    about: "the folder inside the repository that holds the skills",
+  },
+  rank: {
+    type: "string",
+    value: "<n>",
+    about: "the precedence of the source's skills (a lower rank wins a name)",
+  },
+  force: { type: "boolean", about: "fetch even sources synced a moment ago" },
+  yes: { type: "boolean", short: "y", about: "answer yes without asking" },
+  revoke: { type: "boolean", about: "withdraw the trust given before" },
+  profile: {
+    type: "string",
+    value: "<name>",
+    about: "strict (default), lenient, spec or reference: what a file must satisfy to pass",
+  },
+  lenient: { type: "boolean", about: "the same as --profile lenient" },
+  "fail-on-repair": { type: "boolean", about: "fail a file whose parse needed any repair" },
+  "require-pinned-sources": {
+    type: "boolean",
+    about: "fail a file naming an external host by anything but a full-commit address",
+  },
+  "fail-on-hidden-characters": {
+    type: "boolean",
+    about: "fail a file with hidden characters (bidirectional controls, zero-width, tags)",
+  },
+  resources: {
+    type: "boolean",
+    about: "also check the local files the text links to or names",
+  },
+  "fail-on-resource-issues": {
+    type: "boolean",
+    about: "fail a file with a broken local reference (implies --resources)",
+  },
+  against: {
+    type: "string",
+    value: "<manifest.json>",
+    about: "compare the directory with a manifest recorded before",
+  },
+  limit: {
+    type: "string",
+    value: "<n>",
+    about: "show at most <n> results",
+  },
+  raw: { type: "boolean", about: "print the file's bytes only" },
+  purge: { type: "boolean", about: "also delete the cached checkout (inside the cache only)" },
+} as const satisfies Record<string, OptionSpec>;
 
 /** An option name. */
 export type OptionName = keyof typeof OPTIONS;
@@ -46,9 +102,15 @@ export type OptionValues = {
     : boolean;
 };
 
-/** A command-line mistake (kind `usage`): the message, then usage on stderr, exit 2. */
+/** Options every command takes. */
+export const GLOBAL_OPTIONS: readonly OptionName[] = ["cwd", "help", "version"];
+
+/**
+ * A command-line mistake (kind `usage`): one line on stderr, a pointer to the
+ * help, exit 2.
+ */
 export class UsageError extends KindError<"usage"> {
-  /** The command the mistake belongs to, when known (its usage is shown). */
+  /** The command the mistake belongs to, when known (its help is pointed to). */
   readonly command?: string;
 
   /** Builds a usage error, optionally naming the command. */
@@ -79,29 +141,62 @@ export interface CommandLine {
   values: OptionValues;
 }
 
+/** The option spelled `--name` (or `-x`) as the user wrote it. */
+function spelled(rawName: string): string {
+  return rawName.startsWith("--") || rawName.length === 2 ? rawName : `--${rawName}`;
+}
+
+/** " (did you mean --json?)", or "" when nothing is close. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const near = closest(word, candidates, 2);
+  return near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+}
+
 /**
- * Parses `argv` (without the program name).
+ * Parses `argv` (without the program name). `optionsOf` names the options a
+ * command takes, for the suggestion after an unknown option (default: all).
  *
  * @example
  * ```ts
  * parseCommandLine(["--version"]).values.version; // true
  * ```
  */
-export function parseCommandLine(argv: string[]): CommandLine {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    const loose = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      allowPositionals: true,
-      strict: false,
-    });
-    throw new UsageError(errorText(error), loose.positionals[0]);
+export function parseCommandLine(
+  argv: string[],
+  optionsOf: (command: string | undefined) => readonly OptionName[] = () =>
+    Object.keys(OPTIONS) as OptionName[],
+): CommandLine {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const positionals = tokens.flatMap((t) => t.kind === "positional" ? [t.value] : []);
+  const command = positionals[0];
+  const values: Record<string, string | boolean> = {};
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const name = spelled(token.rawName);
+    if (!Object.hasOwn(OPTIONS, token.name)) {
+      const known = optionsOf(command).map((o) => `--${o}`);
+      throw new UsageError(`unknown option ${name}${didYouMean(name, known)}`, command);
+    }
+    const spec: OptionSpec = OPTIONS[token.name as OptionName];
+    if (spec.type === "string") {
+      if (
+        token.value === undefined || (token.inlineValue !== true && token.value.startsWith("-"))
+      ) {
+        throw new UsageError(`${name} needs a value (${name} ${spec.value})`, command);
+      }
+      values[token.name] = token.value;
+    } else {
+      if (token.inlineValue) throw new UsageError(`${name} takes no value`, command);
+      values[token.name] = true;
+    }
   }
-  const [command, ...positionals] = parsed.positionals;
-  return { command, positionals, values: parsed.values as OptionValues };
+  return { command, positionals: positionals.slice(1), values: values as OptionValues };
 }
 
 /**
@@ -109,26 +204,21 @@ export function parseCommandLine(argv: string[]): CommandLine {
  *
  * @example
  * ```ts
- * assertOptions("list", { lenient: true }, ["json"]); // throws "--lenient is only available for check."
+ * assertOptions("list", { lenient: true }, ["json"]); // throws "list does not take --lenient"
  * ```
  */
 export function assertOptions(
   command: string,
   values: OptionValues,
   allowed: readonly OptionName[],
+  ownersOf: (option: OptionName) => readonly string[] = () => [],
 ): void {
   const given = (Object.keys(values) as OptionName[]).filter((name) =>
-    values[name] !== undefined && !["help", "version", "cwd"].includes(name) &&
-    !allowed.includes(name)
+    values[name] !== undefined && !GLOBAL_OPTIONS.includes(name) && !allowed.includes(name)
   );
   if (given.length === 0) return;
-  const checkOnly = given.filter((name) => CHECK_ONLY.includes(name));
-  if (checkOnly.length > 0) {
-    const names = checkOnly.map((n) => `--${n}`).join(", ");
-    throw new UsageError(
-      `${names} ${checkOnly.length > 1 ? "are" : "is"} only available for check.`,
-    );
-  }
-  if (given.includes("against")) throw new UsageError("--against is only available for bundle.");
-  throw new UsageError(`--${given[0]} is not an option of ${command}.`);
+  const option = given[0];
+  const owners = ownersOf(option);
+  const where = owners.length === 0 ? "" : ` (it is an option of ${owners.join(", ")})`;
+  throw new UsageError(`${command} does not take --${option}${where}`, command);
 }

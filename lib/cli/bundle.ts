@@ -87,7 +87,7 @@ export async function runBundle(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError("bundle takes exactly one directory.");
+  if (positionals.length !== 1) throw new UsageError("bundle takes exactly one directory");
   const directory = resolve(cwd, positionals[0]);
   try {
     const reviewed = values.against === undefined

@@ -25,11 +25,11 @@ function selectProfile(values: OptionValues): CheckProfile {
   const profile = values.profile;
   if (profile !== undefined && !PROFILES.includes(profile as CheckProfile)) {
     throw new UsageError(
-      `--profile must be strict, lenient, spec or reference (got ${quote(profile)}).`,
+      `--profile must be strict, lenient, spec or reference (got ${quote(profile)})`,
     );
   }
   if (values.lenient && profile !== undefined && profile !== "lenient") {
-    throw new UsageError(`--lenient cannot be combined with --profile ${profile}.`);
+    throw new UsageError(`--lenient cannot be combined with --profile ${profile}`);
   }
   return values.lenient ? "lenient" : (profile as CheckProfile | undefined) ?? "strict";
 }
@@ -51,7 +51,7 @@ export async function runCheck(
   io: Io,
 ): Promise<number> {
   const profile = selectProfile(values);
-  if (files.length === 0) throw new UsageError("check needs at least one file.");
+  if (files.length === 0) throw new UsageError("check needs at least one file or skill directory");
   const report = await checkFiles(files, {
     cwd,
     profile,

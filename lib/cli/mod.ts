@@ -11,138 +11,16 @@
  * ```
  * @module
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import { VERSION } from "../version.ts";
-import {
-  assertOptions,
-  CHECK_ONLY,
-  type OptionName,
-  type OptionValues,
-  parseCommandLine,
-  UsageError,
-} from "./args.ts";
+import { assertOptions, didYouMean, GLOBAL_OPTIONS, parseCommandLine, UsageError } from "./args.ts";
+import { commandNamed, COMMANDS, DEFAULT_COMMAND, ownersOf, PROGRAM } from "./commands.ts";
 import { KindError } from "../errors.ts";
 import { escapeTerminal } from "./escape.ts";
+import { commandHelp, topHelp } from "./help.ts";
 import { type Io, PREFIX, processIo } from "./io.ts";
-
-/** One CLI command. */
-interface Command {
-  summary: string;
-  usage: string;
-  options: readonly OptionName[];
-  /** Takes no positional arguments. */
-  noArguments?: true;
-  run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
-}
-
-// Command modules load lazily, so `--help` or `bundle` never pays for the Markdown parser.
-const COMMANDS: Record<string, Command> = {
-  list: {
-    summary: "list every skill found, with where it came from (default command)",
-    usage: "usage: dsh-skills-anywhere list [--all] [--json] [--cwd <dir>]",
-    options: ["json", "all"],
-    noArguments: true,
-    run: async (...args) => (await import("./list.ts")).runList(...args),
-  },
-  agents: {
-    summary: "show every supported agent and its skill directories",
-    usage: "usage: dsh-skills-anywhere agents [--json] [--cwd <dir>]",
-    options: ["json"],
-    noArguments: true,
-    run: async (...args) => (await import("./agents.ts")).runAgents(...args),
-  },
-  sources: {
-    summary: "show configured Git sources and their synced commits",
-    usage: "usage: dsh-skills-anywhere sources [--json] [--cwd <dir>]",
-    options: ["json"],
-    noArguments: true,
-    run: async (...args) => (await import("./sources.ts")).runSources(...args),
-  },
-  add: {
-    summary: "add a Git source (owner/repo, URL or path) and sync it",
-    usage:
-      "usage: dsh-skills-anywhere add <source> [--ref <ref>] [--path <dir>] [--rank <n>] [--project] [--cwd <dir>]",
-    options: ["ref", "path", "rank", "project"],
-    run: async (...args) => (await import("./sources.ts")).runAdd(...args),
-  },
-  remove: {
-    summary: "remove a Git source (alias: rm); the cached checkout is kept",
-    usage: "usage: dsh-skills-anywhere remove <source> [--project] [--cwd <dir>]",
-    options: ["project"],
-    run: async (...args) => (await import("./sources.ts")).runRemove(...args),
-  },
-  sync: {
-    summary: "fetch every Git source now",
-    usage: "usage: dsh-skills-anywhere sync [--force] [--json] [--cwd <dir>]",
-    options: ["force", "json"],
-    noArguments: true,
-    run: async (...args) => (await import("./sources.ts")).runSync(...args),
-  },
-  trust: {
-    summary: "review this project's Git sources file and allow it (or --revoke)",
-    usage: "usage: dsh-skills-anywhere trust [--yes] [--revoke] [--json] [--cwd <dir>]",
-    options: ["yes", "revoke", "json"],
-    noArguments: true,
-    run: async (...args) => (await import("./trust.ts")).runTrust(...args),
-  },
-  mcp: {
-    summary: "serve the catalog to MCP clients over stdio",
-    usage: "usage: dsh-skills-anywhere mcp [--cwd <dir>]",
-    options: [],
-    noArguments: true,
-    run: async (...args) => (await import("./mcp.ts")).runMcp(...args),
-  },
-  doctor: {
-    summary: "explain renames, repairs, skipped files and hidden duplicates",
-    usage: "usage: dsh-skills-anywhere doctor [--json] [--cwd <dir>]",
-    options: ["json"],
-    noArguments: true,
-    run: async (...args) => (await import("./doctor.ts")).runDoctor(...args),
-  },
-  check: {
-    summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
-    usage:
-      "usage: dsh-skills-anywhere check [--profile strict|lenient|spec|reference] [--lenient]\n" +
-      "         [--fail-on-repair] [--require-pinned-sources] [--fail-on-hidden-characters]\n" +
-      "         [--resources] [--fail-on-resource-issues] [--json] [--cwd <dir>]\n" +
-      "         [--] <SKILL.md files or skill directories...>",
-    options: ["json", ...CHECK_ONLY],
-    run: async (...args) => (await import("./check.ts")).runCheck(...args),
-  },
-  bundle: {
-    summary: "record or compare the SHA-256 manifest of a whole skill directory",
-    usage: "usage: dsh-skills-anywhere bundle <directory> [--against <manifest.json>] [--json]",
-    options: ["json", "against"],
-    run: async (...args) => (await import("./bundle.ts")).runBundle(...args),
-  },
-};
-
-/** The default command when none is named. */
-const DEFAULT_COMMAND = "list";
-
-/** Top-level help text. */
-function helpText(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const rows = Object.entries(COMMANDS).map(([name, command]) =>
-    `  ${name.padEnd(width)}  ${command.summary}`
-  );
-  return [
-    `dsh-skills-anywhere ${VERSION}: one catalog of Agent Skills for every coding agent.`,
-    "",
-    "usage: dsh-skills-anywhere <command> [options]",
-    "",
-    "Commands:",
-    ...rows,
-    "",
-    "Options for every command:",
-    "  --cwd <dir>   work as if started in <dir>",
-    "  --json        print one JSON document on stdout",
-    "  -h, --help    show help (also after a command)",
-    "  --version     print the version",
-    "",
-  ].join("\n");
-}
 
 /**
  * Runs the CLI with `argv` (without the program name) and returns the exit code.
@@ -162,38 +40,64 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
+/** The options a command name takes, for suggestions (all of them when it names none). */
+function optionsOf(name: string | undefined) {
+  const command = name === undefined ? undefined : commandNamed(name);
+  return command === undefined
+    ? [...new Set(Object.values(COMMANDS).flatMap((c) => c.options)), ...GLOBAL_OPTIONS]
+    : [...COMMANDS[command].options, ...GLOBAL_OPTIONS];
+}
+
+/** The command `word` names, or a usage error naming the closest commands. */
+function commandOf(word: string): string {
+  const name = commandNamed(word);
+  if (name !== undefined) return name;
+  const names = [...Object.keys(COMMANDS), "help", "version"];
+  const quoted = names.map((n) => `"${n}"`);
+  throw new UsageError(
+    `unknown command "${escapeTerminal(word)}"${didYouMean(`"${word}"`, quoted)}`,
+  );
+}
+
+/** `--cwd <dir>` resolved, or a usage error when it is not a folder. */
+function workingDirectory(given: string | undefined): string {
+  const cwd = resolve(process.cwd(), given ?? ".");
+  if (given !== undefined && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    throw new UsageError(`--cwd ${escapeTerminal(given)}: no such folder`);
+  }
+  return cwd;
+}
+
 /** Parses `argv`, checks it against the command table and runs the command. */
 async function dispatch(argv: string[], io: Io, named: { command?: string }): Promise<number> {
-  const line = parseCommandLine(argv);
-  if (line.values.version && line.command === undefined) {
+  const line = parseCommandLine(argv, optionsOf);
+  if (line.command === "version" || (line.values.version && line.command === undefined)) {
     io.out(`${VERSION}\n`);
     return 0;
   }
-  let name = line.command ?? DEFAULT_COMMAND;
-  if (name === "rm") name = "remove";
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (line.values.help) {
-    io.out(command && line.command !== undefined ? `${command.usage}\n` : helpText());
+  if (line.command === "help") {
+    const [topic] = line.positionals;
+    io.out(topic === undefined ? topHelp() : commandHelp(commandOf(topic)));
     return 0;
   }
-  if (command === undefined) {
-    throw new UsageError(
-      line.command === undefined
-        ? "name a command."
-        : `unknown command "${escapeTerminal(line.command)}"`,
-    );
+  const name = line.command === undefined ? DEFAULT_COMMAND : commandOf(line.command);
+  if (line.values.help) {
+    io.out(line.command === undefined ? topHelp() : commandHelp(name));
+    return 0;
   }
+  const command = COMMANDS[name];
   named.command = name;
-  assertOptions(name, line.values, command.options);
+  assertOptions(name, line.values, command.options, ownersOf);
   if (command.noArguments && line.positionals.length > 0) {
-    throw new UsageError(`${name} takes no arguments.`);
+    throw new UsageError(
+      `${name} takes no arguments (got "${escapeTerminal(line.positionals[0])}")`,
+    );
   }
   if (line.values.version) {
     io.out(`${VERSION}\n`);
     return 0;
   }
-  const cwd = resolve(process.cwd(), line.values.cwd ?? ".");
-  return await command.run(line.positionals, line.values, cwd, io);
+  return await command.run(line.positionals, line.values, workingDirectory(line.values.cwd), io);
 }
 
 /**
@@ -213,23 +117,24 @@ function classify(error: unknown): FailureClass {
 
 /**
  * The one place that turns a thrown error into words and an exit code
- * ({@linkcode EXIT_CODES}): a usage mistake prints the message and the usage;
- * a core failure prints its one line; a bug prints its stack. Only the CLI
- * adds its `dsh-skills-anywhere: ` prefix.
+ * ({@linkcode EXIT_CODES}), one style for all: `dsh-skills-anywhere: <what
+ * went wrong>; <what to do>`. A usage mistake points to the help (of its
+ * command when known); a core failure prints its one line; a bug prints its
+ * stack. Only the CLI adds its prefix.
  */
 function reportFailure(error: unknown, command: string | undefined, io: Io): number {
   const failureClass = classify(error);
   if (error instanceof UsageError) {
-    const name = command ?? error.command;
-    const usage = name !== undefined && Object.hasOwn(COMMANDS, name)
-      ? `${COMMANDS[name].usage}\n`
-      : helpText();
-    io.err(`${PREFIX}${escapeTerminal(error.message)}\n\n${usage}`);
+    const name = command ?? (error.command === undefined ? undefined : commandNamed(error.command));
+    const help = name === undefined ? `${PROGRAM} --help` : `${PROGRAM} ${name} --help`;
+    io.err(`${PREFIX}${escapeTerminal(error.message)}; run "${help}" for usage\n`);
   } else if (error instanceof KindError) {
     io.err(`${PREFIX}${escapeTerminal(error.message)}\n`);
   } else {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.err(`${PREFIX}unexpected error\n${escapeTerminal(detail)}\n`);
+    io.err(
+      `${PREFIX}unexpected error; please report it with this text\n${escapeTerminal(detail)}\n`,
+    );
   }
   return EXIT_CODES[failureClass];
 }

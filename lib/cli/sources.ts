@@ -199,7 +199,7 @@ function specFrom(input: string, values: OptionValues): string | SourceSpec {
   if (values.rank !== undefined) {
     const rank = Number(values.rank);
     if (values.rank.trim() === "" || !Number.isFinite(rank)) {
-      throw new UsageError(`--rank must be a number (got "${escapeTerminal(values.rank)}").`);
+      throw new UsageError(`--rank must be a number (got "${escapeTerminal(values.rank)}")`);
     }
     spec.rank = rank;
   }
@@ -216,7 +216,7 @@ export async function runAdd(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError("add takes exactly one source.");
+  if (positionals.length !== 1) throw new UsageError("add takes exactly one source");
   const config = cliConfig();
   const spec = specFrom(positionals[0], values);
   const source = resolveSource(spec, config.cacheDir);
@@ -254,7 +254,7 @@ export async function runRemove(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError("remove takes exactly one source.");
+  if (positionals.length !== 1) throw new UsageError("remove takes exactly one source");
   const input = positionals[0];
   const config = cliConfig();
   resolveSource(input, config.cacheDir); // refuses a source string that cannot be parsed

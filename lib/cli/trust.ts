@@ -147,7 +147,7 @@ export async function runTrust(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  if (values.revoke && values.yes) throw new UsageError("--revoke and --yes do not go together.");
+  if (values.revoke && values.yes) throw new UsageError("--revoke and --yes do not go together");
   const projectRoot = await findProjectRoot(cwd);
   if (values.revoke) return await revoke(projectRoot, values, io);
   const review = await openReview(projectRoot, io);

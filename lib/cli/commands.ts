@@ -1,0 +1,288 @@
+/**
+ * The command table: every command with its group, synopsis, options,
+ * examples and exit codes, from which the help (`<command> --help`, `help
+ * <command>`, the top-level help) and `docs/cli.md` are generated. Command
+ * modules load lazily, so `--help` or `bundle` never pays for the Markdown
+ * parser or the catalog.
+ *
+ * @example
+ * ```ts
+ * import { COMMANDS } from "./commands.ts";
+ * console.log(Object.keys(COMMANDS).includes("list")); // true
+ * ```
+ * @module
+ */
+import type { OptionName, OptionValues } from "./args.ts";
+import type { Io } from "./io.ts";
+
+/** How the top-level help groups the commands. */
+export type CommandGroup = "catalog" | "review" | "serve";
+
+/** The group titles, in the order the help shows them. */
+export const GROUPS: Readonly<Record<CommandGroup, string>> = {
+  catalog: "Catalog (what your agents can load)",
+  review: "Review (prove what a skill is before anyone loads it)",
+  serve: "Serve (give the catalog to an agent)",
+};
+
+/** One CLI command. */
+export interface Command {
+  group: CommandGroup;
+  /** One line: what the command does. */
+  summary: string;
+  /** What follows the command's name in the usage line (arguments and options). */
+  synopsis: string;
+  /** Each positional argument, explained. */
+  arguments?: readonly (readonly [string, string])[];
+  /** The command's own options (`--cwd`, `--help` and `--version` go with every command). */
+  options: readonly OptionName[];
+  /** Option help worded for this command, where the shared sentence is not precise. */
+  optionHelp?: Partial<Record<OptionName, string>>;
+  /** A few command lines with what each does. */
+  examples: readonly (readonly [string, string])[];
+  /** Each exit code and what it means. */
+  exits: readonly (readonly [number, string])[];
+  /** Other names the command answers to. */
+  aliases?: readonly string[];
+  /** Takes no positional arguments. */
+  noArguments?: true;
+  run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
+}
+
+/** The program's name as users type it. */
+export const PROGRAM = "dsh-skills-anywhere";
+
+/** The exit code of bad usage, the same for every command. */
+const USAGE_EXIT = [2, "bad usage (an unknown command or option, a missing --cwd folder)"] as const;
+
+/** The command run when none is named. */
+export const DEFAULT_COMMAND = "list";
+
+/** Every command, in the order the help lists them within a group. */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  list: {
+    group: "catalog",
+    summary: "list every skill found, with where it came from (the default command)",
+    synopsis: "[--all] [--json] [--cwd <dir>]",
+    options: ["json", "all"],
+    noArguments: true,
+    examples: [
+      ["dsh-skills-anywhere", "the same as `list`"],
+      ["dsh-skills-anywhere list --all", "also the hidden duplicates, and why each was hidden"],
+      ["dsh-skills-anywhere list --json | jq '.skills[].name'", "the names, for a script"],
+    ],
+    exits: [[0, "always, once the catalog is read"], USAGE_EXIT],
+    run: async (...args) => (await import("./list.ts")).runList(...args),
+  },
+  agents: {
+    group: "catalog",
+    summary: "show every supported agent and its skill folders",
+    synopsis: "[--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    examples: [
+      ["dsh-skills-anywhere agents", "which agents' folders exist on this machine"],
+      ["dsh-skills-anywhere agents --json", "every agent, its folders and documentation link"],
+    ],
+    exits: [[0, "always"], USAGE_EXIT],
+    run: async (...args) => (await import("./agents.ts")).runAgents(...args),
+  },
+  doctor: {
+    group: "catalog",
+    summary: "explain renames, repairs, skipped files and hidden duplicates",
+    synopsis: "[--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    examples: [
+      ["dsh-skills-anywhere doctor", "why a skill was renamed, repaired, skipped or hidden"],
+      ["dsh-skills-anywhere doctor --json", "the same as one JSON document"],
+    ],
+    exits: [[0, "always, once the catalog is read"], USAGE_EXIT],
+    run: async (...args) => (await import("./doctor.ts")).runDoctor(...args),
+  },
+  sources: {
+    group: "catalog",
+    summary: "show the Git sources, where each is checked out and its state",
+    synopsis: "[--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    examples: [
+      ["dsh-skills-anywhere sources", "each source, its synced commit and checkout"],
+      ["dsh-skills-anywhere sources --json", "the same as one JSON document"],
+    ],
+    exits: [[0, "always"], [2, "a sources file that cannot be used, or bad usage"]],
+    run: async (...args) => (await import("./sources.ts")).runSources(...args),
+  },
+  add: {
+    group: "catalog",
+    summary: "add a Git source (owner/repo, URL or local path) and sync it",
+    synopsis: "<source> [--ref <ref>] [--path <dir>] [--rank <n>] [--project] [--cwd <dir>]",
+    arguments: [[
+      "<source>",
+      "owner/repo, owner/repo@tag, owner/repo#branch, a Git URL, or a local repository",
+    ]],
+    options: ["ref", "path", "rank", "project"],
+    optionHelp: {
+      ref: "a branch, tag or full commit to check out (default: the remote's default branch)",
+    },
+    examples: [
+      ["dsh-skills-anywhere add anthropics/skills", "the repository's default branch"],
+      ["dsh-skills-anywhere add anthropics/skills@v1.2.0", "pinned to a tag"],
+      [
+        "dsh-skills-anywhere add ./team-skills --path skills --project",
+        "a local repository, for everyone working in this project",
+      ],
+    ],
+    exits: [
+      [0, "added (or already listed), and synced unless git is missing"],
+      [1, "added, but the first sync failed"],
+      [2, "a source that cannot be parsed, or bad usage"],
+    ],
+    run: async (...args) => (await import("./sources.ts")).runAdd(...args),
+  },
+  remove: {
+    group: "catalog",
+    summary: "remove a Git source; the cached checkout is kept",
+    synopsis: "<source> [--project] [--cwd <dir>]",
+    arguments: [["<source>", "the source as `sources` lists it"]],
+    options: ["project"],
+    aliases: ["rm"],
+    examples: [
+      ["dsh-skills-anywhere remove anthropics/skills", "stop using that source"],
+      ["dsh-skills-anywhere rm anthropics/skills --project", "from this project's sources file"],
+    ],
+    exits: [[0, "removed"], [1, "the source was not listed"], USAGE_EXIT],
+    run: async (...args) => (await import("./sources.ts")).runRemove(...args),
+  },
+  sync: {
+    group: "catalog",
+    summary: "fetch every Git source now",
+    synopsis: "[--force] [--json] [--cwd <dir>]",
+    options: ["force", "json"],
+    noArguments: true,
+    optionHelp: { force: "fetch even sources synced a moment ago, and pinned ones again" },
+    examples: [
+      ["dsh-skills-anywhere sync", "fetch the sources that are due"],
+      ["dsh-skills-anywhere sync --force", "fetch every source now"],
+    ],
+    exits: [[0, "every source synced"], [1, "a source failed to sync"], USAGE_EXIT],
+    run: async (...args) => (await import("./sources.ts")).runSync(...args),
+  },
+  trust: {
+    group: "catalog",
+    summary: "review this project's Git sources file and allow it (or --revoke)",
+    synopsis: "[--yes] [--revoke] [--json] [--cwd <dir>]",
+    options: ["yes", "revoke", "json"],
+    noArguments: true,
+    optionHelp: { yes: "trust without asking (for scripts, after reading the file yourself)" },
+    examples: [
+      ["dsh-skills-anywhere trust", "show the project's sources and ask"],
+      ["dsh-skills-anywhere trust --revoke", "stop using them"],
+    ],
+    exits: [
+      [0, "trusted (or revoked)"],
+      [1, "not trusted: declined, or no terminal and no --yes"],
+      [2, "no usable project sources file, or bad usage"],
+    ],
+    run: async (...args) => (await import("./trust.ts")).runTrust(...args),
+  },
+  check: {
+    group: "review",
+    summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
+    synopsis: "[--profile strict|lenient|spec|reference] [--lenient]\n" +
+      "    [--fail-on-repair] [--require-pinned-sources] [--fail-on-hidden-characters]\n" +
+      "    [--resources] [--fail-on-resource-issues] [--json] [--cwd <dir>]\n" +
+      "    [--] <SKILL.md files or skill directories...>",
+    arguments: [[
+      "<files...>",
+      "SKILL.md files, or skill directories (each stands for its SKILL.md)",
+    ]],
+    options: [
+      "json",
+      "profile",
+      "lenient",
+      "fail-on-repair",
+      "require-pinned-sources",
+      "fail-on-hidden-characters",
+      "resources",
+      "fail-on-resource-issues",
+    ],
+    examples: [
+      ["dsh-skills-anywhere check skills/pdf", "one skill, strict"],
+      [
+        "dsh-skills-anywhere check --profile spec --require-pinned-sources skills/*/SKILL.md",
+        "a CI gate",
+      ],
+      ["dsh-skills-anywhere check --resources --json SKILL.md", "with local links, as JSON"],
+    ],
+    exits: [
+      [0, "every file passed"],
+      [1, "a file failed its gate"],
+      [
+        2,
+        "a file could not be read (missing, not a regular file, over 1 MiB, not UTF-8), or bad usage",
+      ],
+    ],
+    run: async (...args) => (await import("./check.ts")).runCheck(...args),
+  },
+  bundle: {
+    group: "review",
+    summary: "record or compare the SHA-256 manifest of a whole skill directory",
+    synopsis: "<directory> [--against <manifest.json>] [--json]",
+    arguments: [["<directory>", "the skill directory"]],
+    options: ["json", "against"],
+    examples: [
+      ["dsh-skills-anywhere bundle skills/pdf > pdf.manifest.json", "record what you reviewed"],
+      [
+        "dsh-skills-anywhere bundle skills/pdf --against pdf.manifest.json",
+        "prove the directory is still what you reviewed",
+      ],
+    ],
+    exits: [
+      [0, "manifest recorded, or the directory matches the manifest"],
+      [1, "the directory differs from the manifest (the changed paths are listed)"],
+      [2, "refused: an invalid manifest, a limit, a link or special file, or bad usage"],
+    ],
+    run: async (...args) => (await import("./bundle.ts")).runBundle(...args),
+  },
+  mcp: {
+    group: "serve",
+    summary: "serve the catalog to MCP clients over stdin and stdout",
+    synopsis: "[--cwd <dir>]",
+    options: [],
+    noArguments: true,
+    examples: [
+      ["dsh-skills-anywhere mcp", "what an MCP client's configuration runs"],
+      ["dsh-skills-anywhere mcp --cwd ~/work/app", "with that project's skills"],
+    ],
+    exits: [[0, "the client closed the connection"], USAGE_EXIT],
+    run: async (...args) => (await import("./mcp.ts")).runMcp(...args),
+  },
+};
+
+/**
+ * The command a name means: a command, or an alias of one.
+ *
+ * @example
+ * ```ts
+ * import { commandNamed } from "./commands.ts";
+ * commandNamed("rm"); // "remove"
+ * ```
+ */
+export function commandNamed(name: string): string | undefined {
+  if (Object.hasOwn(COMMANDS, name)) return name;
+  return Object.keys(COMMANDS).find((key) => COMMANDS[key].aliases?.includes(name));
+}
+
+/**
+ * The commands that take `option`.
+ *
+ * @example
+ * ```ts
+ * import { ownersOf } from "./commands.ts";
+ * ownersOf("against"); // ["bundle"]
+ * ```
+ */
+export function ownersOf(option: OptionName): string[] {
+  return Object.keys(COMMANDS).filter((name) => COMMANDS[name].options.includes(option));
+}
