@@ -1,0 +1,26 @@
+// "Did you mean": the distance (with swaps), the closeness rule, order and ties.
+import { deepEqual, equal } from "node:assert/strict";
+import { closest, editDistance } from "../lib/text/closest.ts";
+
+Deno.test("editDistance counts insertions, deletions, substitutions and neighbour swaps as 1", () => {
+  equal(editDistance("list", "list"), 0);
+  equal(editDistance("lsit", "list"), 1);
+  equal(editDistance("--jsn", "--json"), 1);
+  equal(editDistance("bundel", "bundle"), 1);
+  equal(editDistance("kitten", "sitting"), 3);
+  equal(editDistance("", "abc"), 3);
+  equal(editDistance("abcdefgh", "zzzzzzzz", 2), 3, "stops past the limit");
+});
+
+Deno.test("closest: within a third of the length, or a prefix of three or more; closest first", () => {
+  const commands = ["list", "agents", "doctor", "sources", "add", "remove", "sync", "search", "show"];
+  deepEqual(closest("lsit", commands), ["list"]);
+  deepEqual(closest("serch", commands), ["search"]);
+  deepEqual(closest("sorces", commands), ["sources"]);
+  deepEqual(closest("zzz", commands), []);
+  deepEqual(closest("ad", commands), ["add"]);
+  deepEqual(closest("LIST", commands), ["list"], "case does not matter");
+  deepEqual(closest("--res", ["--resources", "--ref", "--rank"]), ["--ref", "--resources"]);
+  deepEqual(closest("pdf", ["pdf-forms", "docx", "pdf"]), ["pdf", "pdf-forms"]);
+  equal(closest("a", ["b", "c", "d", "e"], 2).length, 2, "at most max");
+});
