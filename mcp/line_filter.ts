@@ -35,11 +35,25 @@ function rejectLine(line: string): string | undefined {
   if (!isPlainObject(message)) {
     return errorLine(-32600, "Invalid Request: not a JSON-RPC 2.0 message");
   }
+  const id = isRequestId(message.id) ? message.id : null;
   const valid = message.jsonrpc === "2.0" &&
     (typeof message.method === "string" || "result" in message || "error" in message);
-  if (valid) return undefined;
-  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
-  return errorLine(-32600, "Invalid Request: not a JSON-RPC 2.0 message", id);
+  if (!valid) return errorLine(-32600, "Invalid Request: not a JSON-RPC 2.0 message", id);
+  if (typeof message.method !== "string") return undefined;
+  // The SDK drops these without a word: a request's id is a string or a number, its params an
+  // object (MCP); answer them here so the client is never left waiting.
+  if ("id" in message && id === null) {
+    return errorLine(-32600, "Invalid Request: the id must be a string or a number");
+  }
+  if ("params" in message && !isPlainObject(message.params)) {
+    return errorLine(-32600, "Invalid Request: params must be an object", id);
+  }
+  return undefined;
+}
+
+/** Whether `id` is a JSON-RPC request id MCP accepts: a string or a finite number. */
+function isRequestId(id: unknown): id is string | number {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 }
 
 /**
@@ -61,11 +75,17 @@ export class PendingRequests {
   readonly #ids = new Set<string>();
   #waiters: Array<() => void> = [];
 
-  /** Notes an incoming line; a request (method and id) becomes pending. */
+  /**
+   * Notes an incoming line: a request (method and id) becomes pending; a
+   * `notifications/cancelled` settles the request it names (a cancelled
+   * request gets no response).
+   */
   received(line: string): void {
     const message = parseObject(line);
-    if (message && typeof message.method === "string" && message.id !== undefined) {
-      this.#ids.add(JSON.stringify(message.id));
+    if (message === undefined || typeof message.method !== "string") return;
+    if (isRequestId(message.id)) this.#ids.add(JSON.stringify(message.id));
+    else if (message.method === "notifications/cancelled" && isPlainObject(message.params)) {
+      this.#settle(message.params.requestId);
     }
   }
 
@@ -73,10 +93,15 @@ export class PendingRequests {
   answered(line: string): void {
     const message = parseObject(line);
     if (message && message.id !== undefined && ("result" in message || "error" in message)) {
-      this.#ids.delete(JSON.stringify(message.id));
-      if (this.#ids.size === 0) {
-        for (const wake of this.#waiters.splice(0)) wake();
-      }
+      this.#settle(message.id);
+    }
+  }
+
+  /** Settles request `id`; wakes the waiters once nothing is pending. */
+  #settle(id: unknown): void {
+    this.#ids.delete(JSON.stringify(id));
+    if (this.#ids.size === 0) {
+      for (const wake of this.#waiters.splice(0)) wake();
     }
   }
 

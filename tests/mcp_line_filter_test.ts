@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import { PassThrough, Writable } from "node:stream";
 import { guardedStdin, PendingRequests, trackedStdout } from "../mcp/line_filter.ts";
 import { withRawServer, withSandbox } from "./mcp_helpers.ts";
+import { settlesWithin } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -127,4 +128,64 @@ Deno.test("MCP stdin: a message written in two parts split inside a character ar
       ok(!text.includes("\ufffd"), text);
     });
   });
+});
+
+Deno.test("MCP stdin: a request the client cancelled is no longer awaited when stdin closes", async () => {
+  await withSandbox(async (box) => {
+    await withRawServer(box, async (server) => {
+      await server.initialize();
+      // A request the server answers slowly enough to be cancelled first: a search is quick, so
+      // cancel at once; per the protocol a cancelled request gets no response.
+      await server.send({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "find_skills", arguments: { query: "pdf" } },
+      });
+      await server.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 9, reason: "the user gave up" },
+      });
+      // With the cancelled request still counted as pending, the server would wait 30 s.
+      const done = await server.finish({ ms: 10_000 });
+      equal(done.code, 0, done.stderr);
+    });
+  });
+});
+
+Deno.test("MCP stdin: a request whose id or params JSON-RPC refuses gets -32600, never silence", async () => {
+  await withSandbox(async (box) => {
+    await withRawServer(box, async (server) => {
+      await server.initialize();
+      const bad = [
+        { jsonrpc: "2.0", id: null, method: "ping" },
+        { jsonrpc: "2.0", id: { nested: 1 }, method: "ping" },
+        { jsonrpc: "2.0", id: true, method: "ping" },
+        { jsonrpc: "2.0", id: 7, method: "ping", params: [1] },
+        { jsonrpc: "2.0", id: 8, method: "tools/list", params: "x" },
+      ];
+      for (const message of bad) await server.send(message);
+      await server.send({ jsonrpc: "2.0", id: 99, method: "ping" });
+      await server.waitFor((m) => m.id === 99);
+      const errors = (await server.finish({ ms: 10_000 })).stdout
+        .map((line) => JSON.parse(line))
+        .filter((m) => m.error !== undefined);
+      deepEqual(
+        errors.map((m) => [m.id, m.error.code]),
+        [[null, -32600], [null, -32600], [null, -32600], [7, -32600], [8, -32600]],
+      );
+    });
+  });
+});
+
+Deno.test("PendingRequests: a cancelled request is settled; a request with a bad id is never pending", async () => {
+  const pending = new PendingRequests();
+  pending.received('{"jsonrpc":"2.0","id":"a","method":"tools/call"}');
+  pending.received(
+    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}',
+  );
+  await settlesWithin(pending.drained(60_000), 1000);
+  pending.received('{"jsonrpc":"2.0","id":null,"method":"ping"}');
+  await settlesWithin(pending.drained(60_000), 1000);
 });
