@@ -15,6 +15,7 @@ import {
   fromJsonSchema,
   type JsonSchemaType,
   McpServer,
+  ResourceNotFoundError,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import process from "node:process";
@@ -256,6 +257,7 @@ function registerSkillResource(server: McpServer, context: ServerContext): void 
       resources: (await catalog.modelSkills()).map((skill) => ({
         uri: `skill://${skill.name}`,
         name: skill.name,
+        title: skill.name,
         description: skill.description,
         mimeType: "text/markdown",
       })),
@@ -272,7 +274,9 @@ function registerSkillResource(server: McpServer, context: ServerContext): void 
     async (uri, variables) => {
       const name = String(variables.name);
       const result = await openForModel(context, name, uri.href);
-      if (!result.ok) throw new Error(refusalText(name, result));
+      // SEP-2164: a resource that is not served (unknown, disabled, unreadable) is -32602 with
+      // `data.uri`, never an internal error.
+      if (!result.ok) throw new ResourceNotFoundError(uri.href, refusalText(name, result));
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
     },
   );

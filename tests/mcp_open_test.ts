@@ -22,6 +22,7 @@ import {
   skillMd,
   textOf,
   withSandbox,
+  withRawServer,
   withSession,
   writeProjectSkill,
 } from "./mcp_helpers.ts";
@@ -240,6 +241,27 @@ Deno.test("MCP resources: template, list, read, completion, disabled read reject
       match(disabled, /disabled/);
       ok(!disabled.includes("SECRET-BODY"));
       match(await rejection(s.read("skill://no-such-skill")), /unknown/);
+    });
+  });
+});
+
+Deno.test("MCP resources: an unknown or disabled skill:// read is -32602 with data.uri; each item has its own title", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    await withRawServer(box, async (server) => {
+      await server.initialize();
+      for (const [id, uri] of [[1, "skill://no-such-skill"], [2, "skill://secret-ops"]] as const) {
+        const reply = await server.request(id, "resources/read", { uri });
+        const error = reply.error as { code: number; message: string; data?: { uri?: string } };
+        equal(error.code, -32602, JSON.stringify(reply));
+        equal(error.data?.uri, uri);
+        ok(!error.message.includes("SECRET-BODY"));
+      }
+      const listed = await server.request(3, "resources/list");
+      const resources = (listed.result as { resources: { name: string; title?: string }[] })
+        .resources;
+      ok(resources.length >= 3);
+      for (const resource of resources) equal(resource.title, resource.name);
     });
   });
 });
