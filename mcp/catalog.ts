@@ -3,6 +3,12 @@
  * few seconds, shared by concurrent requests, rescanned once on a miss so a
  * skill installed a moment ago is found.
  *
+ * Within those seconds a request still notices a skill folder added or
+ * removed: each root folder's modification and change times are noted after
+ * a scan and compared (one `stat` per root) before the cache is used, so
+ * `find_skills` and `list_skills` see what `open_skill` sees. An edit inside
+ * a skill's own folder waits for the cache to expire.
+ *
  * @example
  * ```ts
  * import { ServedCatalog } from "./catalog.ts";
@@ -13,6 +19,7 @@
  * ```
  * @module
  */
+import { statSync } from "node:fs";
 import type { ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
@@ -37,6 +44,8 @@ export class ServedCatalog {
   readonly #cacheMs: number;
   #report?: DiscoveryReport;
   #at = 0;
+  /** Each root folder's times when the report was made ("-": absent). */
+  #stamps = new Map<string, string>();
   #inflight?: Promise<DiscoveryReport>;
 
   /** Builds a catalog view over `config` for `options.cwd`. */
@@ -49,7 +58,9 @@ export class ServedCatalog {
 
   /** The latest report; rescans when stale or when `force` is set. Concurrent calls share a scan. */
   refresh(force = false): Promise<DiscoveryReport> {
-    if (!force && this.#report && Date.now() - this.#at < this.#cacheMs) {
+    if (
+      !force && this.#report && Date.now() - this.#at < this.#cacheMs && !this.#rootsChanged()
+    ) {
       return Promise.resolve(this.#report);
     }
     if (this.#inflight && !force) return this.#inflight;
@@ -57,6 +68,7 @@ export class ServedCatalog {
       ({ report }) => {
         this.#report = report;
         this.#at = Date.now();
+        this.#stamps = new Map(report.roots.map(({ root }) => [root.path, stampOf(root.path)]));
         return report;
       },
     ).finally(() => {
@@ -64,6 +76,12 @@ export class ServedCatalog {
     });
     this.#inflight = scan;
     return scan;
+  }
+
+  /** Whether a root folder was created, removed, or had an entry added or removed since the scan. */
+  #rootsChanged(): boolean {
+    for (const [path, stamp] of this.#stamps) if (stampOf(path) !== stamp) return true;
+    return false;
   }
 
   /** Forgets the cached report (after a Git source changed). */
@@ -80,5 +98,15 @@ export class ServedCatalog {
   async lookup(name: string): Promise<DiscoveredSkill | undefined> {
     const find = (report: DiscoveryReport) => report.skills.find((s) => s.name === name);
     return find(await this.refresh()) ?? find(await this.refresh(true));
+  }
+}
+
+/** A folder's modification and change times, "-" when absent, "?" when it cannot be read. */
+function stampOf(path: string): string {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info === undefined ? "-" : `${info.mtimeMs}/${info.ctimeMs}`;
+  } catch {
+    return "?";
   }
 }

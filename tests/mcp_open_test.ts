@@ -21,8 +21,8 @@ import {
   rejection,
   skillMd,
   textOf,
-  withSandbox,
   withRawServer,
+  withSandbox,
   withSession,
   writeProjectSkill,
 } from "./mcp_helpers.ts";
@@ -82,6 +82,28 @@ Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late
       ok(textOf(lateOpen).includes("<skill_instructions>\nLATE-BODY\n</skill_instructions>"));
       const read = await s.read("skill://late-skill");
       equal(read.contents[0].text, textOf(lateOpen));
+    });
+  });
+});
+
+Deno.test("MCP find_skills and list_skills see a skill installed right after a scan, and one removed", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    await withSession(box, "legacy", async (s) => {
+      // Scan (and cache) the catalog, then install a skill at once: no rescan has happened yet.
+      assertOk(await s.call("list_skills"));
+      const late = await writeProjectSkill(
+        box,
+        "zebra-stripes",
+        skillMd("zebra-stripes", "Paint zebra stripes on diagrams.", "ZEBRA-BODY"),
+      );
+      const found = assertOk(await s.call("find_skills", { query: "zebra" }));
+      deepEqual((found.matches as { name: string }[]).map((m) => m.name), ["zebra-stripes"]);
+      const listed = assertOk(await s.call("list_skills"));
+      ok(JSON.stringify(listed).includes("zebra-stripes"));
+      await Deno.remove(late, { recursive: true });
+      const gone = assertOk(await s.call("find_skills", { query: "zebra" }));
+      deepEqual(gone.matches, []);
     });
   });
 });
