@@ -249,7 +249,7 @@ export function trackedStdout(output: Writable, pending: PendingRequests): Writa
   const decoder = new TextDecoder();
   let partial = "";
   let gone = false;
-  return new Writable({
+  const stream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
       const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
       partial += text;
@@ -266,4 +266,8 @@ export function trackedStdout(output: Writable, pending: PendingRequests): Writa
       });
     },
   });
+  // The SDK's transport waits for "drain" (and listens for "error") once per message written
+  // while this buffer is full: concurrent large answers each add a listener, none leaks.
+  stream.setMaxListeners(0);
+  return stream;
 }

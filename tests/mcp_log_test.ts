@@ -5,7 +5,7 @@ import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { PREFIX } from "../lib/cli/io.ts";
 import { ROOT, writeTree } from "./helpers.ts";
-import { type Sandbox, withSandbox, withSession } from "./mcp_helpers.ts";
+import { type Sandbox, withRawServer, withSandbox, withSession } from "./mcp_helpers.ts";
 
 /** A sources file naming an upstream that does not exist: the background sync fails. */
 async function failingSource(box: Sandbox): Promise<void> {
@@ -71,5 +71,31 @@ Deno.test("MCP log: runStdio's own log prefixes a failed sync once", async () =>
     equal(status.code, 0, stderr);
     const lines = assertPrefixedOnce(stderr);
     equal(lines.filter((line) => / failed: /.test(line)).length, 1, stderr);
+  });
+});
+
+Deno.test("MCP log: twelve concurrent large loads leave no listener warning on stderr", async () => {
+  await withSandbox(async (box) => {
+    const body = "Large instructions line for a big skill.\n".repeat(12_000); // ~0.5 MB
+    await writeTree(join(box.home, ".claude", "skills", "big-skill"), {
+      "SKILL.md": `---\nname: big-skill\ndescription: A big skill.\n---\n${body}`,
+    });
+    await withRawServer(box, async (server) => {
+      await server.initialize();
+      const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
+      for (const id of ids) {
+        await server.send({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "open_skill", arguments: { name: "big-skill" } },
+        });
+      }
+      for (const id of ids) await server.waitFor((m) => m.id === id, 60_000);
+      const done = await server.finish();
+      equal(done.code, 0, done.stderr);
+      ok(!done.stderr.includes("MaxListeners"), done.stderr);
+      assertPrefixedOnce(done.stderr);
+    });
   });
 });
