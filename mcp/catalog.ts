@@ -21,7 +21,8 @@
  */
 import { statSync } from "node:fs";
 import type { ResolvedConfig } from "../lib/catalog/config.ts";
-import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
+import { basename } from "node:path";
+import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { type Log, silentLog } from "../lib/util.ts";
 
@@ -92,6 +93,21 @@ export class ServedCatalog {
   /** Published skills whose author allows model invocation, in precedence order. */
   async modelSkills(force = false): Promise<DiscoveredSkill[]> {
     return (await this.refresh(force)).skills.filter((s) => s.invocation.modelInvocable);
+  }
+
+  /**
+   * The file discovery skipped that would have been skill `name` (its folder,
+   * or a flat file, has that name), from the latest report; `undefined` when
+   * none.
+   */
+  async skipped(name: string): Promise<InvalidFile | undefined> {
+    const report = await this.refresh();
+    return report.invalid.find((file) => {
+      const base = basename(file.path);
+      return base === "SKILL.md"
+        ? basename(file.path.slice(0, -8)) === name
+        : base === `${name}.md`;
+    });
   }
 
   /** A published skill by exact name (any invocation), rescanning once on a miss. */

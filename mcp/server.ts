@@ -23,7 +23,7 @@ import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
-import type { Failure } from "../lib/errors.ts";
+import { type Failure, failure } from "../lib/errors.ts";
 import { type FindLimits, findLimits, findOpenable, findSkills } from "../lib/load/find.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
@@ -146,6 +146,7 @@ async function openForModel(
   options: Omit<OpenOptions, "lenient" | "words" | "warn"> = {},
 ): Promise<{ ok: true; skill: LoadedSkill } | Failure> {
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
+  if (!found.ok && found.kind === "unknown") return await skippedOr(context, name, asked, found);
   if (!found.ok) return found;
   return await openSkill(found.skill, {
     ...options,
@@ -153,6 +154,25 @@ async function openForModel(
     words: MCP_WORDS,
     warn: (message) => context.log("warn", `${asked}: ${message}`),
   });
+}
+
+/**
+ * A name whose file discovery skipped (too large, not UTF-8, a refused link, …) is refused as
+ * such, with the reason in the server's log; the model sees only fixed words and the kind.
+ */
+async function skippedOr(
+  context: ServerContext,
+  name: string,
+  asked: string,
+  unknown: Failure,
+): Promise<Failure> {
+  const skipped = await context.catalog.skipped(name);
+  if (skipped === undefined) return unknown;
+  context.log("warn", `${asked}: ${skipped.path}: ${skipped.reason}`);
+  return failure(
+    "skipped",
+    `skill "${name}" is not served: its file was skipped (${skipped.kind}); the server's log says why`,
+  );
 }
 
 function registerListSkills(server: McpServer, { catalog, limits }: ServerContext): void {

@@ -108,6 +108,34 @@ Deno.test("MCP find_skills and list_skills see a skill installed right after a s
   });
 });
 
+Deno.test("MCP open_skill: a skill skipped by discovery (over 1 MiB, not UTF-8) is refused as such, never unknown", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    const huge = "Step.\n".repeat(Math.ceil((MAX_SKILL_READ_BYTES + 1) / 6));
+    await writeProjectSkill(box, "huge-skill", skillMd("huge-skill", "Too big.", huge));
+    await writeProjectSkill(box, "latin1-skill", new TextDecoder().decode(new Uint8Array([0x41])));
+    await Deno.writeFile(
+      join(box.project, ".claude", "skills", "latin1-skill", "SKILL.md"),
+      new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xe9, 0x0a]),
+    );
+    const stderr = await withSession(box, "legacy", async (s) => {
+      assertRefused(
+        await s.call("open_skill", { name: "huge-skill" }),
+        /^skill "huge-skill" is not served: its file was skipped \(too-large\); the server's log says why$/,
+      );
+      assertRefused(
+        await s.call("open_skill", { name: "latin1-skill" }),
+        /^skill "latin1-skill" is not served: its file was skipped \(not-utf8\); the server's log says why$/,
+      );
+      assertRefused(await s.call("open_skill", { name: "never-there" }), /is unknown/);
+    });
+    ok(
+      /open_skill "huge-skill": .*huge-skill\/SKILL\.md: .*larger than 1 MiB/.test(stderr),
+      stderr,
+    );
+  });
+});
+
 // ---------------------------------------------------------------------------
 // Fresh opt-out, expected_sha256
 
