@@ -5,7 +5,7 @@ import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { PREFIX } from "../lib/cli/io.ts";
 import { ROOT, writeTree } from "./helpers.ts";
-import { type Sandbox, withRawServer, withSandbox, withSession } from "./mcp_helpers.ts";
+import { gitRepo, type Sandbox, withRawServer, withSandbox, withSession } from "./mcp_helpers.ts";
 
 /** A sources file naming an upstream that does not exist: the background sync fails. */
 async function failingSource(box: Sandbox): Promise<void> {
@@ -97,5 +97,26 @@ Deno.test("MCP log: twelve concurrent large loads leave no listener warning on s
       ok(!done.stderr.includes("MaxListeners"), done.stderr);
       assertPrefixedOnce(done.stderr);
     });
+  });
+});
+
+Deno.test("MCP log: a short session that ends during its background sync prints nothing", async () => {
+  await withSandbox(async (box) => {
+    const upstream = join(box.root, "upstream");
+    await gitRepo(box, upstream, {
+      "skills/demo/SKILL.md": "---\nname: demo\ndescription: A demo.\n---\nBody\n",
+    });
+    await writeTree(join(box.dshHome, "skills-anywhere"), {
+      "sources.json": JSON.stringify({ sources: [{ repo: upstream }] }) + "\n",
+    });
+    // Each session starts a sync and ends at once, aborting it (clone, then fetch once cloned).
+    for (let session = 0; session < 3; session++) {
+      await withRawServer(box, async (server) => {
+        await server.initialize();
+        const done = await server.finish();
+        equal(done.code, 0);
+        equal(done.stderr, "", `session ${session}`);
+      });
+    }
   });
 });

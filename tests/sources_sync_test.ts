@@ -427,23 +427,26 @@ Deno.test("a git command that hangs is stopped by the timeout, leaving nothing",
   });
 });
 
-Deno.test("an abort signal stops a running clone, leaving nothing", async () => {
+Deno.test("an abort signal stops a running clone, leaving nothing; stopped is skipped, not failed", async () => {
   await withUpstream(async (box) => {
+    const logged: string[] = [];
+    const log = (_level: string, message: string) => void logged.push(message);
     await withSilentServer(async (url) => {
       const source = box.resolve(url);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), 200);
-      const result = await syncSource(source, box.options({ signal: controller.signal }));
+      const result = await syncSource(source, box.options({ signal: controller.signal, log }));
       clearTimeout(timer);
-      equal(result.status, "failed");
-      equal(result.error, "git clone aborted");
+      equal(result.status, "skipped");
+      equal(result.error, "stopped before it finished");
       await assertNoCheckout(source);
     });
     const source = box.resolve(box.upstream);
     await box.commit("file.txt", "one");
-    const aborted = await syncSource(source, box.options({ signal: AbortSignal.abort() }));
-    equal(aborted.status, "failed");
+    const aborted = await syncSource(source, box.options({ signal: AbortSignal.abort(), log }));
+    equal(aborted.status, "skipped");
     await assertNoCheckout(source);
+    deepEqual(logged, [], "a stopped sync reports nothing");
   });
 });
 

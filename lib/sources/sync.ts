@@ -55,6 +55,9 @@ import { GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
 /** What happened to one source. */
 export type SyncStatus = "cloned" | "updated" | "unchanged" | "failed" | "skipped";
 
+/** The reason of a sync stopped by its abort signal (a `skipped` result, never logged). */
+const STOPPED = "stopped before it finished";
+
 /** The result of syncing one source. */
 export interface SyncResult {
   /** The source's display name. */
@@ -320,8 +323,10 @@ async function swapIn(place: Place, staging: string): Promise<void> {
 
 /**
  * Clones or refreshes one source into `source.dir`. Never throws: a missing
- * git is `skipped`, any failure is `failed` with the first line of the reason
- * and leaves the previous checkout (or nothing) in place.
+ * git, or a sync stopped by `options.signal`, is `skipped` (the stop is not
+ * logged: it is asked for, as when a server shuts down); any failure is
+ * `failed` with the first line of the reason; both leave the previous
+ * checkout (or nothing) in place.
  *
  * - no checkout, or one that is not this source's (see the module doc):
  *   build one in staging and swap it in → `cloned`;
@@ -369,6 +374,8 @@ export async function syncSource(
     );
     return { ...base, status: "updated", sha, error: null };
   } catch (error) {
+    // Stopped on purpose (the server is shutting down): not a failure, nothing to report.
+    if (options.signal?.aborted) return { ...base, status: "skipped", sha: null, error: STOPPED };
     const reason = firstLine(error);
     options.log?.("warn", `sync of ${source.display} failed: ${reason}`);
     return { ...base, status: "failed", sha: null, error: reason };
