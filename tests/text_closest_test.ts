@@ -13,7 +13,17 @@ Deno.test("editDistance counts insertions, deletions, substitutions and neighbou
 });
 
 Deno.test("closest: within a third of the length, or a prefix of three or more; closest first", () => {
-  const commands = ["list", "agents", "doctor", "sources", "add", "remove", "sync", "search", "show"];
+  const commands = [
+    "list",
+    "agents",
+    "doctor",
+    "sources",
+    "add",
+    "remove",
+    "sync",
+    "search",
+    "show",
+  ];
   deepEqual(closest("lsit", commands), ["list"]);
   deepEqual(closest("serch", commands), ["search"]);
   deepEqual(closest("sorces", commands), ["sources"]);
