@@ -265,8 +265,8 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
       sources.stdout,
       `${
         table([
-          ["SOURCE", "REF", "SYNCED COMMIT", "CACHE"],
-          ["acme/tools", "(default)", "(never)", checkout],
+          ["SOURCE", "REF", "CHECKOUT", "STATE"],
+          ["acme/tools", "(default)", checkout, "never synced"],
         ])
       }\n\nuser file:    ${userFile(box)}\nproject file: ${projectFile(box)}\n`,
     );

@@ -46,8 +46,10 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
     equal(unsynced.code, 0, unsynced.stderr);
     const [entry] = JSON.parse(unsynced.stdout);
     deepEqual(Object.keys(entry).sort(), [
+      "checkedOut",
       "dir",
       "display",
+      "failure",
       "id",
       "key",
       "lock",
@@ -55,6 +57,7 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
       "repo",
       "scanDir",
       "state",
+      "status",
       "url",
     ]);
     equal(entry.state, "active");
@@ -68,8 +71,8 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
     equal(entry.scanDir, join(entry.dir, "skills"));
     equal(entry.lock, null);
     const never = await box.cli("sources");
-    match(never.stdout, new RegExp(`^SOURCE {2,}REF {2,}SYNCED COMMIT {2,}CACHE\n`));
-    ok(never.stdout.includes("(default)") && never.stdout.includes("(never)"), never.stdout);
+    match(never.stdout, new RegExp(`^SOURCE {2,}REF {2,}CHECKOUT {2,}STATE\n`));
+    ok(never.stdout.includes("(default)") && never.stdout.includes("never synced"), never.stdout);
 
     const before = await agentTrees(box);
     const cloned = await box.cli("sync");
@@ -136,21 +139,24 @@ Deno.test("add/remove: add a local repo with --path, duplicate is already in, rm
       added.stdout,
       `added ${display} to ${userFile(box)}\n` +
         `${table([["SOURCE", "STATUS", "COMMIT"], [display, "cloned", sha.slice(0, 12)]])}\n` +
-        `2 skills available from ${display}\n`,
+        `2 skills found in ${display}\n`,
     );
     const written = await Deno.readTextFile(userFile(box));
     deepEqual(JSON.parse(written), { sources: [{ repo: upstream, path: "skills" }] });
 
     const again = await box.cli("add", upstream, "--path", "skills");
     equal(again.code, 0, again.stderr);
-    equal(again.stdout, `${display} is already in ${userFile(box)}\n`);
+    equal(again.stdout, `${display} is already listed in ${userFile(box)}\n`);
     equal(await Deno.readTextFile(userFile(box)), written, "no duplicate entry is appended");
 
     const removed = await box.cli("rm", upstream);
     equal(removed.code, 0, removed.stderr);
     equal(
       removed.stdout,
-      `removed ${upstream} from ${userFile(box)} (cached checkout kept under ${cacheDir(box)})\n`,
+      `removed 1 source from ${userFile(box)}: ${display}\n` +
+        `kept the cached checkout ${
+          resolveSource(upstream, cacheDir(box)).dir
+        } (--purge deletes it)\n`,
     );
     deepEqual(JSON.parse(await Deno.readTextFile(userFile(box))), { sources: [] });
 
@@ -174,7 +180,7 @@ Deno.test("add: `o/r/skills` and `o/r --path skills` are the same source", async
       await writeTree(box.dshHome, { "skills-anywhere/sources.json": text });
       const result = await box.cli(...args);
       equal(result.code, 0, result.stderr);
-      equal(result.stdout, `o/r/skills is already in ${userFile(box)}\n`);
+      equal(result.stdout, `o/r/skills is already listed in ${userFile(box)}\n`);
       equal(await Deno.readTextFile(userFile(box)), text);
       ok(!(await exists(cacheDir(box))), "nothing was synced");
     }
@@ -190,7 +196,7 @@ Deno.test("add --project writes <project>/.dsh/skills-anywhere.json", async () =
     const lines = result.stdout.trimEnd().split("\n");
     equal(lines[0], `added ${upstream} to ${projectFile(box)}`);
     match(lines[2], new RegExp(`^${escapeRe(upstream)} {2,}cloned {2,}[0-9a-f]{12}$`));
-    equal(lines[3], `2 skills available from ${upstream}`);
+    equal(lines[3], `2 skills found in ${upstream}`);
     deepEqual(JSON.parse(await Deno.readTextFile(projectFile(box))), {
       sources: [{ repo: upstream }],
     });

@@ -135,7 +135,7 @@ Deno.test("a broken sources file: one prefix, no usage text, exit 2 (unusable in
       equal(lines.length, 1, result.stderr);
       match(
         lines[0],
-        /^dsh-skills-anywhere: [^:]*skills-anywhere[^ ]*json (is not valid JSON|must be)/,
+        /^dsh-skills-anywhere: [^:]*skills-anywhere[^ ]*json: (not valid JSON|not \{"sources").*; fix or remove it$/,
       );
       ok(!result.stderr.includes("usage"), result.stderr);
     }

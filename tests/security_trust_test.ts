@@ -98,7 +98,7 @@ Deno.test("untrusted project sources: list, sync, sources, doctor clone nothing 
     equal(sources.code, 0, sources.stderr);
     const row = sources.stdout.split("\n").find((line) => line.startsWith(upstream));
     ok(row?.endsWith("untrusted — run `dsh-skills-anywhere trust`"), sources.stdout);
-    match(sources.stdout, /^SOURCE {2,}REF {2,}SYNCED COMMIT {2,}CACHE {2,}STATE$/m);
+    match(sources.stdout, /^SOURCE {2,}REF {2,}CHECKOUT {2,}STATE$/m);
     match(sources.stdout, /project file: .*skills-anywhere\.json \(untrusted\)$/m);
     const sourcesJson = JSON.parse((await cli(box, ["sources", "--json"])).stdout);
     equal(sourcesJson.length, 1);

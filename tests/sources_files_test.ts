@@ -68,11 +68,12 @@ Deno.test("invalid entries are rejected with the entry as JSON", async () => {
     for (const [name, content] of cases) {
       await writeTree(dir, { [name]: JSON.stringify(content) });
       const list = Array.isArray(content) ? content : (content as { sources: unknown[] }).sources;
-      const bad = list.find((entry) => entry !== "o/r");
+      const at = list.findIndex((entry) => entry !== "o/r");
       await rejectsWith(
         readSourcesFile(join(dir, name)),
         "invalid-entry",
-        `invalid source entry in ${join(dir, name)}: ${JSON.stringify(bad)}`,
+        `${join(dir, name)}: entry ${at + 1} is not a source string or ` +
+          `{repo, ref?, path?, rank?}: ${JSON.stringify(list[at])}`,
       );
     }
   });
@@ -89,7 +90,7 @@ Deno.test("a wrong shape is rejected", async () => {
       await rejectsWith(
         readSourcesFile(join(dir, name)),
         "invalid-shape",
-        `${join(dir, name)} must be {"sources": [...]}`,
+        `${join(dir, name)}: not {"sources": [...]}`,
       );
     }
   });
@@ -102,7 +103,7 @@ Deno.test("broken JSON in a sources file is a clear error", async () => {
       equal(error instanceof SourceError, true);
       equal((error as SourceError).kind, "invalid-json");
       equal(
-        (error as Error).message.startsWith(`${join(dir, "broken.json")} is not valid JSON: `),
+        (error as Error).message.startsWith(`${join(dir, "broken.json")}: not valid JSON (`),
         true,
       );
       return true;

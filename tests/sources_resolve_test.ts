@@ -293,10 +293,13 @@ Deno.test("two refs of one repo get separate checkouts and lock keys", () => {
   ok(sameRepository("o/r@main", "o/r@v1"));
 });
 
-Deno.test("sameSource: same id and same path, however spelled", () => {
+Deno.test("sameSource: same id, same ref and same path, however spelled", () => {
   ok(sameSource({ repo: "o/r", path: "skills" }, "o/r/skills"));
   ok(sameSource("o/r/skills/", { repo: "https://github.com/o/r", path: "./skills" }));
-  ok(sameSource("https://github.com/o/r/tree/main/skills", "o/r/skills"));
+  ok(sameSource("https://github.com/o/r/tree/main/skills", "o/r/skills@main"));
+  ok(sameSource("o/r@v1", { repo: "o/r", ref: "v1", rank: 3 }));
+  ok(!sameSource("https://github.com/o/r/tree/main/skills", "o/r/skills"), "a ref is not no ref");
+  ok(!sameSource("o/r@v1", "o/r@v2"));
   ok(sameSource("o/r", "github:o/r.git"));
   ok(!sameSource("o/r", "o/r/skills"));
   ok(!sameSource("o/r/skills", "o/x/skills"));

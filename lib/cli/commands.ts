@@ -107,10 +107,13 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ["json"],
     noArguments: true,
     examples: [
-      ["dsh-skills-anywhere sources", "each source, its synced commit and checkout"],
+      ["dsh-skills-anywhere sources", "each source, its checkout and state (synced, failed, …)"],
       ["dsh-skills-anywhere sources --json", "the same as one JSON document"],
     ],
-    exits: [[0, "always"], [2, "a sources file that cannot be used, or bad usage"]],
+    exits: [
+      [0, "the sources were listed"],
+      [2, "a sources file that cannot be used (not JSON, wrong shape, unreadable), or bad usage"],
+    ],
     run: async (...args) => (await import("./sources.ts")).runSources(...args),
   },
   add: {
@@ -135,24 +138,37 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     exits: [
       [0, "added (or already listed), and synced unless git is missing"],
-      [1, "added, but the first sync failed"],
-      [2, "a source that cannot be parsed, or bad usage"],
+      [1, "a local repository that does not exist (nothing saved), or the first sync failed"],
+      [2, "a source that cannot be parsed, a sources file that cannot be used, or bad usage"],
     ],
-    run: async (...args) => (await import("./sources.ts")).runAdd(...args),
+    run: async (...args) => (await import("./sources_edit.ts")).runAdd(...args),
   },
   remove: {
     group: "catalog",
-    summary: "remove a Git source; the cached checkout is kept",
-    synopsis: "<source> [--project] [--cwd <dir>]",
-    arguments: [["<source>", "the source as `sources` lists it"]],
-    options: ["project"],
+    summary: "remove a Git source (every entry of the repository, or one with --ref/--path)",
+    synopsis: "<source> [--ref <ref>] [--path <dir>] [--purge] [--project] [--cwd <dir>]",
+    arguments: [[
+      "<source>",
+      "the repository as `sources` lists it; a ref (@v1) or sub-path in it narrows like --ref/--path",
+    ]],
+    options: ["ref", "path", "purge", "project"],
+    optionHelp: {
+      ref: "remove only the entry with this ref (default: every ref)",
+      path: "remove only the entry with this folder (default: every folder)",
+      purge: "also delete the cached checkouts no other source uses (inside the cache only)",
+    },
     aliases: ["rm"],
     examples: [
-      ["dsh-skills-anywhere remove anthropics/skills", "stop using that source"],
+      ["dsh-skills-anywhere remove anthropics/skills", "stop using every entry of that repository"],
+      ["dsh-skills-anywhere rm anthropics/skills --ref v1 --purge", "one entry, and its checkout"],
       ["dsh-skills-anywhere rm anthropics/skills --project", "from this project's sources file"],
     ],
-    exits: [[0, "removed"], [1, "the source was not listed"], USAGE_EXIT],
-    run: async (...args) => (await import("./sources.ts")).runRemove(...args),
+    exits: [
+      [0, "removed (the output says how many, and what became of each checkout)"],
+      [1, "the source was not listed, or a checkout was not deleted (it was not a folder)"],
+      [2, "a sources file that cannot be used, or bad usage"],
+    ],
+    run: async (...args) => (await import("./sources_edit.ts")).runRemove(...args),
   },
   sync: {
     group: "catalog",
@@ -165,7 +181,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ["dsh-skills-anywhere sync", "fetch the sources that are due"],
       ["dsh-skills-anywhere sync --force", "fetch every source now"],
     ],
-    exits: [[0, "every source synced"], [1, "a source failed to sync"], USAGE_EXIT],
+    exits: [
+      [0, "every source synced"],
+      [1, "a source failed to sync (`sources` shows why)"],
+      [2, "a sources file that cannot be used, or bad usage"],
+    ],
     run: async (...args) => (await import("./sources.ts")).runSync(...args),
   },
   trust: {

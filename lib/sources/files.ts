@@ -155,18 +155,20 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
   try {
     parsed = JSON.parse(decodeUtf8(bytes));
   } catch (error) {
-    throw new SourceError("invalid-json", `${path} is not valid JSON: ${errorText(error)}`);
+    throw new SourceError("invalid-json", `${path}: not valid JSON (${errorText(error)})`);
   }
   const list = Array.isArray(parsed) ? parsed : isPlainObject(parsed) ? parsed.sources : undefined;
   if (!Array.isArray(list)) {
-    throw new SourceError("invalid-shape", `${path} must be {"sources": [...]}`);
+    throw new SourceError("invalid-shape", `${path}: not {"sources": [...]}`);
   }
-  return list.map((entry: unknown) => {
+  return list.map((entry: unknown, i) => {
     const spec = toSpec(entry);
     if (spec === undefined) {
       throw new SourceError(
         "invalid-entry",
-        `invalid source entry in ${path}: ${JSON.stringify(entry)}`,
+        `${path}: entry ${i + 1} is not a source string or {repo, ref?, path?, rank?}: ${
+          JSON.stringify(entry)
+        }`,
       );
     }
     return spec;
@@ -177,9 +179,10 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
  * Reads a sources file. A missing file is an empty list; `{"sources": [...]}`
  * and a bare array are accepted; string entries become `{repo}`. Throws
  * {@linkcode SourceError} for an unreadable or oversized file (`unreadable`,
- * see {@linkcode readConfigBytes}), invalid JSON (`invalid-json`), a wrong
- * shape (`invalid-shape`: `<path> must be {"sources": [...]}`) and an invalid
- * entry (`invalid-entry`: `invalid source entry in <path>: <json>`).
+ * see {@linkcode readConfigBytes}), invalid JSON (`invalid-json`: `<path>: not
+ * valid JSON (<why>)`), a wrong shape (`invalid-shape`: `<path>: not
+ * {"sources": [...]}`) and an invalid entry (`invalid-entry`: `<path>: entry
+ * <n> is not a source …: <json>`).
  *
  * @example
  * ```ts
@@ -242,10 +245,41 @@ function toLockEntry(value: unknown): LockEntry | undefined {
   return { url, ...(typeof ref === "string" ? { ref } : {}), sha, syncedAt };
 }
 
-/** Options of {@linkcode readLock}. */
+/** Options of {@linkcode readLock} and {@linkcode readSyncFailures}. */
 export interface ReadLockOptions {
-  /** Told, in one line naming the file, why an existing lock file was not read. */
+  /** Told, in one line naming the file, why an existing file was not read. */
   warn?: (message: string) => void;
+}
+
+/**
+ * Reads a state file that maps source keys to entries: anything unreadable,
+ * oversized or not a JSON object reads as `{}` (told to `warn` when the file
+ * exists); entries `toEntry` refuses are left out.
+ */
+async function readKeyed<T>(
+  path: string,
+  toEntry: (value: unknown) => T | undefined,
+  options: ReadLockOptions,
+): Promise<Record<string, T>> {
+  let parsed: unknown;
+  try {
+    const bytes = await readConfigBytes(path, { followSymlinks: true });
+    if (bytes === undefined) return {};
+    parsed = JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    options.warn?.(
+      error instanceof SourceError ? error.message : `${path} is not valid JSON; it was ignored`,
+    );
+    return {};
+  }
+  if (!isPlainObject(parsed)) return {};
+  const entries: [string, T][] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    const entry = toEntry(value);
+    if (entry !== undefined) entries.push([key, entry]);
+  }
+  // fromEntries defines own properties, so a "__proto__" key stays a plain key.
+  return Object.fromEntries(entries);
 }
 
 /**
@@ -260,25 +294,57 @@ export interface ReadLockOptions {
  * ```
  */
 export async function readLock(path: string, options: ReadLockOptions = {}): Promise<LockFile> {
-  let parsed: unknown;
-  try {
-    const bytes = await readConfigBytes(path, { followSymlinks: true });
-    if (bytes === undefined) return {};
-    parsed = JSON.parse(decodeUtf8(bytes));
-  } catch (error) {
-    options.warn?.(
-      error instanceof SourceError ? error.message : `${path} is not valid JSON; it was ignored`,
-    );
-    return {};
-  }
-  if (!isPlainObject(parsed)) return {};
-  const entries: [string, LockEntry][] = [];
-  for (const [key, value] of Object.entries(parsed)) {
-    const entry = toLockEntry(value);
-    if (entry !== undefined) entries.push([key, entry]);
-  }
-  // fromEntries defines own properties, so a "__proto__" key stays a plain key.
-  return Object.fromEntries(entries);
+  return await readKeyed(path, toLockEntry, options);
+}
+
+/** The last failed sync of a source. */
+export interface SyncFailure {
+  /** When the sync failed (ISO 8601). */
+  at: string;
+  /** The first line of the reason. */
+  error: string;
+}
+
+/** The failures file: the last failure of each source whose last sync failed, by `key`. */
+export type SyncFailures = Record<string, SyncFailure>;
+
+/**
+ * The failures file beside a lock file: `sync-failures.json`. A source's
+ * entry is written when its sync fails and removed when it next succeeds, so
+ * the lock keeps only commits and a reader can tell "failed" from "never
+ * synced".
+ *
+ * @example
+ * ```ts
+ * syncFailuresFile("/home/me/.dsh/skills-anywhere/lock.json");
+ * // "/home/me/.dsh/skills-anywhere/sync-failures.json"
+ * ```
+ */
+export function syncFailuresFile(lockFile: string): string {
+  return join(dirname(lockFile), "sync-failures.json");
+}
+
+function toSyncFailure(value: unknown): SyncFailure | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const { at, error } = value;
+  return typeof at === "string" && typeof error === "string" ? { at, error } : undefined;
+}
+
+/**
+ * Reads a failures file ({@linkcode syncFailuresFile}) as leniently as the
+ * lock: unreadable or malformed reads as `{}`, bad entries are left out.
+ *
+ * @example
+ * ```ts
+ * const failures = await readSyncFailures("/home/me/.dsh/skills-anywhere/sync-failures.json");
+ * failures["github.com/o/r"]?.error;
+ * ```
+ */
+export async function readSyncFailures(
+  path: string,
+  options: ReadLockOptions = {},
+): Promise<SyncFailures> {
+  return await readKeyed(path, toSyncFailure, options);
 }
 
 /**

@@ -546,19 +546,22 @@ export function sameRepository(a: string | SourceSpec, b: string | SourceSpec): 
 }
 
 /**
- * Whether two sources name the same directory of the same repository: same id
- * and the same sub-path (`o/r/skills` equals `{repo: "o/r", path: "skills"}`);
- * the ref is ignored; anything unparseable is never the same.
+ * Whether two entries are the same source — the identity the lock and the
+ * cache use: the same repository id, the same ref (`o/r@v1` equals `{repo:
+ * "o/r", ref: "v1"}`; no ref is its own value, the remote's default branch)
+ * and the same sub-path (`o/r/skills` equals `{repo: "o/r", path:
+ * "skills"}`); the rank is ignored; anything unparseable is never the same.
  *
  * @example
  * ```ts
  * sameSource("o/r/skills", { repo: "o/r", path: "skills" }); // true
  * sameSource("o/r", "o/r/skills"); // false
+ * sameSource("o/r@v1", "o/r"); // false
  * ```
  */
 export function sameSource(a: string | SourceSpec, b: string | SourceSpec): boolean {
   const left = tryIdentify(a);
   const right = tryIdentify(b);
   return left !== undefined && right !== undefined && left.id === right.id &&
-    comparablePath(left.path) === comparablePath(right.path);
+    left.ref === right.ref && comparablePath(left.path) === comparablePath(right.path);
 }

@@ -42,13 +42,20 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, realpath, rename, rm, unlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
-import { errorText, KindError } from "../errors.ts";
+import { errorText, type Failure, failure, KindError } from "../errors.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
-import { type LockFile, readLock, writeLock } from "./files.ts";
+import {
+  type LockFile,
+  readLock,
+  readSyncFailures,
+  syncFailuresFile,
+  writeLock,
+  writeWhole,
+} from "./files.ts";
 import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
 import { GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
 
@@ -442,8 +449,10 @@ async function replace(
 /**
  * Syncs sources one after another — once per lock key, so two sub-paths of
  * one checkout cost one fetch — then records every result with a commit in
- * the lock file (other entries are kept). A lock file that cannot be written
- * is a `warn` log line, not an error.
+ * the lock file (other entries are kept) and every failure in the failures
+ * file beside it (see `syncFailuresFile`; a success clears the source's
+ * entry). A state file that cannot be written is a `warn` log line, not an
+ * error.
  *
  * @example
  * ```ts
@@ -467,6 +476,7 @@ export async function syncAll(
       synced.push({ source, sha: result.sha, syncedAt: new Date().toISOString() });
     }
   }
+  await recordFailures(results, options);
   if (synced.length === 0) return results;
 
   try {
@@ -486,4 +496,125 @@ export async function syncAll(
     options.log?.("warn", `could not write ${options.lockFile}: ${firstLine(error)}`);
   }
   return results;
+}
+
+/**
+ * Updates the failures file: each failed result's reason is recorded, each
+ * synced one's entry removed. The file is written only when that changes it.
+ */
+async function recordFailures(results: readonly SyncResult[], options: SyncAllOptions) {
+  const file = syncFailuresFile(options.lockFile);
+  try {
+    const failures = await readSyncFailures(file, {
+      warn: (message) => options.log?.("warn", message),
+    });
+    let changed = false;
+    const at = new Date().toISOString();
+    for (const result of results) {
+      if (result.status === "failed") {
+        failures[result.key] = { at, error: result.error ?? "unknown error" };
+        changed = true;
+      } else if (result.sha !== null && Object.hasOwn(failures, result.key)) {
+        delete failures[result.key];
+        changed = true;
+      }
+    }
+    if (changed) await writeWhole(file, `${JSON.stringify(failures, null, 2)}\n`);
+  } catch (error) {
+    options.log?.("warn", `could not write ${file}: ${firstLine(error)}`);
+  }
+}
+
+/** What {@linkcode purgeCheckout} did: deleted the checkout, or found none. */
+export type PurgeResult = { ok: true; deleted: boolean } | Failure<"refused">;
+
+/**
+ * Deletes a source's cached checkout, by the cache rules of the module doc:
+ * only the source's own flat folder directly in the (real) cache folder, and
+ * only when it is a real folder — a symlink or file at its place is refused
+ * and left alone, so nothing outside the cache is ever reached. A missing
+ * cache or checkout is `deleted: false`. The source's lock and failure
+ * entries are forgotten too, so a later `add` starts from "never synced".
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * const source = resolveSource("o/r", "/home/me/.dsh/skills-anywhere/cache");
+ * const result = await purgeCheckout(source, { lockFile: "/home/me/.dsh/skills-anywhere/lock.json" });
+ * if (!result.ok) console.error(result.message);
+ * ```
+ */
+export async function purgeCheckout(
+  source: ResolvedSource,
+  options: { lockFile: string },
+): Promise<PurgeResult> {
+  const name = basename(source.dir);
+  const cacheDir = dirname(source.dir);
+  if (name !== checkoutName(source)) {
+    return failure("refused", `${source.dir} is not the cache folder of ${source.display}`);
+  }
+  if (await lstat(cacheDir).then(() => false, () => true)) return { ok: true, deleted: false };
+  const cache = await realpath(cacheDir);
+  const place: Place = { cache, name, dir: join(cache, name) };
+  const info = await lstat(place.dir).catch(() => undefined);
+  let deleted = false;
+  if (info !== undefined) {
+    if (!info.isDirectory()) {
+      return failure("refused", `${source.dir} is not a folder (a link or a file); left alone`);
+    }
+    await removeEntry(place, place.dir);
+    deleted = true;
+  }
+  await forget(source.key, options.lockFile);
+  return { ok: true, deleted };
+}
+
+/** Removes `key` from the lock and failures files, writing only a file that held it. */
+async function forget(key: string, lockFile: string): Promise<void> {
+  const lock = await readLock(lockFile);
+  if (Object.hasOwn(lock, key)) {
+    delete lock[key];
+    await writeLock(lockFile, lock);
+  }
+  const failuresFile = syncFailuresFile(lockFile);
+  const failures = await readSyncFailures(failuresFile);
+  if (Object.hasOwn(failures, key)) {
+    delete failures[key];
+    await writeWhole(failuresFile, `${JSON.stringify(failures, null, 2)}\n`);
+  }
+}
+
+/** Why a local source cannot be added: its path is missing, not a folder, or not a repository. */
+export type LocalRepositoryCheck =
+  | { ok: true }
+  | Failure<"missing" | "not-folder" | "not-repository">;
+
+/**
+ * Checks that a local source (see `isLocalSource`) names an existing Git
+ * repository: a folder holding `.git` (a folder, or the file of a worktree
+ * or submodule), or a bare repository (`HEAD`, `objects/` and `refs/`).
+ * Any other source passes without a look at the disk.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * const check = await checkLocalRepository(resolveSource("/srv/skills", "/cache"));
+ * if (!check.ok) console.error(check.message);
+ * ```
+ */
+export async function checkLocalRepository(source: ResolvedSource): Promise<LocalRepositoryCheck> {
+  if (!isLocalSource(source)) return { ok: true };
+  const path = source.url;
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) return failure("missing", `${path} does not exist`);
+  if (!info.isDirectory()) return failure("not-folder", `${path} is not a folder`);
+  const has = async (name: string, folder: boolean) => {
+    const entry = await stat(join(path, name)).catch(() => undefined);
+    return entry !== undefined && (folder ? entry.isDirectory() : true);
+  };
+  if (await has(".git", false)) return { ok: true };
+  if (await has("HEAD", false) && await has("objects", true) && await has("refs", true)) {
+    return { ok: true };
+  }
+  return failure("not-repository", `${path} is not a Git repository`);
 }

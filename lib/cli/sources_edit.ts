@@ -1,0 +1,280 @@
+/**
+ * The commands that edit a sources file: `add` (list a source, sync it, say
+ * honestly what it brought) and `remove` (unlist one or every entry of a
+ * repository, and with `--purge` delete their cached checkouts). A source is
+ * identified as the lock and the cache identify it: repository, ref and
+ * sub-path.
+ *
+ * @example
+ * ```ts
+ * import { runAdd } from "./sources_edit.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runAdd(["anthropics/skills"], {}, "/repo", processIo());
+ * ```
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
+import { loadCatalog } from "../catalog/mod.ts";
+import type { DiscoveredSkill } from "../catalog/discover.ts";
+import { collectSources } from "../sources/collect.ts";
+import {
+  projectSourcesFile,
+  readConfigBytes,
+  userSourcesFile,
+  writeSourcesFile,
+} from "../sources/files.ts";
+import {
+  comparablePath,
+  type ResolvedSource,
+  resolveSource,
+  sameRepository,
+  sameSource,
+  type SourceSpec,
+} from "../sources/resolve.ts";
+import { gitAvailable } from "../sources/git.ts";
+import { checkLocalRepository, purgeCheckout, syncAll } from "../sources/sync.ts";
+import { projectTrust, trustProject } from "../sources/trust.ts";
+import { type OptionValues, UsageError } from "./args.ts";
+import { cliConfig, stderrLog } from "./catalog.ts";
+import { escapeTerminal } from "./escape.ts";
+import { type Io, PREFIX } from "./io.ts";
+import { readSourcesStrictly, syncTable } from "./sources.ts";
+import { tildePath } from "./table.ts";
+import { counted } from "./words.ts";
+
+/** The sources file `add`/`remove` edit: the project's with `--project`, else the user's. */
+async function targetFile(values: OptionValues, cwd: string): Promise<string> {
+  return values.project
+    ? projectSourcesFile(await findProjectRoot(cwd))
+    : userSourcesFile(cliConfig().dshHome);
+}
+
+/**
+ * Whether the project file may stay trusted after the user edits it with `add`/`remove`:
+ * it did not exist (every entry is the user's own) or it was trusted as it was.
+ */
+async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
+  const bytes = await readConfigBytes(file);
+  if (bytes === undefined) return true;
+  return (await projectTrust(cliConfig().dshHome, projectRoot, bytes)).state === "trusted";
+}
+
+/** Edits a sources file; a project file trusted before (or new) is trusted as written. */
+async function editTarget(
+  values: OptionValues,
+  cwd: string,
+  specs: readonly (string | SourceSpec)[],
+): Promise<void> {
+  const config = cliConfig();
+  if (!values.project) return await writeSourcesFile(userSourcesFile(config.dshHome), specs);
+  const projectRoot = await findProjectRoot(cwd);
+  const file = projectSourcesFile(projectRoot);
+  const trusted = await keepsTrust(projectRoot, file);
+  await writeSourcesFile(file, specs);
+  const bytes = trusted ? await readConfigBytes(file) : undefined;
+  if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
+}
+
+/** The entry `add` writes: the bare source string, or an object with `--ref`/`--path`/`--rank`. */
+function specFrom(input: string, values: OptionValues): string | SourceSpec {
+  if (values.ref === undefined && values.path === undefined && values.rank === undefined) {
+    return input;
+  }
+  const spec: SourceSpec = { repo: input };
+  if (values.ref !== undefined) spec.ref = values.ref;
+  if (values.path !== undefined) spec.path = values.path;
+  if (values.rank !== undefined) {
+    const rank = Number(values.rank);
+    if (values.rank.trim() === "" || !Number.isFinite(rank)) {
+      throw new UsageError(`--rank must be a number (got "${escapeTerminal(values.rank)}")`);
+    }
+    spec.rank = rank;
+  }
+  return spec;
+}
+
+/** A source as messages name it: its display name, and `@<ref>` when it has a ref. */
+function label(source: ResolvedSource): string {
+  return source.ref === undefined ? source.display : `${source.display}@${source.ref}`;
+}
+
+/** `~`-shortened and escaped, for a message. */
+function shownPath(path: string, config: ResolvedConfig): string {
+  return escapeTerminal(tildePath(path, config.home));
+}
+
+/**
+ * Runs `add`; exit 0 (added, already listed, or git missing), 1 when the local
+ * repository does not exist (nothing saved) or the first sync failed; a source
+ * string or sources file that cannot be used throws (exit 2).
+ */
+export async function runAdd(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("add takes exactly one source");
+  const config = cliConfig();
+  const spec = specFrom(positionals[0], values);
+  const source = resolveSource(spec, config.cacheDir);
+  const file = await targetFile(values, cwd);
+  const shown = shownPath(file, config);
+  const existing = await readSourcesStrictly(file, !values.project);
+  const listed = existing.find((entry) => sameSource(entry, spec));
+  if (listed !== undefined) {
+    const name = label(resolveSource(listed, config.cacheDir));
+    io.out(`${escapeTerminal(name)} is already listed in ${shown}\n`);
+    return 0;
+  }
+  const local = await checkLocalRepository(source);
+  if (!local.ok) {
+    io.err(`${PREFIX}${escapeTerminal(local.message)}; nothing was added\n`);
+    return 1;
+  }
+  await editTarget(values, cwd, [...existing, spec]);
+  io.out(`added ${escapeTerminal(label(source))} to ${shown}\n`);
+  if (!(await gitAvailable())) {
+    io.err(`${PREFIX}git was not found on PATH; the source will sync once git is installed\n`);
+    return 0;
+  }
+  const [result] = await syncAll([source], {
+    lockFile: config.lockFile,
+    timeoutMs: config.syncTimeoutMs,
+    log: stderrLog(io),
+  });
+  io.out(syncTable([result]) + "\n");
+  if (result.status === "failed") return 1;
+  io.out(await addSummary(source, config, cwd, io));
+  return 0;
+}
+
+/**
+ * What the source brought, honestly: how many skills it has, how many of them
+ * are hidden as duplicates (of skills from elsewhere, or within the source),
+ * renamed for a name clash, or excluded by configuration.
+ */
+async function addSummary(
+  source: ResolvedSource,
+  config: ResolvedConfig,
+  cwd: string,
+  io: Io,
+): Promise<string> {
+  const { report } = await loadCatalog(config, { cwd, log: stderrLog(io) });
+  const ours = (skill: DiscoveredSkill) =>
+    skill.origin.kind === "source" && skill.origin.repo === source.display &&
+    (skill.origin.checkout === undefined || skill.origin.checkout === source.dir);
+  const listed = report.skills.filter(ours);
+  const dropped = report.dropped.filter((d) => ours(d.skill));
+  const duplicates = dropped.filter((d) => d.reason !== "excluded");
+  const within = duplicates.filter((d) => ours(d.winner)).length;
+  const parts = [
+    `${counted(listed.length + dropped.length, "skill")} found in ${escapeTerminal(label(source))}`,
+    counted(
+      duplicates.length - within,
+      "hidden as a duplicate of a skill you already have",
+      "hidden as duplicates of skills you already have",
+    ),
+    counted(within, "hidden as a duplicate within the source", "hidden as duplicates within it"),
+    `${listed.filter((s) => s.renamedFrom !== undefined).length} renamed for a name clash`,
+    `${dropped.length - duplicates.length} excluded by your configuration`,
+  ];
+  // The count of skills found always shows; the others only when they are not zero.
+  return `${[parts[0], ...parts.slice(1).filter((p) => !p.startsWith("0 "))].join(", ")}\n`;
+}
+
+/** The entries of `input`'s repository, resolved (an entry that cannot be is never one). */
+function entriesOf(
+  existing: readonly SourceSpec[],
+  input: string,
+  cacheDir: string,
+): (ResolvedSource | undefined)[] {
+  return existing.map((entry) => {
+    if (!sameRepository(entry, input)) return undefined;
+    try {
+      return resolveSource(entry, cacheDir);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/** Whether an entry is one `remove` names: its repository, narrowed by ref and path when given. */
+function narrowedTo(wanted: ResolvedSource, source: ResolvedSource | undefined): boolean {
+  return source !== undefined && (wanted.ref === undefined || source.ref === wanted.ref) &&
+    (wanted.path === undefined || comparablePath(source.path) === comparablePath(wanted.path));
+}
+
+/**
+ * Runs `remove` / `rm`; exit 0 when entries were removed (and purged), 1 when
+ * nothing matched or a checkout was refused; an unusable source or file throws (exit 2).
+ * Without `--ref`/`--path` (nor a ref or path in the source string) every entry of the
+ * repository goes, and the output names each.
+ */
+export async function runRemove(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError("remove takes exactly one source");
+  const input = positionals[0];
+  const config = cliConfig();
+  // Refuses a source string that cannot be parsed; a ref or path in it narrows like --ref/--path.
+  const wanted = resolveSource(
+    { repo: input, ref: values.ref, path: values.path },
+    config.cacheDir,
+  );
+  const file = await targetFile(values, cwd);
+  const shown = shownPath(file, config);
+  const existing = await readSourcesStrictly(file, !values.project);
+  const ofRepository = entriesOf(existing, input, config.cacheDir);
+  const hits = ofRepository.map((source) => narrowedTo(wanted, source));
+  const removed = ofRepository.filter((s, i): s is ResolvedSource => hits[i] && s !== undefined);
+  if (removed.length === 0) {
+    const others = ofRepository.flatMap((s) => s === undefined ? [] : [escapeTerminal(label(s))]);
+    const listed = others.length === 0 ? "" : `; listed: ${others.join(", ")}`;
+    io.err(`${PREFIX}${escapeTerminal(label(wanted))} is not listed in ${shown}${listed}\n`);
+    return 1;
+  }
+  await editTarget(values, cwd, existing.filter((_, i) => !hits[i]));
+  const names = removed.map((s) => escapeTerminal(label(s))).join(", ");
+  io.out(`removed ${counted(removed.length, "source")} from ${shown}: ${names}\n`);
+  return await settleCheckouts(removed, values.purge === true, cwd, io);
+}
+
+/**
+ * Says what became of each removed source's checkout: kept (and where),
+ * still used by another source, deleted with `--purge`, or refused. Exit 1
+ * when a checkout was refused.
+ */
+async function settleCheckouts(
+  removed: readonly ResolvedSource[],
+  purge: boolean,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const config = cliConfig();
+  const remaining = await collectSources(config, await findProjectRoot(cwd), () => {});
+  const inUse = new Set(
+    [...remaining.sources, ...(remaining.untrusted?.sources ?? [])].map((s) => s.dir),
+  );
+  let code = 0;
+  for (const source of new Map(removed.map((s) => [s.dir, s])).values()) {
+    const where = shownPath(source.dir, config);
+    const exists = await stat(source.dir).then(() => true, () => false);
+    if (inUse.has(source.dir)) {
+      if (exists) io.out(`kept the cached checkout ${where}: another source uses it\n`);
+    } else if (!purge) {
+      if (exists) io.out(`kept the cached checkout ${where} (--purge deletes it)\n`);
+    } else {
+      const result = await purgeCheckout(source, { lockFile: config.lockFile });
+      if (!result.ok) {
+        io.err(`${PREFIX}${escapeTerminal(result.message)}; delete it yourself if you want\n`);
+        code = 1;
+      } else if (result.deleted) io.out(`deleted the cached checkout ${where}\n`);
+    }
+  }
+  return code;
+}
