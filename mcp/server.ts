@@ -23,7 +23,14 @@ import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catal
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
 import type { Failure } from "../lib/errors.ts";
-import { type FindLimits, findLimits, findOpenable, findSkills } from "../lib/load/find.ts";
+import type { TermMatch } from "../lib/catalog/search.ts";
+import {
+  type FindLimits,
+  findLimits,
+  findOpenable,
+  findSkills,
+  freshBody,
+} from "../lib/load/find.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
@@ -178,23 +185,36 @@ function registerListSkills(server: McpServer, { catalog, limits }: ServerContex
   });
 }
 
+/** Why a match matched: per term, the fields that contain it and the body's count. */
+const TermMatchRow = z.object({
+  term: z.string(),
+  fields: z.array(z.enum(["name", "description", "whenToUse", "origin", "body"])),
+  occurrences: z.number().optional(),
+});
+
+const FindRow = SkillRow.extend({ matched: z.array(TermMatchRow).optional() });
+
+const findRow = (skill: DiscoveredSkill, matched: TermMatch[]) => ({ ...row(skill), matched });
+
 function registerFindSkills(server: McpServer, { catalog, limits }: ServerContext): void {
   server.registerTool("find_skills", {
     title: "Find skills",
     description:
-      "Search the skills by keywords; returns the best matches with their exact names for open_skill.",
+      "Search the skills by keywords (names and descriptions first, then the instructions); returns the best matches with their exact names for open_skill.",
     inputSchema: z.object({
       query: z.string().min(1).describe("keywords"),
       limit: z.number().int().min(1).max(limits.maxLimit).optional().describe(
         `at most this many (default ${limits.defaultLimit})`,
       ),
     }),
-    outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
+    outputSchema: z.object({ total: z.number(), matches: z.array(FindRow) }),
   }, async ({ query, limit }) => {
-    const rows = (await catalog.modelSkills()).map(row);
-    const found = await findSkills(rows, { query, limit }, { limits });
+    const skills = await catalog.modelSkills();
+    const body = (skill: DiscoveredSkill) => freshBody(skill, catalog.config.lenient);
+    const found = await findSkills(skills, { query, limit }, { limits, body });
     if (!found.ok) return toolError(found.message);
-    const { total, matches } = found;
+    const total = found.total;
+    const matches = found.matches.map((m) => findRow(m.skill, m.matched));
     const text = matches.length === 0
       ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
       : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");
