@@ -23,7 +23,6 @@ import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catal
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
 import type { Failure } from "../lib/errors.ts";
-import type { TermMatch } from "../lib/catalog/search.ts";
 import {
   type FindLimits,
   findLimits,
@@ -185,17 +184,6 @@ function registerListSkills(server: McpServer, { catalog, limits }: ServerContex
   });
 }
 
-/** Why a match matched: per term, the fields that contain it and the body's count. */
-const TermMatchRow = z.object({
-  term: z.string(),
-  fields: z.array(z.enum(["name", "description", "whenToUse", "origin", "body"])),
-  occurrences: z.number().optional(),
-});
-
-const FindRow = SkillRow.extend({ matched: z.array(TermMatchRow).optional() });
-
-const findRow = (skill: DiscoveredSkill, matched: TermMatch[]) => ({ ...row(skill), matched });
-
 function registerFindSkills(server: McpServer, { catalog, limits }: ServerContext): void {
   server.registerTool("find_skills", {
     title: "Find skills",
@@ -207,14 +195,14 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
         `at most this many (default ${limits.defaultLimit})`,
       ),
     }),
-    outputSchema: z.object({ total: z.number(), matches: z.array(FindRow) }),
+    outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
   }, async ({ query, limit }) => {
     const skills = await catalog.modelSkills();
     const body = (skill: DiscoveredSkill) => freshBody(skill, catalog.config.lenient);
     const found = await findSkills(skills, { query, limit }, { limits, body });
     if (!found.ok) return toolError(found.message);
     const total = found.total;
-    const matches = found.matches.map((m) => findRow(m.skill, m.matched));
+    const matches = found.matches.map((m) => row(m.skill));
     const text = matches.length === 0
       ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
       : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");
