@@ -122,7 +122,8 @@ function renderFound(value: FindValue): string {
 }
 
 /**
- * Searches the whole registry. Its summaries carry no metadata (a budget-hidden skill looks
+ * Searches the whole registry, bodies included (each skill's content, loaded through the
+ * registry at search time). Its summaries carry no metadata (a budget-hidden skill looks
  * like an author-disabled one) and may predate an edit, so each match is confirmed by loading
  * it the way open_skill does: find lists what open_skill opens, and nothing else.
  */
@@ -134,19 +135,22 @@ async function find(
 ): Promise<FindValue> {
   const view = viewOptions(exec);
   const all = await ctx.skills.list(view);
-  const confirmed = async (skill: SkillSummary) => {
-    const loaded = await ctx.skills.get(skill.name, view).catch((error) => {
+  const load = (skill: SkillSummary) =>
+    ctx.skills.get(skill.name, view).catch((error) => {
       if (view.signal.aborted) throw error;
       return undefined; // unreadable now: not something open_skill would serve
     });
+  const confirmed = async (skill: SkillSummary) => {
+    const loaded = await load(skill);
     return loaded !== undefined && openable(loaded);
   };
-  const found = await findSkills(all, args, { limits, openable: confirmed });
+  const body = async (skill: SkillSummary) => (await load(skill))?.content;
+  const found = await findSkills(all, args, { limits, openable: confirmed, body });
   if (!found.ok) throw refusal(found);
   return {
     total: found.total,
     unlisted: all.filter((s) => !s.invocation.modelInvocable).length,
-    matches: found.matches.map((skill) => ({
+    matches: found.matches.map(({ skill }) => ({
       name: skill.name,
       description: skill.description,
       listed: skill.invocation.modelInvocable,

@@ -24,7 +24,13 @@ import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catal
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
 import { type Failure, failure } from "../lib/errors.ts";
-import { type FindLimits, findLimits, findOpenable, findSkills } from "../lib/load/find.ts";
+import {
+  type FindLimits,
+  findLimits,
+  findOpenable,
+  findSkills,
+  freshBody,
+} from "../lib/load/find.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
@@ -203,7 +209,7 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
   server.registerTool("find_skills", {
     title: "Find skills",
     description:
-      "Search the skills by keywords; returns the best matches with their exact names for open_skill.",
+      "Search the skills by keywords (names and descriptions first, then the instructions); returns the best matches with their exact names for open_skill.",
     inputSchema: z.object({
       query: z.string().min(1).describe("keywords"),
       limit: z.number().int().min(1).max(limits.maxLimit).optional().describe(
@@ -212,10 +218,12 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
     }),
     outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
   }, async ({ query, limit }) => {
-    const rows = (await catalog.modelSkills()).map(row);
-    const found = await findSkills(rows, { query, limit }, { limits });
+    const skills = await catalog.modelSkills();
+    const body = (skill: DiscoveredSkill) => freshBody(skill, catalog.config.lenient);
+    const found = await findSkills(skills, { query, limit }, { limits, body });
     if (!found.ok) return toolError(found.message);
-    const { total, matches } = found;
+    const total = found.total;
+    const matches = found.matches.map((m) => row(m.skill));
     const text = matches.length === 0
       ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
       : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");

@@ -64,7 +64,7 @@ Deno.test("findSkills: ranks, clamps the limit, keeps only openable matches, ref
   deepEqual(limits, { defaultLimit: 1, maxLimit: 2 });
   deepEqual(findLimits(0.5, 0), { defaultLimit: 1, maxLimit: 1 });
   const names = (found: Awaited<ReturnType<typeof findSkills>>) =>
-    found.ok ? found.matches.map((s) => s.name) : found.kind;
+    found.ok ? found.matches.map((m) => m.skill.name) : found.kind;
 
   deepEqual(names(await findSkills(SKILLS, { query: " pdf forms " }, { limits })), ["pdf-forms"]);
   const many = await findSkills(SKILLS, { query: "pdf", limit: 50 }, { limits });

@@ -74,6 +74,47 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     exits: [[0, "always, once the catalog is read"], USAGE_EXIT],
     run: async (...args) => (await import("./list.ts")).runList(...args),
   },
+  show: {
+    group: "catalog",
+    summary: "show one skill as a model would get it: its facts, digests, then its instructions",
+    synopsis: "<name> [--json] [--raw] [--cwd <dir>]",
+    arguments: [["<name>", "the skill's name as `list` shows it"]],
+    options: ["json", "raw"],
+    optionHelp: {
+      json: "print one JSON document (the facts and the instructions) on stdout",
+      raw: "print SKILL.md's bytes as they are: pipe it, don't trust it to a terminal",
+    },
+    examples: [
+      ["dsh-skills-anywhere show pdf", "where pdf comes from, its SHA-256 and its instructions"],
+      ["dsh-skills-anywhere show pdf --raw > pdf.SKILL.md", "the file itself, byte for byte"],
+      ["dsh-skills-anywhere show pdf --json | jq -r .sha256", "its digest, for a pin"],
+    ],
+    exits: [
+      [0, "shown"],
+      [1, "no skill by that name, or its file cannot be read now (the reason is printed)"],
+      USAGE_EXIT,
+    ],
+    run: async (...args) => (await import("./show.ts")).runShow(...args),
+  },
+  search: {
+    group: "catalog",
+    summary: "find skills by keywords: names and descriptions first, then the instructions",
+    synopsis: "<query...> [--limit <n>] [--json] [--cwd <dir>]",
+    arguments: [["<query...>", "keywords (words of two or more letters or digits)"]],
+    options: ["json", "limit"],
+    optionHelp: { limit: "show at most <n> matches, 1 to 200 (default 10)" },
+    examples: [
+      ["dsh-skills-anywhere search excel", "skills about Excel, and why each matched"],
+      ["dsh-skills-anywhere search pdf forms --limit 3", "the best three for both words"],
+      ["dsh-skills-anywhere search review --json | jq -r '.matches[].name'", "for a script"],
+    ],
+    exits: [
+      [0, "at least one skill matched"],
+      [1, "no skill matched (with --json, an empty `matches` list is still printed)"],
+      USAGE_EXIT,
+    ],
+    run: async (...args) => (await import("./search.ts")).runSearch(...args),
+  },
   agents: {
     group: "catalog",
     summary: "show every supported agent and its skill folders",

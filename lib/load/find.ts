@@ -1,22 +1,29 @@
 /**
- * Finding and naming skills for a model, shared by every tool surface (the
- * MCP server and the dsh tools): the search with its limits, the rule for
- * which skills a model may open, and the refusals of a name, as failures
- * with a `kind`. Pure functions over a list of skill summaries plus a lookup;
- * each surface adds its own words (its tool names, its hints).
+ * Finding and naming skills, shared by every surface (the CLI's `search`, the
+ * MCP server and the dsh tools): the search with its limits and the bodies it
+ * reads, the rule for which skills a model may open, and the refusals of a
+ * name, as failures with a `kind`. Functions over a list of skill summaries
+ * plus a lookup; each surface adds its own words (its tool names, its hints).
+ *
+ * The search reads every searched skill's body at search time (through the
+ * caller's `body` reader; {@linkcode freshBody} for catalog skills) rather
+ * than keeping bodies in the catalog, so discovery stays as fast as before
+ * and a search sees the files as they are now.
  *
  * @example
  * ```ts
  * import { findLimits, findSkills } from "./find.ts";
  * const skills = [{ name: "pdf-forms", description: "Fill in PDF forms." }];
  * const found = await findSkills(skills, { query: "pdf" }, { limits: findLimits() });
- * if (found.ok) console.log(found.matches.map((s) => s.name)); // ["pdf-forms"]
+ * if (found.ok) console.log(found.matches.map((m) => m.skill.name)); // ["pdf-forms"]
  * ```
  * @module
  */
-import { type SearchableSkill, searchSkills } from "../catalog/search.ts";
+import { type SearchableSkill, type SearchMatch, searchSkills } from "../catalog/search.ts";
 import { type Failure, failure } from "../errors.ts";
+import { ReadError } from "../fs/mod.ts";
 import { isSkillName } from "../skill/names.ts";
+import { readSkillNow } from "./fresh.ts";
 
 /** The default and the largest number of matches a search returns. */
 export interface FindLimits {
@@ -54,10 +61,14 @@ export interface FindOptions<T> {
   limits: FindLimits;
   /** Keeps only matches a model may open (default: every match). */
   openable?: (skill: T) => boolean | Promise<boolean>;
+  /** The skill's instructions now, searched after its name and description (default: none). */
+  body?: (skill: T) => string | undefined | Promise<string | undefined>;
 }
 
-/** The matches, best first, and how many skills were searched; or a refused query. */
-export type FindResult<T> = { ok: true; total: number; matches: T[] } | Failure<"empty-query">;
+/** The matches (with why each matched), best first, and how many skills were searched; or a refused query. */
+export type FindResult<T extends SearchableSkill> =
+  | { ok: true; total: number; matches: SearchMatch<T>[] }
+  | Failure<"empty-query">;
 
 /**
  * Ranks `skills` for the request's keywords and returns the best openable
@@ -79,12 +90,53 @@ export async function findSkills<T extends SearchableSkill>(
   if (query === "") return failure("empty-query", "query must not be empty");
   const { defaultLimit, maxLimit } = options.limits;
   const limit = Math.min(maxLimit, Math.max(1, Math.floor(request.limit ?? defaultLimit)));
-  const matches: T[] = [];
-  for (const { skill } of searchSkills(skills, query, skills.length)) {
+  const bodies = new Map<T, string | undefined>();
+  if (options.body !== undefined) {
+    for (const skill of skills) bodies.set(skill, await options.body(skill));
+  }
+  const ranked = searchSkills(skills, query, skills.length, { body: (s) => bodies.get(s) });
+  const matches: SearchMatch<T>[] = [];
+  for (const match of ranked) {
     if (matches.length >= limit) break;
-    if (options.openable === undefined || await options.openable(skill)) matches.push(skill);
+    if (options.openable === undefined || await options.openable(match.skill)) matches.push(match);
   }
   return { ok: true, total: skills.length, matches };
+}
+
+/** A catalog skill as {@linkcode freshBody} reads it. */
+export interface BodySource {
+  /** The published name. */
+  name: string;
+  /** Absolute path of the Markdown file. */
+  path: string;
+  /** The real directory no link may leave. */
+  confineTo?: string;
+}
+
+/**
+ * A catalog skill's instructions as its file says now, read with the checks
+ * every fresh read applies (links, confinement, 1 MiB, strict UTF-8);
+ * `undefined` when the file cannot be read or parsed now (it is then searched
+ * by its name and description only).
+ *
+ * @example
+ * ```ts
+ * import { freshBody } from "./find.ts";
+ * freshBody({ name: "gone", path: "/nowhere/gone/SKILL.md" }, true); // undefined
+ * ```
+ */
+export function freshBody(skill: BodySource, lenient: boolean): string | undefined {
+  try {
+    const now = readSkillNow(skill.path, {
+      fallbackName: skill.name,
+      lenient,
+      confineTo: skill.confineTo,
+    });
+    return now.ok ? now.skill.content : undefined;
+  } catch (error) {
+    if (error instanceof ReadError) return undefined;
+    throw error;
+  }
 }
 
 /** What decides whether a model may open a skill. */

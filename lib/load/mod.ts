@@ -80,6 +80,8 @@ export interface OpenOptions {
    * its own git dir says so and no file under the skill differs from that commit.
    */
   expectedSourceCommit?: string;
+  /** Load even when the author disabled model invocation (for a person reading it, not a model). */
+  includeDisabled?: boolean;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
   /** The surface's words in the rendered text (default: neutral ones). */
@@ -315,7 +317,9 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
   const read = wantBundle ? await readWithBundle(target, options) : readAlone(target, options);
   if (!read.ok) return read;
   const fresh = read.value;
-  if (!fresh.skill.invocation.modelInvocable) return disabledByAuthor(target.name);
+  if (!fresh.skill.invocation.modelInvocable && options.includeDisabled !== true) {
+    return disabledByAuthor(target.name);
+  }
   const refused = checkDigests(fresh, sha256Hex(fresh.bytes), options);
   if (refused !== undefined) return refused;
   const commit = await checkCommit(target, options);

@@ -1,0 +1,241 @@
+/**
+ * The `show` command: one skill as a model would get it from `open_skill`
+ * (its name, description, origin, path, SHA-256 of SKILL.md and of the
+ * bundle, declared tools, invocation flags, then the instructions), read
+ * fresh with the same checks (`openSkill`), so a file that changed into
+ * something unreadable since it was listed is refused, never shown wrong.
+ * A skill its author keeps from the model is still shown, marked. Every
+ * string from the skill is escaped for the terminal, except with `--raw`,
+ * which prints the file's bytes as they are.
+ *
+ * @example
+ * ```ts
+ * import { runShow } from "./show.ts";
+ * import { processIo } from "./io.ts";
+ * const code = await runShow(["pdf"], { json: true }, "/repo", processIo()); // 1 if unknown
+ * ```
+ * @module
+ */
+import type { DiscoveredSkill } from "../catalog/discover.ts";
+import { originLabel } from "../catalog/origin.ts";
+import { ReadError } from "../fs/mod.ts";
+import { type LoadedSkill, type OpenOptions, openSkill } from "../load/mod.ts";
+import { readSkillNow } from "../load/fresh.ts";
+import { isSkillName } from "../skill/names.ts";
+import { closest } from "../text/closest.ts";
+import { type OptionValues, UsageError } from "./args.ts";
+import { cliCatalog } from "./catalog.ts";
+import { PROGRAM } from "./commands.ts";
+import { escapeTerminal, jsonText, quote } from "./escape.ts";
+import { type Io, PREFIX } from "./io.ts";
+import { outStyles } from "./style.ts";
+import { counted } from "./words.ts";
+
+/** Runs `show`: 0 shown, 1 unknown name or a file that cannot be read now. */
+export async function runShow(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) {
+    throw new UsageError(`show takes one skill name (got ${positionals.length})`, "show");
+  }
+  if (values.raw && values.json) {
+    throw new UsageError("--raw and --json exclude each other", "show");
+  }
+  const [name] = positionals;
+  const { config, report } = await cliCatalog(cwd, io);
+  const skill = isSkillName(name) ? report.skills.find((s) => s.name === name) : undefined;
+  if (skill === undefined) {
+    io.err(unknownName(name, report.skills.map((s) => s.name)));
+    return 1;
+  }
+  if (values.raw) return showRaw(skill, config.lenient, io);
+  return await showSkill(skill, { lenient: config.lenient, json: values.json === true }, io);
+}
+
+/** The line for a name the catalog does not publish, with the closest names. */
+function unknownName(name: string, names: readonly string[]): string {
+  const near = closest(name, names, 3).map(quote);
+  const hint = near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+  return `${PREFIX}no skill named ${quote(name)}${hint}; run "${PROGRAM} list" to see them\n`;
+}
+
+/** `--raw`: SKILL.md's bytes as read now (same checks as every fresh read), nothing added. */
+function showRaw(skill: DiscoveredSkill, lenient: boolean, io: Io): number {
+  let why: string;
+  try {
+    const now = readSkillNow(skill.path, {
+      fallbackName: skill.name,
+      lenient,
+      confineTo: skill.confineTo,
+    });
+    if (now.ok) {
+      // Strict UTF-8 was checked; keeping the BOM makes the text encode to the same bytes.
+      io.out(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(now.bytes));
+      return 0;
+    }
+    why = now.message;
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    why = error.message;
+  }
+  io.err(`${PREFIX}cannot read ${escapeTerminal(skill.path)}: ${escapeTerminal(why)}\n`);
+  return 1;
+}
+
+/** Options of {@linkcode showSkill}. */
+export interface ShowOptions {
+  /** Parse leniently (the catalog's setting). */
+  lenient: boolean;
+  /** One JSON document instead of text. */
+  json: boolean;
+}
+
+/** The loaded skill and, when its bundle digest could not be computed, why. */
+type Opened = { ok: true; loaded: LoadedSkill; bundleUnavailable?: string } | {
+  ok: false;
+  why: string;
+};
+
+/** Opens `skill` as `open_skill` would (disabled or not), with its bundle when it can be read. */
+async function openForPerson(skill: DiscoveredSkill, lenient: boolean): Promise<Opened> {
+  const warnings: string[] = [];
+  const options: OpenOptions = {
+    lenient,
+    includeDisabled: true,
+    warn: (message) => warnings.push(message),
+  };
+  let bundleUnavailable: string | undefined;
+  let result = await openSkill(skill, { ...options, includeBundle: true });
+  if (!result.ok && result.kind === "bundle-invalid") {
+    bundleUnavailable = result.message;
+    result = await openSkill(skill, options);
+  }
+  if (!result.ok) return { ok: false, why: warnings.at(-1) ?? result.message };
+  return { ok: true, loaded: result.skill, bundleUnavailable };
+}
+
+/**
+ * Shows one catalog skill, read now (see the module doc): 0 when shown, 1
+ * (one line on stderr, nothing on stdout) when its file cannot be read now.
+ *
+ * @example
+ * ```ts
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * import { showSkill } from "./show.ts";
+ * import { processIo } from "./io.ts";
+ * declare const skill: DiscoveredSkill;
+ * await showSkill(skill, { lenient: true, json: false }, processIo());
+ * ```
+ */
+export async function showSkill(
+  skill: DiscoveredSkill,
+  options: ShowOptions,
+  io: Io,
+): Promise<number> {
+  const opened = await openForPerson(skill, options.lenient);
+  if (!opened.ok) {
+    io.err(`${PREFIX}${escapeTerminal(opened.why)}\n`);
+    return 1;
+  }
+  const { loaded, bundleUnavailable } = opened;
+  if (options.json) io.out(jsonText(showDoc(skill, loaded, bundleUnavailable)));
+  else io.out(showText(skill, loaded, bundleUnavailable, io));
+  return 0;
+}
+
+/** The `show --json` document. */
+function showDoc(
+  skill: DiscoveredSkill,
+  loaded: LoadedSkill,
+  bundleUnavailable: string | undefined,
+): Record<string, unknown> {
+  const bundle = loaded.bundle;
+  return {
+    name: loaded.name,
+    description: loaded.description,
+    from: originLabel(skill.origin),
+    source: skill.source,
+    origin: skill.origin,
+    path: loaded.path,
+    directory: loaded.directory,
+    sha256: loaded.sha256,
+    bundle_sha256: bundle?.sha256 ?? null,
+    bundle_files: bundle?.files.length ?? null,
+    bundle_bytes: bundle?.total_bytes ?? null,
+    bundle_unavailable: bundleUnavailable ?? null,
+    declared_tools: loaded.declared_tools ?? [],
+    model_invocable: skill.invocation.modelInvocable,
+    user_invocable: skill.invocation.userInvocable,
+    renamed_from: skill.renamedFrom ?? null,
+    instructions: loaded.content,
+  };
+}
+
+/** The header rows of the text output: [label, escaped value]. */
+function headerRows(
+  skill: DiscoveredSkill,
+  loaded: LoadedSkill,
+  bundleUnavailable: string | undefined,
+): [string, string][] {
+  const bundle = loaded.bundle;
+  const tools = loaded.declared_tools ?? [];
+  const rows: [string, string][] = [
+    ["name", loaded.name],
+    ["description", loaded.description],
+    ["from", originLabel(skill.origin)],
+    ["path", loaded.path],
+    ["sha256", loaded.sha256],
+    [
+      "bundle",
+      bundle !== undefined
+        ? `${bundle.sha256} (${counted(bundle.files.length, "file")}, ${
+          counted(bundle.total_bytes, "byte")
+        })`
+        : `not computed: ${bundleUnavailable ?? "unknown"}`,
+    ],
+    ["tools", tools.length === 0 ? "none declared" : tools.join(", ")],
+    [
+      "model",
+      skill.invocation.modelInvocable
+        ? "offered to the model"
+        : "not offered to the model (its author disabled model invocation)",
+    ],
+    [
+      "person",
+      skill.invocation.userInvocable ? `may invoke it as /${loaded.name}` : "not user-invocable",
+    ],
+  ];
+  if (skill.renamedFrom !== undefined) rows.push(["renamed from", skill.renamedFrom]);
+  return rows.map(([label, value]) => [label, escapeTerminal(value)]);
+}
+
+/** Escapes instructions line by line, keeping line breaks and tabs. */
+function escapeLines(text: string): string {
+  return text.split(/\r?\n/).map((line) => line.split("\t").map(escapeTerminal).join("\t"))
+    .join("\n");
+}
+
+/** The text output: the header (labels dim, the opt-out marked), a blank line, the instructions. */
+function showText(
+  skill: DiscoveredSkill,
+  loaded: LoadedSkill,
+  bundleUnavailable: string | undefined,
+  io: Io,
+): string {
+  const style = outStyles(io);
+  const rows = headerRows(skill, loaded, bundleUnavailable);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const lines = rows.map(([label, value]) => {
+    const shown = label === "name"
+      ? style.bold(value)
+      : label === "model" && !skill.invocation.modelInvocable
+      ? style.warn(value)
+      : value;
+    return `${style.dim(`${label}:`.padEnd(width))}${shown}`;
+  });
+  const body = escapeLines(loaded.content);
+  return `${lines.join("\n")}\n\n${body}${body.endsWith("\n") || body === "" ? "" : "\n"}`;
+}
