@@ -23,7 +23,8 @@ import type { ResolvedSource } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
-import { tildePath } from "./table.ts";
+import type { Styles } from "./style.ts";
+import { formatTable, tildePath } from "./table.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
@@ -105,4 +106,51 @@ function displayPath(path: string, home: string, sources: readonly ResolvedSourc
     if (best === undefined || rel.length < best.length) best = rel;
   }
   return best ?? tildePath(path, home);
+}
+
+/** A skill left out of the catalog, as `list --all` and `doctor` show it. */
+export interface HiddenRow {
+  /** The skill's name. */
+  name: string;
+  /** Its SKILL.md. */
+  path: string;
+  /** `excluded`, `same-file` or `same-content`. */
+  reason: string;
+  /** The SKILL.md kept in its place (its own path when excluded). */
+  winner: string;
+}
+
+/**
+ * The "Hidden duplicates (n):" section (each with why and the file kept instead), then the
+ * "Excluded by configuration (n):" section; nothing for an empty list. Paths dim.
+ *
+ * @example
+ * ```ts
+ * import { hiddenSections } from "./catalog.ts";
+ * import { styles } from "./style.ts";
+ * hiddenSections([], (p) => p, styles(false)); // []
+ * ```
+ */
+export function hiddenSections(
+  rows: readonly HiddenRow[],
+  show: (path: string) => string,
+  st: Styles,
+): string[] {
+  const lines: string[] = [];
+  const duplicates = rows.filter((r) => r.reason !== "excluded");
+  const excluded = rows.filter((r) => r.reason === "excluded");
+  if (duplicates.length > 0) {
+    lines.push("", st.bold(`Hidden duplicates (${duplicates.length}):`));
+    lines.push(formatTable(duplicates.map((d) => [
+      "  " + d.name,
+      d.reason,
+      [[show(d.path), st.dim]],
+      [["-> "], [show(d.winner), st.dim]],
+    ])));
+  }
+  if (excluded.length > 0) {
+    lines.push("", st.bold(`Excluded by configuration (${excluded.length}):`));
+    lines.push(formatTable(excluded.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])));
+  }
+  return lines;
 }
