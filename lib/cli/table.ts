@@ -80,9 +80,16 @@ export function formatTable(rows: readonly (readonly Cell[])[]): string {
 }
 
 /**
+ * The units a cut keeps whole: a written `\uXXXX` or `\u{X…}` escape (the parser writes hidden
+ * characters of a description that way), else one code point.
+ */
+const UNITS = /\\u\{[0-9a-f]{1,6}\}|\\u[0-9a-f]{4}|[^]/giu;
+
+/**
  * `text` cut to at most `width` terminal columns once escaped, ending with "…" when cut. The cut
- * falls between code points and never inside the escape of one ({@linkcode escapeTerminal} writes
- * an unsafe character as one `\uXXXX` or `\u{XXXXX}` run): the result is raw text, escaped later.
+ * falls between code points and never inside an escape: neither one {@linkcode escapeTerminal}
+ * will write for an unsafe character nor a `\uXXXX` already written in the text. The result is raw
+ * text, escaped later like any cell.
  *
  * @example
  * ```ts
@@ -95,11 +102,11 @@ export function fitText(text: string, width: number): string {
   if (columnsOf(escapeTerminal(text)) <= width) return text;
   let used = 0;
   let kept = "";
-  for (const ch of text) {
-    const cost = columnsOf(escapeTerminal(ch));
+  for (const [unit] of text.matchAll(UNITS)) {
+    const cost = columnsOf(escapeTerminal(unit));
     if (used + cost > width - 1) break;
     used += cost;
-    kept += ch;
+    kept += unit;
   }
   return `${kept}…`;
 }
