@@ -25,6 +25,7 @@ import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import type { Styles } from "./style.ts";
 import { formatTable, tildePath } from "./table.ts";
+import { counted } from "./words.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
@@ -59,9 +60,11 @@ export function stderrWarn(io: Io): (message: string) => void {
  */
 export function untrustedNotice(untrusted: UntrustedProject, home: string): string {
   const changed = untrusted.state === "changed" ? " (it changed since it was trusted)" : "";
-  return `${PREFIX}${untrusted.sources.length} Git sources in ${
+  const n = untrusted.sources.length;
+  return `${PREFIX}${counted(n, "Git source")} in ${
     escapeTerminal(tildePath(untrusted.file, home))
-  } wait for trust${changed}; nothing from it is cloned or listed. Review them with: ` +
+  } ${n === 1 ? "waits" : "wait"} for trust${changed}; nothing from it is cloned or listed. ` +
+    `Review ${n === 1 ? "it" : "them"} with: ` +
     `dsh-skills-anywhere trust --cwd ${escapeTerminal(tildePath(untrusted.projectRoot, home))}\n`;
 }
 
