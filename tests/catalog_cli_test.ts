@@ -29,6 +29,8 @@ const EMPTY_MESSAGE =
   "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
 /** The end of a `list` footer that has something to show in `doctor`. */
 const DOCTOR_HINT = " — see `dsh-skills-anywhere doctor`";
+/** The end of a `list` footer's hidden duplicates without `--all`. */
+const SEE_ALL = " — see `dsh-skills-anywhere list --all`";
 
 /**
  * A catalog with every footer count: a shared project skill, a collision
@@ -115,7 +117,7 @@ Deno.test("list: empty catalog message, default command, empty JSON, no sources"
   }, CATALOG_BOX);
 });
 
-Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped", async () => {
+Deno.test("list: table with origins, ~ paths, whole descriptions when piped, marks, footer counts; --all shows hidden duplicates", async () => {
   await withSandbox(async (box) => {
     await writeCatalog(box);
     const p = catalogPaths(box);
@@ -124,33 +126,45 @@ Deno.test("list: table with origins, ~ paths, footer counts; --all shows dropped
     equal(result.code, 0, result.stderr);
     equal(result.stderr, "", "no progress or warnings when stderr is not a terminal");
     const rows = [
-      ["NAME", "FROM", "PATH"],
-      ["shared-one", "agents (project)", p.shared],
-      ["build", "claude-code (project)", p.build],
-      ["cursor-build (renamed from build)", "cursor (project)", p.cursorBuild],
-      ["dup", "claude-code (user)", "~/.claude/skills/dup/SKILL.md"],
-      ["nofront", "claude-code (user)", "~/.claude/skills/nofront/SKILL.md"],
-      ["review", "codex (user)", "~/.codex/skills/review/SKILL.md"],
+      ["NAME", "FROM", "PATH", "DESCRIPTION"],
+      ["shared-one", "agents (project)", p.shared, "Shared project skill."],
+      ["build", "claude-code (project)", p.build, "Build with Claude."],
+      [
+        "cursor-build (renamed from build)",
+        "cursor (project)",
+        p.cursorBuild,
+        "Build with Cursor.",
+      ],
+      ["dup", "claude-code (user)", "~/.claude/skills/dup/SKILL.md", "Same everywhere."],
+      [
+        "nofront (repaired)",
+        "claude-code (user)",
+        "~/.claude/skills/nofront/SKILL.md",
+        "Use this when things happen.",
+      ],
+      ["review", "codex (user)", "~/.codex/skills/review/SKILL.md", "Review code."],
       [
         "hook",
         "claude plugin hookify@official",
         "~/.claude/plugins/marketplaces/official/plugins/hookify/skills/hook/SKILL.md",
+        "A plugin skill.",
       ],
     ];
-    const footer =
-      `7 skills, 1 duplicates hidden, 1 renamed, 1 repaired, 1 file skipped${DOCTOR_HINT}`;
+    const footer = "7 skills (1 renamed, 1 repaired); 1 hidden duplicate" +
+      `${SEE_ALL}; 1 file skipped${DOCTOR_HINT}`;
     equal(result.stdout, `${table(rows)}\n\n${footer}\n`);
-    match(result.stdout, /^NAME {2,}FROM {2,}PATH\n/);
+    match(result.stdout, /^NAME {2,}FROM {2,}PATH {2,}DESCRIPTION\n/);
 
     const all = await box.cli("list", "--all");
     equal(all.code, 0, all.stderr);
-    const dropped = table([[
-      "dup",
+    const hidden = table([[
+      "  dup",
       "same-content",
       "~/.cursor/skills/dup/SKILL.md",
       "-> ~/.claude/skills/dup/SKILL.md",
     ]]);
-    equal(all.stdout, `${table(rows)}\n\nDropped duplicates (1):\n${dropped}\n\n${footer}\n`);
+    const allFooter = footer.replace(SEE_ALL, "");
+    equal(all.stdout, `${table(rows)}\n\nHidden duplicates (1):\n${hidden}\n\n${allFooter}\n`);
     deepEqual(await agentTrees(box), before, "list never writes into agent directories");
   }, CATALOG_BOX);
 });
@@ -179,6 +193,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
         "origin",
         "model_invocable",
         "renamed_from",
+        "repaired",
         "warnings",
       ]);
     }
@@ -191,6 +206,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       origin: { kind: "agent", agent: "agents", scope: "project" },
       model_invocable: true,
       renamed_from: null,
+      repaired: false,
       warnings: [],
     });
     deepEqual(doc.skills[1].origin, { kind: "agent", agent: "claude-code", scope: "project" });
@@ -200,6 +216,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
     equal(doc.skills[2].warnings.length, 1);
     match(doc.skills[2].warnings[0], /collides with another skill; published as "cursor-build"/);
     deepEqual(doc.skills[4].warnings, ["missing YAML frontmatter; derived name and description"]);
+    equal(doc.skills[4].repaired, true);
     deepEqual(doc.skills[5], {
       name: "review",
       description: "Review code.",
@@ -209,6 +226,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       origin: { kind: "agent", agent: "codex", scope: "user" },
       model_invocable: true,
       renamed_from: null,
+      repaired: false,
       warnings: [],
     });
     deepEqual(doc.skills[6].origin, {
@@ -244,8 +262,12 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
     equal(result.code, 0, result.stderr);
     equal(
       result.stdout,
-      `${table([["NAME", "FROM", "PATH"], ["lint", "git acme/tools", "skills/lint/SKILL.md"]])}` +
-        "\n\n1 skills\n",
+      `${
+        table([
+          ["NAME", "FROM", "PATH", "DESCRIPTION"],
+          ["lint", "git acme/tools", "skills/lint/SKILL.md", "Lint things."],
+        ])
+      }\n\n1 skill\n`,
     );
     const json = JSON.parse((await box.cli("list", "--json")).stdout);
     deepEqual(json.skills, [{
@@ -257,6 +279,7 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
       origin: { kind: "source", repo: "acme/tools", checkout },
       model_invocable: true,
       renamed_from: null,
+      repaired: false,
       warnings: [],
     }]);
     const sources = await box.cli("sources");

@@ -37,33 +37,44 @@ const WEBAPP = "~/.agents/skills/webapp-testing/SKILL.md";
 const WEBAPP_OFF = "~/.claude/skills/webapp-testing/SKILL.md";
 const DARKLY = "~/.claude/skills/launch-darkly-automation/SKILL.md";
 const DARKLY_UNDERSCORE = "~/.claude/skills/launch_darkly-automation/SKILL.md";
+const WEBAPP_TEXT = "Toolkit for interacting with and testing local web applications using " +
+  "Playwright. Supports verifying frontend functionality, debugging UI behavior, capturing " +
+  "browser screenshots, and viewing browser logs.";
+const DARKLY_TEXT = "Automate LaunchDarkly feature flag management -- list projects and " +
+  "environments, create and delete trigger workflows, and track code references via the " +
+  "Composio MCP integration.";
+const DARKLY_UNDERSCORE_TEXT = "Automate LaunchDarkly tasks via Rube MCP (Composio): feature " +
+  "flags, environments, segments, and rollout management. Always search tools first for " +
+  "current schemas.";
 
-Deno.test("list marks renamed skills with their original name and author opt-outs", async () => {
+Deno.test("list marks renamed (with the original name), repaired and user-only skills and counts each", async () => {
   await withSandbox(async (box) => {
     writeHome(box);
     const result = await box.cli("list");
     equal(result.code, 0, result.stderr);
     const rows = [
-      ["NAME", "FROM", "PATH"],
-      ["webapp-testing", "agents (user)", WEBAPP],
-      ["launchdarkly-automation", "claude-code (user)", DARKLY],
+      ["NAME", "FROM", "PATH", "DESCRIPTION"],
+      ["webapp-testing", "agents (user)", WEBAPP, WEBAPP_TEXT],
+      ["launchdarkly-automation (repaired)", "claude-code (user)", DARKLY, DARKLY_TEXT],
       [
-        "claude-code-launch-darkly-automation (renamed from launch-darkly-automation)",
+        "claude-code-launch-darkly-automation (renamed from launch-darkly-automation) (repaired)",
         "claude-code (user)",
         DARKLY_UNDERSCORE,
+        DARKLY_UNDERSCORE_TEXT,
       ],
       [
-        "claude-code-webapp-testing (renamed from webapp-testing) (not offered to the model)",
+        "claude-code-webapp-testing (renamed from webapp-testing) (user-only)",
         "claude-code (user)",
         WEBAPP_OFF,
+        WEBAPP_TEXT,
       ],
     ];
-    const footer = `4 skills, 2 renamed, 2 repaired, 1 not offered to the model${DOCTOR_HINT}`;
+    const footer = `4 skills (2 renamed, 2 repaired, 1 user-only)${DOCTOR_HINT}`;
     equal(result.stdout, `${table(rows)}\n\n${footer}\n`);
   }, CATALOG_BOX);
 });
 
-Deno.test("list --json: model_invocable and renamed_from on every skill row", async () => {
+Deno.test("list --json: model_invocable, renamed_from and repaired on every skill row", async () => {
   await withSandbox(async (box) => {
     writeHome(box);
     const result = await box.cli("list", "--json");
@@ -78,6 +89,7 @@ Deno.test("list --json: model_invocable and renamed_from on every skill row", as
         ["claude-code-webapp-testing", false, "webapp-testing"],
       ],
     );
+    deepEqual(doc.skills.map((s: { repaired: boolean }) => s.repaired), [false, true, true, false]);
   }, CATALOG_BOX);
 });
 
@@ -114,7 +126,7 @@ Deno.test("doctor lists renamed skills with their original names and author opt-
         ["  webapp-testing", "-> claude-code-webapp-testing", WEBAPP_OFF],
       ]).split("\n"),
     );
-    const off = at("Not offered to the model: disable-model-invocation (1):");
+    const off = at("User-only: not offered to the model (disable-model-invocation) (1):");
     equal(lines[off + 1], `  claude-code-webapp-testing  ${WEBAPP_OFF}`);
     ok(renamed < off);
   }, CATALOG_BOX);

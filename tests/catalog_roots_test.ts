@@ -72,7 +72,7 @@ Deno.test("cd ~ && list: ~/.claude/skills is the user's folder, each root read o
         ]);
         const human = await cliIn(box, cwd, "list");
         ok(human.stdout.includes("claude-code (user)"), human.stdout);
-        ok(!human.stdout.includes("project"), human.stdout);
+        ok(!human.stdout.includes("(project)"), human.stdout);
       }
     }
   }, CATALOG_BOX);
@@ -132,17 +132,17 @@ Deno.test("list ends with the files skipped and points at doctor; nothing skippe
     // changelog.md is repaired (its name comes from the file name).
     equal(
       lines.at(-1),
-      "2 skills, 1 repaired, 2 files skipped — see `dsh-skills-anywhere doctor`",
+      "2 skills (1 repaired); 2 files skipped — see `dsh-skills-anywhere doctor`",
     );
     await Deno.remove(join(skills, "standup.md"));
     const one = await box.cli("list");
     equal(
       one.stdout.trimEnd().split("\n").at(-1),
-      "2 skills, 1 repaired, 1 file skipped — see `dsh-skills-anywhere doctor`",
+      "2 skills (1 repaired); 1 file skipped — see `dsh-skills-anywhere doctor`",
     );
     await Deno.remove(join(skills, "todo.md"));
     await Deno.remove(join(skills, "changelog.md"));
-    equal((await box.cli("list")).stdout.trimEnd().split("\n").at(-1), "1 skills");
+    equal((await box.cli("list")).stdout.trimEnd().split("\n").at(-1), "1 skill");
   }, CATALOG_BOX);
 });
 

@@ -112,10 +112,10 @@ Deno.test("sources/sync: lock null then filled; cloned, updated, unchanged; list
       list.stdout,
       `${
         table([
-          ["NAME", "FROM", "PATH"],
-          ["alpha", `git ${display}`, "skills/alpha/SKILL.md"],
-          ["beta", `git ${display}`, "skills/beta/SKILL.md"],
-          ["gamma", `git ${display}`, "skills/gamma/SKILL.md"],
+          ["NAME", "FROM", "PATH", "DESCRIPTION"],
+          ["alpha", `git ${display}`, "skills/alpha/SKILL.md", "First upstream skill."],
+          ["beta", `git ${display}`, "skills/beta/SKILL.md", "Second upstream skill."],
+          ["gamma", `git ${display}`, "skills/gamma/SKILL.md", "Third upstream skill."],
         ])
       }\n\n3 skills\n`,
     );

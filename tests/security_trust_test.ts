@@ -22,7 +22,7 @@ import {
   withSession,
 } from "./mcp_helpers.ts";
 
-const NOTICE = /wait for trust/;
+const NOTICE = /waits? for trust/;
 const HUNDRED_MB = 100 * 1024 * 1024;
 
 function paths(box: Sandbox) {

@@ -186,6 +186,7 @@ function captureIo(): Io & { stdout: () => string; stderr: () => string } {
     out: (text) => void (out += text),
     err: (text) => void (err += text),
     errIsTty: false,
+    inIsTty: false,
     outIsTty: false,
     color: false,
     errColor: false,

@@ -18,6 +18,7 @@ import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
+import { outStyles, type Styles } from "./style.ts";
 import { formatTable } from "./table.ts";
 
 /** Whether `path` is a directory (following links); false when it cannot be read. */
@@ -38,7 +39,7 @@ export async function runAgents(
   const config = cliConfig({ sharedDirs: true });
   const projectRoot = await findProjectRoot(cwd);
   const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, projectRoot, config.home)));
-  io.out(values.json ? jsonText(rows) : agentsText(rows));
+  io.out(values.json ? jsonText(rows) : agentsText(rows, outStyles(io)));
   return 0;
 }
 
@@ -61,10 +62,10 @@ async function agentRow(agent: AgentRow, projectRoot: string, home: string) {
   };
 }
 
-/** The human table, then how many agents have a skills directory here. */
-function agentsText(rows: readonly AgentsDocRow[]): string {
+/** The human table (bold headers), then how many agents have a skills directory here. */
+function agentsText(rows: readonly AgentsDocRow[], st: Styles): string {
   const table = formatTable([
-    ["AGENT", "ID", "PROJECT DIR", "USER DIR", "FOUND HERE"],
+    ["AGENT", "ID", "PROJECT DIR", "USER DIR", "FOUND HERE"].map((h) => [[h, st.bold]] as const),
     ...rows.map((r) => [
       r.label,
       r.id,
@@ -74,6 +75,7 @@ function agentsText(rows: readonly AgentsDocRow[]): string {
     ]),
   ]);
   const found = rows.filter((r) => r.present).length;
-  return `${table}\n\n${rows.length} agents supported; ${found} have a skills directory on this machine.\n` +
+  const have = found === 1 ? "1 has" : `${found} have`;
+  return `${table}\n\n${rows.length} agents supported; ${have} a skills directory on this machine.\n` +
     "The shared .agents/skills directories are read by the CLI and the standalone MCP server; inside dsh, dsh's built-in provider reads them.\n";
 }

@@ -30,6 +30,8 @@ import { formatBytes } from "../limits.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
+import { outStyles, type Styles } from "./style.ts";
+import { counted } from "./words.ts";
 
 /** What a matching digest does not establish. */
 const BUNDLE_SCOPE =
@@ -100,7 +102,9 @@ export async function runBundle(
     }
     const comparison = compareManifests(reviewed, manifest);
     io.out(
-      values.json ? jsonText({ ...comparison, manifest }) : renderComparison(comparison, manifest),
+      values.json
+        ? jsonText({ ...comparison, manifest })
+        : renderComparison(comparison, manifest, outStyles(io)),
     );
     return comparison.matches ? 0 : 1;
   } catch (error) {
@@ -112,21 +116,26 @@ export async function runBundle(
   }
 }
 
-function renderComparison(comparison: BundleComparison, manifest: BundleManifest): string {
+/** The manifest, the verdict (green when it matches, red when not), then each changed path. */
+function renderComparison(
+  comparison: BundleComparison,
+  manifest: BundleManifest,
+  st: Styles,
+): string {
   return renderManifest(manifest, [
     comparison.matches
-      ? "Matches the reviewed bundle."
-      : "Bundle differs from the reviewed inventory.",
-    ...comparison.added.map((p) => `ADDED ${quote(p)}`),
-    ...comparison.removed.map((p) => `REMOVED ${quote(p)}`),
-    ...comparison.changed.map((p) => `CHANGED ${quote(p)}`),
+      ? st.ok("Matches the reviewed bundle.")
+      : st.bad("Bundle differs from the reviewed inventory."),
+    ...comparison.added.map((p) => `${st.warn("ADDED")} ${quote(p)}`),
+    ...comparison.removed.map((p) => `${st.warn("REMOVED")} ${quote(p)}`),
+    ...comparison.changed.map((p) => `${st.warn("CHANGED")} ${quote(p)}`),
   ]);
 }
 
 function renderManifest(manifest: BundleManifest, extra: string[] = []): string {
   return [
     `Bundle SHA-256: ${manifest.sha256}`,
-    `${manifest.files.length} files, ${manifest.total_bytes} bytes`,
+    `${counted(manifest.files.length, "file")}, ${counted(manifest.total_bytes, "byte")}`,
     ...extra,
     BUNDLE_SCOPE,
   ].join("\n") + "\n";

@@ -23,7 +23,9 @@ import type { ResolvedSource } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
-import { tildePath } from "./table.ts";
+import type { Styles } from "./style.ts";
+import { formatTable, tildePath } from "./table.ts";
+import { counted } from "./words.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {
@@ -58,9 +60,11 @@ export function stderrWarn(io: Io): (message: string) => void {
  */
 export function untrustedNotice(untrusted: UntrustedProject, home: string): string {
   const changed = untrusted.state === "changed" ? " (it changed since it was trusted)" : "";
-  return `${PREFIX}${untrusted.sources.length} Git sources in ${
+  const n = untrusted.sources.length;
+  return `${PREFIX}${counted(n, "Git source")} in ${
     escapeTerminal(tildePath(untrusted.file, home))
-  } wait for trust${changed}; nothing from it is cloned or listed. Review them with: ` +
+  } ${n === 1 ? "waits" : "wait"} for trust${changed}; nothing from it is cloned or listed. ` +
+    `Review ${n === 1 ? "it" : "them"} with: ` +
     `dsh-skills-anywhere trust --cwd ${escapeTerminal(tildePath(untrusted.projectRoot, home))}\n`;
 }
 
@@ -105,4 +109,51 @@ function displayPath(path: string, home: string, sources: readonly ResolvedSourc
     if (best === undefined || rel.length < best.length) best = rel;
   }
   return best ?? tildePath(path, home);
+}
+
+/** A skill left out of the catalog, as `list --all` and `doctor` show it. */
+export interface HiddenRow {
+  /** The skill's name. */
+  name: string;
+  /** Its SKILL.md. */
+  path: string;
+  /** `excluded`, `same-file` or `same-content`. */
+  reason: string;
+  /** The SKILL.md kept in its place (its own path when excluded). */
+  winner: string;
+}
+
+/**
+ * The "Hidden duplicates (n):" section (each with why and the file kept instead), then the
+ * "Excluded by configuration (n):" section; nothing for an empty list. Paths dim.
+ *
+ * @example
+ * ```ts
+ * import { hiddenSections } from "./catalog.ts";
+ * import { styles } from "./style.ts";
+ * hiddenSections([], (p) => p, styles(false)); // []
+ * ```
+ */
+export function hiddenSections(
+  rows: readonly HiddenRow[],
+  show: (path: string) => string,
+  st: Styles,
+): string[] {
+  const lines: string[] = [];
+  const duplicates = rows.filter((r) => r.reason !== "excluded");
+  const excluded = rows.filter((r) => r.reason === "excluded");
+  if (duplicates.length > 0) {
+    lines.push("", st.bold(`Hidden duplicates (${duplicates.length}):`));
+    lines.push(formatTable(duplicates.map((d) => [
+      "  " + d.name,
+      d.reason,
+      [[show(d.path), st.dim]],
+      [["-> "], [show(d.winner), st.dim]],
+    ])));
+  }
+  if (excluded.length > 0) {
+    lines.push("", st.bold(`Excluded by configuration (${excluded.length}):`));
+    lines.push(formatTable(excluded.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])));
+  }
+  return lines;
 }

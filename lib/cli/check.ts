@@ -16,6 +16,8 @@ import type { ExternalSource } from "../skill/surface.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
+import { outStyles, type Styles } from "./style.ts";
+import { counted } from "./words.ts";
 
 type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;
 
@@ -62,7 +64,7 @@ export async function runCheck(
     failOnResourceIssues: values["fail-on-resource-issues"],
     resourcesHint: "with --resources",
   });
-  io.out(values.json ? jsonText(report) : renderCheck(report));
+  io.out(values.json ? jsonText(report) : renderCheck(report, outStyles(io)));
   return report.exitCode;
 }
 
@@ -141,9 +143,15 @@ function findingLines(file: CheckedEntry): string[] {
   return lines;
 }
 
+/** A file's verdict word, green when it passed and red otherwise. */
+function verdict(file: FileEntry, st: Styles): string {
+  const word = file.status.toUpperCase();
+  return file.status === "passed" ? st.ok(word) : st.bad(word);
+}
+
 /** The lines of one file entry. */
-function fileLines(file: FileEntry, report: FileCheckReport): string[] {
-  const lines = [`${file.status.toUpperCase()} ${quote(file.path)}`];
+function fileLines(file: FileEntry, report: FileCheckReport, st: Styles): string[] {
+  const lines = [`${verdict(file, st)} ${quote(file.path)}`];
   if (file.status === "input_error") return [...lines, `  ${quote(file.error)}`];
   const summary = report.mode === "lenient" ? file.report.lenient : file.report.strict;
   if (!summary.ok) lines.push(`  ${quote(summary.reason)}`);
@@ -152,13 +160,15 @@ function fileLines(file: FileEntry, report: FileCheckReport): string[] {
   return [...lines, ...surfaceLines(file, report), ...findingLines(file)];
 }
 
-/** The human form of a file-check report. Every input-derived string is escaped. */
-function renderCheck(report: FileCheckReport): string {
+/** The human form of a file-check report. Every input-derived string is escaped, then styled. */
+function renderCheck(report: FileCheckReport, st: Styles): string {
   const { passed, failed, inputErrors } = report.counts;
   return [
-    ...report.files.flatMap((file) => fileLines(file, report)),
+    ...report.files.flatMap((file) => fileLines(file, report, st)),
     "",
-    `${passed} passed, ${failed} failed, ${inputErrors} input errors (${report.profile}).`,
+    `${passed} passed, ${failed} failed, ${
+      counted(inputErrors, "input error")
+    } (${report.profile}).`,
     report.scope,
   ].join("\n") + "\n";
 }

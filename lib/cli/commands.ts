@@ -62,7 +62,7 @@ export const DEFAULT_COMMAND = "list";
 export const COMMANDS: Readonly<Record<string, Command>> = {
   list: {
     group: "catalog",
-    summary: "list every skill found, with where it came from (the default command)",
+    summary: "list every skill found, where it came from and what it does (the default command)",
     synopsis: "[--all] [--json] [--cwd <dir>]",
     options: ["json", "all"],
     noArguments: true,
@@ -313,7 +313,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: [],
     noArguments: true,
     examples: [
-      ["dsh-skills-anywhere mcp", "what an MCP client's configuration runs"],
+      [
+        "dsh-skills-anywhere mcp",
+        "what an MCP client's configuration runs (typed in a terminal, it says so; Ctrl-D stops it)",
+      ],
       ["dsh-skills-anywhere mcp --cwd ~/work/app", "with that project's skills"],
     ],
     exits: [[0, "the client closed the connection"], USAGE_EXIT],

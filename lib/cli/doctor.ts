@@ -14,9 +14,10 @@
 import type { DiscoveryReport } from "../catalog/discover.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
-import { cliCatalog } from "./catalog.ts";
+import { cliCatalog, hiddenSections } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import type { Io } from "./io.ts";
+import { outStyles, type Styles } from "./style.ts";
 import { formatTable } from "./table.ts";
 
 /** What `doctor --json` prints. */
@@ -32,7 +33,10 @@ export async function runDoctor(
   const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
   const doc = doctorDoc(report, git);
   if (values.json) io.out(jsonText(doc));
-  else io.out(doctorText(doc, show(config.stateDir), show).join("\n") + "\n");
+  else {
+    const view = { show, st: outStyles(io) };
+    io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
+  }
   return 0;
 }
 
@@ -74,76 +78,86 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
   };
 }
 
-/** The human report: one section per kind of fact, paths shown by `show`. */
-function doctorText(doc: DoctorDoc, stateDir: string, show: (path: string) => string): string[] {
+/** How the human report is shown: paths by `show`, in the styles of stdout. */
+interface DoctorView {
+  show: (path: string) => string;
+  st: Styles;
+}
+
+/** The human report: one section per kind of fact. */
+function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[] {
+  const { show, st } = view;
   const present = doc.roots.filter((r) => r.exists);
   const lines = [
-    doc.git ? "git: available" : "git: NOT FOUND (git sources disabled)",
-    `state: ${escapeTerminal(stateDir)}`,
+    doc.git ? "git: available" : `git: ${st.warn("NOT FOUND")} (git sources disabled)`,
+    `state: ${st.dim(escapeTerminal(stateDir))}`,
     "",
-    `Roots present (${present.length} of ${doc.roots.length}):`,
+    st.bold(`Roots present (${present.length} of ${doc.roots.length}):`),
   ];
   if (present.length > 0) {
-    lines.push(
-      formatTable(present.map((r) => ["  " + r.label, String(r.count).padStart(3), show(r.path)])),
-    );
-  }
-  lines.push(...fixedSections(doc, show), ...refusedSections(doc, show));
-  if (doc.dropped.length > 0) {
-    lines.push("", `Hidden duplicates (${doc.dropped.length}):`);
-    lines.push(formatTable(doc.dropped.map((d) => [
-      "  " + d.name,
-      d.reason,
-      show(d.path),
-      `-> ${show(d.winner)}`,
+    lines.push(formatTable(present.map((r) => [
+      "  " + r.label,
+      String(r.count).padStart(3),
+      [[show(r.path), st.dim]],
     ])));
   }
+  lines.push(...fixedSections(doc, view), ...refusedSections(doc, view));
+  lines.push(...hiddenSections(doc.dropped, show, st));
   if (!doc.complete) {
-    lines.push("", "WARNING: at least one root could not be read completely; see messages above.");
+    lines.push(
+      "",
+      `${st.warn("WARNING:")} at least one root could not be read completely; see messages above.`,
+    );
   }
   return lines;
 }
 
 /** The skills published with a change: renamed, repaired, or kept from the model by their author. */
-function fixedSections(doc: DoctorDoc, show: (path: string) => string): string[] {
+function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
   const lines: string[] = [];
   if (doc.renamed.length > 0) {
-    lines.push("", `Renamed to avoid collisions (${doc.renamed.length}):`);
-    lines.push(formatTable(doc.renamed.map((r) => ["  " + r.from, `-> ${r.name}`, show(r.path)])));
+    lines.push("", st.bold(`Renamed to avoid collisions (${doc.renamed.length}):`));
+    lines.push(formatTable(doc.renamed.map((r) => [
+      "  " + r.from,
+      `-> ${r.name}`,
+      [[show(r.path), st.dim]],
+    ])));
   }
   if (doc.repaired.length > 0) {
-    lines.push("", `Repaired frontmatter (${doc.repaired.length}):`);
+    lines.push("", st.bold(`Repaired frontmatter (${doc.repaired.length}):`));
     for (const r of doc.repaired) {
-      lines.push(`  ${escapeTerminal(r.name)}  ${escapeTerminal(show(r.path))}`);
-      for (const w of r.warnings) lines.push(`    - ${escapeTerminal(w)}`);
+      lines.push(`  ${escapeTerminal(r.name)}  ${st.dim(escapeTerminal(show(r.path)))}`);
+      for (const w of r.warnings) lines.push(`    - ${st.warn(escapeTerminal(w))}`);
     }
   }
   if (doc.model_disabled.length > 0) {
     lines.push(
       "",
-      `Not offered to the model: disable-model-invocation (${doc.model_disabled.length}):`,
+      st.bold(
+        `User-only: not offered to the model (disable-model-invocation) (${doc.model_disabled.length}):`,
+      ),
     );
-    lines.push(formatTable(doc.model_disabled.map((d) => ["  " + d.name, show(d.path)])));
+    lines.push(
+      formatTable(doc.model_disabled.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])),
+    );
   }
   return lines;
 }
 
 /** The files not published: skipped as invalid, or refused for safety (with why). */
-function refusedSections(doc: DoctorDoc, show: (path: string) => string): string[] {
+function refusedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
   const lines: string[] = [];
+  const entry = (i: DoctorDoc["invalid"][number]) => [
+    `  ${st.dim(escapeTerminal(show(i.path)))}`,
+    `    - ${st.warn(escapeTerminal(i.reason))}`,
+  ];
   const skipped = doc.invalid.filter((i) => i.refusal === undefined);
   if (skipped.length > 0) {
-    lines.push("", `Skipped (${skipped.length}):`);
-    for (const i of skipped) {
-      lines.push(`  ${escapeTerminal(show(i.path))}`, `    - ${escapeTerminal(i.reason)}`);
-    }
+    lines.push("", st.bold(`Skipped (${skipped.length}):`), ...skipped.flatMap(entry));
   }
   const refused = doc.invalid.filter((i) => i.refusal !== undefined);
   if (refused.length > 0) {
-    lines.push("", `Refused for safety (${refused.length}):`);
-    for (const i of refused) {
-      lines.push(`  ${escapeTerminal(show(i.path))}`, `    - ${escapeTerminal(i.reason)}`);
-    }
+    lines.push("", st.bold(`Refused for safety (${refused.length}):`), ...refused.flatMap(entry));
     lines.push(
       "  A project, a plugin folder or a Git source may not link outside itself, and no skill",
       "  file may come from /proc, /sys or /dev or change size as it is read: these files were",

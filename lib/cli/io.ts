@@ -25,6 +25,8 @@ export interface Io {
   out(text: string): void;
   /** Writes to stderr (diagnostics, usage, progress). */
   err(text: string): void;
+  /** Whether stdin is a terminal (`mcp` then says what it is waiting for). */
+  inIsTty: boolean;
   /** Whether stderr is a terminal (progress is shown only then). */
   errIsTty: boolean;
   /** Whether stdout is a terminal (tables are fitted to its width only then). */
@@ -62,6 +64,7 @@ export function processIo(): Io {
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
+    inIsTty: Boolean(process.stdin.isTTY),
     errIsTty,
     outIsTty,
     ...(columns !== undefined && columns > 0 ? { columns } : {}),
