@@ -29,6 +29,7 @@ import { PROGRAM } from "./commands.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
+import { fitText } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** The default and the largest `--limit`, the same as `find_skills`'. */
@@ -124,10 +125,6 @@ function reasons(matched: readonly TermMatch[]): string {
 }
 
 /** `text` cut to `width` characters with an ellipsis. */
-function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
 const MARK = " (not offered to the model)";
 
 /**
@@ -140,7 +137,7 @@ function matchLines(matches: readonly SearchMatch<DiscoveredSkill>[], io: Io): s
   const rows = matches.map(({ skill, matched }) => ({
     name: escapeTerminal(skill.name),
     mark: skill.invocation.modelInvocable ? "" : MARK,
-    description: escapeTerminal(skill.description),
+    description: skill.description,
     why: `[${reasons(matched)}]`,
   }));
   const nameWidth = Math.max(...rows.map((r) => r.name.length + r.mark.length));
@@ -149,8 +146,8 @@ function matchLines(matches: readonly SearchMatch<DiscoveredSkill>[], io: Io): s
       ? Infinity
       : Math.max(20, io.columns - nameWidth - r.why.length - 4);
     const pad = " ".repeat(nameWidth - r.name.length - r.mark.length);
-    return `${style.bold(r.name)}${style.warn(r.mark)}${pad}  ${fit(r.description, room)}  ${
-      style.dim(r.why)
-    }`;
+    return `${style.bold(r.name)}${style.warn(r.mark)}${pad}  ${
+      escapeTerminal(fitText(r.description, room))
+    }  ${style.dim(r.why)}`;
   });
 }

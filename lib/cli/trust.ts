@@ -33,6 +33,7 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
+import { counted } from "./words.ts";
 import { formatTable, tildePath } from "./table.ts";
 
 /** The `trust --json` document. */
@@ -213,7 +214,9 @@ function grantText({ config, shown, sources }: Review): string {
     ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
   ]);
   const cache = escapeTerminal(tildePath(config.cacheDir, config.home));
-  return `${shown} adds ${sources.length} Git sources, cloned into ${cache}:\n\n${table}\n\n`;
+  return `${shown} adds ${
+    counted(sources.length, "Git source")
+  }, cloned into ${cache}:\n\n${table}\n\n`;
 }
 
 /** Records the trust and says so (the document with `--json`). */
