@@ -107,7 +107,7 @@ Deno.test("invalid manifest → exit 2 with skills-anywhere-bundle-error-1; huma
     equal(human.stdout, "");
     equal(
       human.stderr,
-      'Bundle check failed: "Manifest digest or total bytes disagrees with its inventory."\n',
+      'dsh-skills-anywhere: bundle refused: "Manifest digest or total bytes disagrees with its inventory."\n',
     );
     await Deno.writeTextFile(`${dir}/broken.json`, "{not json");
     const broken = await runCli(["bundle", "--json", skill, "--against", `${dir}/broken.json`]);
@@ -169,7 +169,7 @@ Deno.test("unsupported entries in the directory → exit 2 with the reader's mes
     equal(link.code, 2);
     equal(
       link.stderr,
-      'Bundle check failed: "Bundle links are not supported: \\"scripts/passwd\\""\n',
+      'dsh-skills-anywhere: bundle refused: "Bundle links are not supported: \\"scripts/passwd\\""\n',
     );
     const missing = await runCli(["bundle", "--json", `${dir}/nope`]);
     equal(missing.code, 2);

@@ -17,6 +17,11 @@ const CLI_SUITE = [
   "tests/bundle_cli_test.ts",
   "tests/catalog_cli_test.ts",
   "tests/catalog_sources_cli_test.ts",
+  "tests/sources_cli_test.ts",
+  "tests/show_cli_test.ts",
+  "tests/search_cli_test.ts",
+  "tests/cli_help_test.ts",
+  "tests/cli_tty_test.ts",
 ];
 
 async function nodePath(): Promise<string> {

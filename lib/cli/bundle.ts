@@ -29,7 +29,7 @@ import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
 import { formatBytes } from "../limits.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, PREFIX } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { counted } from "./words.ts";
 
@@ -111,7 +111,7 @@ export async function runBundle(
     if (!(error instanceof BundleError)) throw error;
     if (values.json) {
       io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message, kind: error.kind }));
-    } else io.err(`Bundle check failed: ${quote(error.message)}\n`);
+    } else io.err(`${PREFIX}bundle refused: ${quote(error.message)}\n`);
     return 2;
   }
 }
