@@ -1,0 +1,44 @@
+// npm packages the tests drive as real third-party programs (the MCP Inspector's CLI, the MCP
+// conformance suite, a Node 22 runtime), installed from the npm registry on first use into a
+// git-ignored cache inside the repository (.cache/npm-tools/), one folder per exact version.
+// An install goes to a temporary folder renamed into place, so parallel test files never see a
+// half-installed tool.
+import { join } from "node:path";
+import { ROOT, run } from "./helpers.ts";
+
+const CACHE = join(ROOT, ".cache", "npm-tools");
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+/**
+ * The `node_modules` folder holding `spec` (an exact `name@version`), installed on first use.
+ * `probe` is a path inside `node_modules` that proves the install is complete.
+ */
+export async function npmTool(spec: string, probe: string): Promise<string> {
+  const folder = join(CACHE, spec.replace(/[^A-Za-z0-9@._-]/g, "_"));
+  const modules = join(folder, "node_modules");
+  if (await exists(join(modules, probe))) return modules;
+  await Deno.mkdir(CACHE, { recursive: true });
+  const staging = await Deno.makeTempDir({ dir: CACHE, prefix: ".install-" });
+  try {
+    await Deno.writeTextFile(join(staging, "package.json"), '{"private":true}\n');
+    const npm = await run("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      "--loglevel=error",
+      spec,
+    ], { cwd: staging });
+    if (npm.code !== 0) throw new Error(`npm install ${spec} failed:\n${npm.stderr}`);
+    await Deno.rename(staging, folder).catch(async (error) => {
+      // Another test file installed it first: keep theirs.
+      if (!(await exists(join(modules, probe)))) throw error;
+    });
+  } finally {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+  }
+  return modules;
+}
