@@ -404,6 +404,59 @@ async function benchMcp(): Promise<void> {
   );
 }
 
+/**
+ * The skills extension (SEP-2640) over stdio with the SDK's own skills client: process start to the
+ * first complete `skills/list` over 1,000 skills (every file digested: cold), then the same listing
+ * again in the same session (digests cached by file identity: warm), against `list --json` of the
+ * same catalog timed in the same run.
+ */
+async function benchSkills(): Promise<void> {
+  const { home, project } = await catalogFixture("ten-1k", TEN_FOLDERS, 100);
+  const env = await homeEnv(home);
+  const { Client } = await import("@modelcontextprotocol/client");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  const { SkillsClient } = await import("@modelcontextprotocol/client/ext/skills");
+  const session = async () => {
+    const start = performance.now();
+    const client = new Client({ name: "bench", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: ["run", "-A", MAIN, "mcp", "--cwd", project],
+        env,
+        stderr: "ignore",
+      }),
+    );
+    const skills = new SkillsClient(client);
+    const first = await skills.list();
+    const cold = performance.now() - start;
+    const again = performance.now();
+    const second = await skills.list();
+    const warm = performance.now() - again;
+    await client.close();
+    if (first.skills.length !== second.skills.length || first.skills.length < 100) {
+      throw new Error(`skills/list returned ${first.skills.length} then ${second.skills.length}`);
+    }
+    return { cold, warm, count: first.skills.length };
+  };
+  await session();
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await session());
+  const listJson = await timeCommand(5, denoRun(MAIN, "list", "--json"), { cwd: project, env });
+  const cold = median(runs.map((r) => r.cold));
+  const warm = median(runs.map((r) => r.warm));
+  console.log(`skills extension: ${runs[0].count} skills over stdio`);
+  record("mcp start to first skills/list, 1k skills, cold (ms)", cold, "ms", "report", true);
+  record("skills/list again in the session, warm (ms)", warm, "ms", "report", true);
+  record(
+    "warm skills/list vs list --json (same catalog)",
+    warm / listJson,
+    "x",
+    "<= 2",
+    warm / listJson <= 2,
+  );
+}
+
 async function benchDist(): Promise<void> {
   await ensureBinary();
   const pack = await new Deno.Command("npm", {
@@ -439,6 +492,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   list: benchList,
   check: benchCheck,
   mcp: benchMcp,
+  skills: benchSkills,
   dist: benchDist,
 };
 const selected = process.argv.slice(2);
