@@ -1,9 +1,10 @@
 /**
- * The stdio MCP server (`dsh-skills-anywhere mcp`): one catalog per process,
- * served over `serveStdio` (legacy `initialize` openings and 2026-07-28
- * openings alike), Git sources synced in the background, and a clean exit 0
- * on stdin EOF (also before any message), SIGINT or SIGTERM. stdout carries
- * only MCP; diagnostics go to stderr.
+ * The MCP server runners: one catalog per process and Git sources synced in
+ * the background, served either over stdio (`runStdio`: legacy `initialize`
+ * openings and 2026-07-28 openings alike, a clean exit on stdin EOF, also
+ * before any message, SIGINT or SIGTERM; stdout carries only MCP) or over
+ * Streamable HTTP (`runHttp`: stateless, on `/mcp`, until SIGINT or SIGTERM).
+ * Diagnostics go to stderr.
  *
  * @example
  * ```ts
@@ -18,6 +19,7 @@ import { findProjectRoot } from "../lib/catalog/config.ts";
 import type { Log } from "../lib/util.ts";
 import { SyncScheduler } from "../lib/sources/schedule.ts";
 import { ServedCatalog } from "./catalog.ts";
+import { type HttpEndpoint, type HttpOptions, listenHttp } from "./http.ts";
 import { guardedStdin, PendingRequests, trackedStdout } from "./line_filter.ts";
 import {
   createSkillsAnywhereServer,
@@ -29,6 +31,7 @@ import {
 export { createSkillsAnywhereServer, mcpConfig, SERVER_INSTRUCTIONS } from "./server.ts";
 export type { SkillsAnywhereServer, SkillsAnywhereServerOptions } from "./server.ts";
 export { ServedCatalog } from "./catalog.ts";
+export type { HttpEndpoint, HttpOptions } from "./http.ts";
 export { renderSkill } from "../lib/load/render.ts";
 
 /**
@@ -84,4 +87,48 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   await handle.close().catch(() => {});
   await stopped;
   process.stdin.pause();
+}
+
+/** Options of {@linkcode runHttp}: the server's, the endpoint's, and who hears where it listens. */
+export interface HttpServeOptions extends SkillsAnywhereServerOptions, HttpOptions {
+  /** Called once the endpoint listens (its URL carries the bound port). */
+  onListening?: (endpoint: HttpEndpoint) => void;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+}
+
+/**
+ * Serves the catalog over Streamable HTTP (see `./http.ts`) until SIGINT or
+ * SIGTERM, then closes everything and resolves. Rejects with a `listen`
+ * failure when the address cannot be bound.
+ *
+ * @example
+ * ```ts
+ * import { runHttp } from "./mod.ts";
+ * await runHttp({ cwd: "/repo", port: 0, onListening: (e) => console.error(e.url) });
+ * ```
+ */
+export async function runHttp(options: HttpServeOptions): Promise<void> {
+  const log = options.log ?? stderrLog;
+  const cwd = options.cwd ?? process.cwd();
+  const config = mcpConfig(options.config);
+  const catalog = options.catalog ??
+    new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs });
+  const stop = signalled();
+  const endpoint = await listenHttp(
+    () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
+    { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
+  );
+  const scheduler = startSync(catalog, cwd, log);
+  options.onListening?.(endpoint);
+  await stop;
+  const stopped = scheduler.stop();
+  await endpoint.close();
+  await stopped;
 }

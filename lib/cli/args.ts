@@ -91,6 +91,17 @@ export const OPTIONS = {
   },
   raw: { type: "boolean", about: "print the file's bytes only" },
   purge: { type: "boolean", about: "also delete the cached checkout (inside the cache only)" },
+  http: {
+    type: "string",
+    value: "[<host>:]<port>",
+    about:
+      "serve Streamable HTTP on /mcp at that address (host 127.0.0.1 unless given; port 0 picks one)",
+  },
+  "token-file": {
+    type: "string",
+    value: "<file>",
+    about: "require Authorization: Bearer <token>, the token read once from <file>",
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 /** An option name. */

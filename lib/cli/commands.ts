@@ -308,9 +308,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   mcp: {
     group: "serve",
-    summary: "serve the catalog to MCP clients over stdin and stdout",
-    synopsis: "[--cwd <dir>]",
-    options: [],
+    summary: "serve the catalog to MCP clients over stdin and stdout, or over HTTP",
+    synopsis: "[--http [<host>:]<port> [--token-file <file>]] [--cwd <dir>]",
+    options: ["http", "token-file"],
     noArguments: true,
     examples: [
       [
@@ -318,8 +318,23 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "what an MCP client's configuration runs (typed in a terminal, it says so; Ctrl-D stops it)",
       ],
       ["dsh-skills-anywhere mcp --cwd ~/work/app", "with that project's skills"],
+      [
+        "dsh-skills-anywhere mcp --http 8080",
+        "Streamable HTTP on http://127.0.0.1:8080/mcp (stateless; Ctrl-C stops it)",
+      ],
+      [
+        "dsh-skills-anywhere mcp --http 0.0.0.0:8080 --token-file ~/.config/skills-token",
+        "for a team, behind a load balancer: every request needs the bearer token",
+      ],
     ],
-    exits: [[0, "the client closed the connection"], USAGE_EXIT],
+    exits: [
+      [0, "the client closed the connection, or SIGINT/SIGTERM"],
+      [
+        2,
+        "bad usage (an unknown option, a bad --http address, an empty or unreadable " +
+        "--token-file), or an address that cannot be bound",
+      ],
+    ],
     run: async (...args) => (await import("./mcp.ts")).runMcp(...args),
   },
 };

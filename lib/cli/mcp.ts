@@ -1,6 +1,8 @@
 /**
  * The `mcp` command: the composition root loads the MCP server lazily, so no
- * other command pays for the MCP SDK.
+ * other command pays for the MCP SDK. Without options it serves stdin and
+ * stdout; `--http [HOST:]PORT` serves Streamable HTTP on `/mcp` instead, and
+ * `--token-file FILE` makes that endpoint require a bearer token.
  *
  * @example
  * ```ts
@@ -10,33 +12,124 @@
  * ```
  * @module
  */
-import type { OptionValues } from "./args.ts";
+import { resolve } from "node:path";
+import { type OptionValues, UsageError } from "./args.ts";
 import { findProjectRoot } from "../catalog/config.ts";
+import { readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import { stderrLog, untrustedNotice } from "./catalog.ts";
+import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
   "nothing to type here. Stop it with Ctrl-D (end of input) or Ctrl-C\n";
 
+/** The largest token file read (a token is a line, not a document). */
+const MAX_TOKEN_FILE_BYTES = 4096;
+
+/** A bearer token: visible ASCII without spaces (RFC 6750's token68 and then some). */
+const TOKEN = /^[\x21-\x7e]+$/;
+
+/** Where `--http` listens. */
+interface ListenAddress {
+  host?: string;
+  port: number;
+}
+
 /**
- * Runs the stdio server until stdin ends or SIGINT/SIGTERM; exit 0. Started with stdin a terminal,
- * it first says on stderr what it is and how to stop it.
+ * Parses `--http [HOST:]PORT`: a port from 0 (any free one) to 65535, after an
+ * optional host name or address (an IPv6 address in brackets: `[::1]:8080`).
+ */
+function listenAddress(text: string): ListenAddress {
+  const colon = text.lastIndexOf(":");
+  const host = colon < 0 ? undefined : text.slice(0, colon);
+  const port = text.slice(colon + 1);
+  const bad = (why: string) => new UsageError(`--http ${quote(text)}: ${why}`, "mcp");
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    throw bad("the port must be a number from 0 to 65535 ([HOST:]PORT)");
+  }
+  if (host !== undefined && (host === "" || (host.includes(":") && !/^\[[^\]]+\]$/.test(host)))) {
+    throw bad("give a host name or address before the colon (an IPv6 address in brackets)");
+  }
+  return { host, port: Number(port) };
+}
+
+/** The token of `--token-file`: read once, trimmed; unreadable, empty or spaced is a usage error. */
+function readToken(path: string): string {
+  let text: string;
+  try {
+    text = readBoundedTextSync(path, { maxBytes: MAX_TOKEN_FILE_BYTES, followSymlinks: true });
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    throw new UsageError(`--token-file ${quote(path)}: ${error.message}`, "mcp");
+  }
+  const token = text.trim();
+  if (token === "") throw new UsageError(`--token-file ${quote(path)}: the file is empty`, "mcp");
+  if (!TOKEN.test(token)) {
+    throw new UsageError(
+      `--token-file ${quote(path)}: a token is one word of visible ASCII characters`,
+      "mcp",
+    );
+  }
+  return token;
+}
+
+/** Says once at start that the project's sources file waits for trust and is never synced. */
+async function noteUntrusted(cwd: string, io: Io): Promise<void> {
+  const { mcpConfig } = await import("../../mcp/mod.ts");
+  const resolved = mcpConfig(MCP_CONFIG);
+  const { untrusted } = await collectSources(resolved, await findProjectRoot(cwd), () => {});
+  if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
+}
+
+/** The catalog settings of the served catalog: background sync on, no file watching. */
+const MCP_CONFIG = { sync: true, watch: false };
+
+/** Serves Streamable HTTP until SIGINT or SIGTERM, saying where on stderr. */
+async function serveHttp(address: ListenAddress, token: string | undefined, cwd: string, io: Io) {
+  const { runHttp } = await import("../../mcp/mod.ts");
+  await runHttp({
+    cwd,
+    config: MCP_CONFIG,
+    log: stderrLog(io),
+    ...address,
+    token,
+    onListening: (endpoint) => {
+      io.err(`${PREFIX}serving MCP on ${endpoint.url}; stop it with Ctrl-C\n`);
+      if (!endpoint.hostChecked && token === undefined) {
+        io.err(
+          `${PREFIX}listening on every interface without --token-file: ` +
+            "anyone who can reach this port can read your skills\n",
+        );
+      }
+    },
+  });
+}
+
+/**
+ * Runs the stdio server until stdin ends or SIGINT/SIGTERM, or with `--http`
+ * the HTTP server until SIGINT/SIGTERM; exit 0. Started with stdin a terminal,
+ * the stdio server first says on stderr what it is and how to stop it.
  */
 export async function runMcp(
   _positionals: string[],
-  _values: OptionValues,
+  values: OptionValues,
   cwd: string,
   io: Io,
 ): Promise<number> {
-  if (io.inIsTty) io.err(TERMINAL_NOTE);
-  const { runStdio, mcpConfig } = await import("../../mcp/mod.ts");
-  const config = { sync: true, watch: false };
-  // Said once at start: the project's sources file waits for trust and is never synced.
-  const resolved = mcpConfig(config);
-  const { untrusted } = await collectSources(resolved, await findProjectRoot(cwd), () => {});
-  if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
-  await runStdio({ cwd, config, log: stderrLog(io) });
+  if (values["token-file"] !== undefined && values.http === undefined) {
+    throw new UsageError("--token-file goes with --http (stdio needs no token)", "mcp");
+  }
+  const address = values.http === undefined ? undefined : listenAddress(values.http);
+  const tokenFile = values["token-file"];
+  const token = tokenFile === undefined ? undefined : readToken(resolve(cwd, tokenFile));
+  if (address === undefined && io.inIsTty) io.err(TERMINAL_NOTE);
+  await noteUntrusted(cwd, io);
+  if (address !== undefined) await serveHttp(address, token, cwd, io);
+  else {
+    const { runStdio } = await import("../../mcp/mod.ts");
+    await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io) });
+  }
   return 0;
 }
