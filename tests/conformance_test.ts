@@ -1,6 +1,6 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against the real
 // `mcp --http 127.0.0.1:0` on a fixture home. The suite and the Node 22 it needs come from the npm
-// registry on first use and are cached in `.cache/conformance/` (git-ignored). Every server
+// registry on first use and are cached in `.cache/npm-tools/` (git-ignored; tests/npm_tools.ts). Every server
 // scenario of the suite is in exactly one list below: required (every check passes), partial
 // (every check passes but the named ones, which need the suite's own fixtures), or not run (with
 // the reason); the README repeats the not-run list.
@@ -11,12 +11,11 @@ import { ROOT, run, withTempDir } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import { withSandbox } from "./mcp_helpers.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
+import { npmTool } from "./npm_tools.ts";
 
 /** The newest release with the SEP-2640 scenarios, and the Node it needs (≥ 22). */
 const CONFORMANCE_VERSION = "0.2.0-alpha.12";
 const NODE_VERSION = "22.23.5";
-const CACHE = join(ROOT, ".cache", "conformance");
-const SUITE = join(CACHE, "node_modules", "@modelcontextprotocol", "conformance");
 
 /** Scenarios every check of which must pass (SUCCESS, or WARNING/INFO/SKIPPED for a SHOULD). */
 const ALWAYS_REQUIRED = [
@@ -142,47 +141,22 @@ const NOT_RUN: readonly (readonly [string, readonly string[]])[] = [
     : []),
 ];
 
-/** The Node 22 binary: the registry's `node-<os>-<arch>` package, where it exists. */
-function nodeBinary(): string {
-  return join(CACHE, "node_modules", `node-${process.platform}-${process.arch}`, "bin", "node");
-}
+/** The Node 22 package of this platform in the npm registry (`node-<os>-<arch>`). */
+const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
 
-async function installed(): Promise<boolean> {
-  try {
-    const manifest = JSON.parse(await Deno.readTextFile(join(SUITE, "package.json")));
-    await Deno.stat(nodeBinary());
-    return manifest.version === CONFORMANCE_VERSION;
-  } catch {
-    return false;
-  }
-}
-
-/** Installs the suite and Node 22 into the cache on first use (npm registry only). */
-async function install(): Promise<void> {
-  if (await installed()) return;
-  await Deno.mkdir(CACHE, { recursive: true });
-  const dependencies = {
-    "@modelcontextprotocol/conformance": CONFORMANCE_VERSION,
-    [`node-${process.platform}-${process.arch}`]: NODE_VERSION,
-  };
-  await Deno.writeTextFile(
-    join(CACHE, "package.json"),
-    JSON.stringify({ private: true, dependencies }, null, 2) + "\n",
-  );
-  const npm = await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], {
-    cwd: CACHE,
-  });
-  equal(npm.code, 0, `npm install failed:\n${npm.stderr}`);
-  equal(await installed(), true, "npm installed, yet the suite or Node 22 is missing");
-}
-
-let ready: Promise<void> | undefined;
-
-/** Runs the suite's CLI under Node 22. */
+/** Runs the suite's CLI under Node 22, both installed on first use (npm registry only). */
 async function conformance(args: string[], cwd: string) {
-  ready ??= install();
-  await ready;
-  return await run(nodeBinary(), [join(SUITE, "dist", "index.js"), ...args], { cwd });
+  const modules = await npmTool(
+    [`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, `${NODE_PACKAGE}@${NODE_VERSION}`],
+    join(NODE_PACKAGE, "bin", "node"),
+  );
+  const suite = join(modules, "@modelcontextprotocol", "conformance");
+  return await run(join(modules, NODE_PACKAGE, "bin", "node"), [
+    join(suite, "dist", "index.js"),
+    ...args,
+  ], {
+    cwd,
+  });
 }
 
 /** One check of a scenario's `checks.json`. */

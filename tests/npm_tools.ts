@@ -13,11 +13,13 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The `node_modules` folder holding `spec` (an exact `name@version`), installed on first use.
- * `probe` is a path inside `node_modules` that proves the install is complete.
+ * The `node_modules` folder holding `specs` (exact `name@version`s, installed together without
+ * running any install script), installed on first use. `probe` is a path inside `node_modules`
+ * that proves the install is complete.
  */
-export async function npmTool(spec: string, probe: string): Promise<string> {
-  const folder = join(CACHE, spec.replace(/[^A-Za-z0-9@._-]/g, "_"));
+export async function npmTool(specs: string | readonly string[], probe: string): Promise<string> {
+  const list = typeof specs === "string" ? [specs] : specs;
+  const folder = join(CACHE, list.join("+").replace(/[^A-Za-z0-9@._+-]/g, "_"));
   const modules = join(folder, "node_modules");
   if (await exists(join(modules, probe))) return modules;
   await Deno.mkdir(CACHE, { recursive: true });
@@ -29,10 +31,11 @@ export async function npmTool(spec: string, probe: string): Promise<string> {
       "--no-audit",
       "--no-fund",
       "--no-package-lock",
+      "--ignore-scripts",
       "--loglevel=error",
-      spec,
+      ...list,
     ], { cwd: staging });
-    if (npm.code !== 0) throw new Error(`npm install ${spec} failed:\n${npm.stderr}`);
+    if (npm.code !== 0) throw new Error(`npm install ${list.join(" ")} failed:\n${npm.stderr}`);
     await Deno.rename(staging, folder).catch(async (error) => {
       // Another test file installed it first: keep theirs.
       if (!(await exists(join(modules, probe)))) throw error;
