@@ -14,11 +14,7 @@
  * ```
  * @module
  */
-import {
-  fromJsonSchema,
-  type JsonSchemaType,
-  McpServer,
-} from "@modelcontextprotocol/server";
+import { fromJsonSchema, type JsonSchemaType, McpServer } from "@modelcontextprotocol/server";
 import process from "node:process";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";

@@ -41,8 +41,8 @@ import {
   SkillCatalogError,
   skillEntry,
   type SkillReadResult,
-  type SkillSource,
   SkillsExtension,
+  type SkillSource,
 } from "@modelcontextprotocol/server/ext/skills";
 import { DigestCache } from "../lib/bundle/digests.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
@@ -183,7 +183,8 @@ class CatalogSkillSource implements SkillSource {
 
   /** One skill's entry and files, or `undefined` (refusal logged) when it cannot be served. */
   async #buildOne(skill: DiscoveredSkill, entries: Map<string, Skill>): Promise<Built | undefined> {
-    const shared = await readShareable(skill, { digests: this.#digests });
+    const lenient = this.#catalog.config.lenient;
+    const shared = await readShareable(skill, { digests: this.#digests, lenient });
     if (!shared.ok) return this.#refuse(skill, shared.message);
     const path = skillPath(skill);
     const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
@@ -213,7 +214,11 @@ class CatalogSkillSource implements SkillSource {
       files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
     }
     files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
-    const resources = files.map((f) => ({ uri: f.uri, digest: `sha256:${f.sha256}`, size: f.size }));
+    const resources = files.map((f) => ({
+      uri: f.uri,
+      digest: `sha256:${f.sha256}`,
+      size: f.size,
+    }));
     return { skill, entry: { ...base, resources }, root, files };
   }
 

@@ -126,7 +126,9 @@ Deno.test("MCP skills: the SKILL.md of a skill the author disabled after listing
       const pdf = (await skills.list()).skills.find((e) => e.uri === "skill://pdf-forms/SKILL.md")!;
       await Deno.writeTextFile(
         join(dir, "SKILL.md"),
-        skillMd("pdf-forms", PDF_DESCRIPTION, "PDF-BODY-MARKER", ["disable-model-invocation: true"]),
+        skillMd("pdf-forms", PDF_DESCRIPTION, "PDF-BODY-MARKER", [
+          "disable-model-invocation: true",
+        ]),
       );
       const message = await skills.read(pdf).then(() => "served", (e: Error) => e.message);
       ok(!message.includes("PDF-BODY-MARKER") && message !== "served", message);
@@ -238,6 +240,23 @@ Deno.test("MCP skills: entries equal bundle --json on real public skills (testda
       for (const resource of entry.resources as { uri: string }[]) {
         ok((await skills.read(entry, resource.uri)).verified);
       }
+    });
+  });
+});
+
+Deno.test("MCP skills: a skill installed while serving sends resources/list_changed and is listed", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    await withRawServer(box, async (server) => {
+      await server.initialize();
+      const before = await server.request(1, "skills/list");
+      equal((before.result as { skills: unknown[] }).skills.length, 3);
+      await writeProjectSkill(box, "late-skill", skillMd("late-skill", "Installed late.", "L"));
+      const after = await server.request(2, "skills/list");
+      const uris = (after.result as { skills: { uri: string }[] }).skills.map((e) => e.uri);
+      ok(uris.includes("skill://late-skill/SKILL.md"), JSON.stringify(uris));
+      const note = await server.waitFor((m) => m.method === "notifications/resources/list_changed");
+      equal(note.id, undefined);
     });
   });
 });

@@ -148,7 +148,11 @@ function hashCached(file: Visited, digests: DigestCache | undefined): Hashed {
     return { row: { path: file.rel, bytes: known.size, sha256: known.sha256 }, bytes: known.bytes };
   }
   const hashed = hashFile(file);
-  digests?.set(file.stat, { sha256: hashed.row.sha256, size: hashed.row.bytes, bytes: hashed.bytes });
+  digests?.set(file.stat, {
+    sha256: hashed.row.sha256,
+    size: hashed.row.bytes,
+    bytes: hashed.bytes,
+  });
   return hashed;
 }
 
