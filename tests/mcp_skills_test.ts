@@ -281,6 +281,31 @@ Deno.test("digest cache: a second read of a directory reads only the file that c
   });
 });
 
+Deno.test("MCP skills: skills over 512 files or 16 MiB are not offered, and doctor says so", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    const many: Record<string, string> = {};
+    for (let i = 0; i < SKILL_LIMITS.files; i++) many[`refs/${i}.md`] = `${i}\n`;
+    await writeProjectSkill(box, "many-files", skillMd("many-files", "Too many files.", "M"), many);
+    const half = new Uint8Array(SKILL_LIMITS.bytes / 2 + 1);
+    await writeProjectSkill(box, "heavy", skillMd("heavy", "Too many bytes.", "H"), {
+      "a.bin": half,
+      "b.bin": half,
+    });
+    await withSession(box, "auto", async (s) => {
+      const uris = (await skillsOf(s).list()).skills.map((e) => e.uri);
+      ok(!uris.some((u) => u.includes("many-files") || u.includes("heavy")), uris.join());
+      equal(uris.length, 3);
+    });
+    const doctor = await cli(box, ["doctor", "--json"]);
+    const listed = (JSON.parse(doctor.stdout).too_large_for_mcp as { name: string }[])
+      .map((t) => t.name).sort();
+    deepEqual(listed, ["heavy", "many-files"]);
+    const text = (await cli(box, ["doctor"])).stdout;
+    match(text, /Not offered over the MCP Skills extension: over 512 files or 16 MiB \(2\):/);
+  });
+});
+
 Deno.test("sharing limits are the SDK's: 512 files (the bundle's), 16 MiB", () => {
   equal(BUNDLE_LIMITS.maxFiles, SKILL_LIMITS.files);
   equal(MAX_SHARED_SKILL_BYTES, SKILL_LIMITS.bytes);
