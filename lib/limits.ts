@@ -61,3 +61,10 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
 }
+
+/**
+ * Most bytes (all files together) one skill may have to be shared over a protocol whose hosts
+ * must accept skills up to this size and should not be offered larger ones. (The file count
+ * limit of that rule, 512, is the bundle's own `maxFiles`.)
+ */
+export const MAX_SHARED_SKILL_BYTES = 16 * 1024 * 1024;

@@ -9,6 +9,12 @@
  * `find_skills` and `list_skills` see what `open_skill` sees. An edit inside
  * a skill's own folder waits for the cache to expire.
  *
+ * Listeners added with {@linkcode ServedCatalog.onChange} hear when a rescan
+ * changed what is listed (a skill added or removed, renamed, moved, its
+ * description or its invocation changed); after a Git source changed
+ * ({@linkcode ServedCatalog.invalidate}) a rescan starts at once when anyone
+ * listens, so the change is announced without waiting for a request.
+ *
  * @example
  * ```ts
  * import { ServedCatalog } from "./catalog.ts";
@@ -48,6 +54,9 @@ export class ServedCatalog {
   /** Each root folder's times when the report was made ("-": absent). */
   #stamps = new Map<string, string>();
   #inflight?: Promise<DiscoveryReport>;
+  /** What the latest report lists, to tell a rescan that changed it. */
+  #listing?: string;
+  readonly #listeners = new Set<() => void>();
 
   /** Builds a catalog view over `config` for `options.cwd`. */
   constructor(config: ResolvedConfig, options: ServedCatalogOptions = {}) {
@@ -69,6 +78,7 @@ export class ServedCatalog {
       ({ report }) => {
         this.#report = report;
         this.#at = Date.now();
+        this.#noteListing(report);
         this.#stamps = new Map(report.roots.map(({ root }) => [root.path, stampOf(root.path)]));
         return report;
       },
@@ -85,9 +95,36 @@ export class ServedCatalog {
     return false;
   }
 
-  /** Forgets the cached report (after a Git source changed). */
+  /** Tells the listeners when `report` lists something else than the report before it. */
+  #noteListing(report: DiscoveryReport): void {
+    const listing = JSON.stringify(
+      report.skills.map((s) => [s.name, s.path, s.description, s.invocation.modelInvocable]),
+    );
+    const changed = this.#listing !== undefined && this.#listing !== listing;
+    this.#listing = listing;
+    if (!changed) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.#log("warn", `catalog change listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /**
+   * Calls `listener` after each rescan that changed what is listed; returns the function that
+   * removes it.
+   */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Forgets the cached report (after a Git source changed); rescans now if anyone listens. */
   invalidate(): void {
     this.#at = 0;
+    if (this.#listeners.size > 0) this.refresh(true).catch(() => {});
   }
 
   /** Published skills whose author allows model invocation, in precedence order. */

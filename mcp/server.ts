@@ -1,6 +1,9 @@
 /**
  * The MCP server: tools `list_skills`, `find_skills`, `open_skill` and the
- * `skill://{name}` resources, built by a factory over a shared catalog so
+ * Skills extension (SEP-2640: `skills/list`, `skills/get`, every file of a
+ * skill as a `skill://…` resource; see `skills.ts`), with
+ * `notifications/resources/list_changed` when the catalog changes, built by
+ * a factory over a shared catalog so
  * tests can connect it to any transport. Each tool's schemas sit beside its
  * handler; failures are `isError` results that never contain instructions.
  *
@@ -11,13 +14,7 @@
  * ```
  * @module
  */
-import {
-  fromJsonSchema,
-  type JsonSchemaType,
-  McpServer,
-  ResourceNotFoundError,
-  ResourceTemplate,
-} from "@modelcontextprotocol/server";
+import { fromJsonSchema, type JsonSchemaType, McpServer } from "@modelcontextprotocol/server";
 import process from "node:process";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
@@ -37,6 +34,7 @@ import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
+import { skillsExtension } from "./skills.ts";
 
 /** The MCP surface's prefix on each diagnostic line; the core's messages carry none. */
 const LOG_PREFIX = `${TOOL_NAME}: `;
@@ -278,41 +276,27 @@ function registerOpenSkill(server: McpServer, context: ServerContext): void {
   });
 }
 
-function registerSkillResource(server: McpServer, context: ServerContext): void {
-  const { catalog } = context;
-  const template = new ResourceTemplate("skill://{name}", {
-    list: async () => ({
-      resources: (await catalog.modelSkills()).map((skill) => ({
-        uri: `skill://${skill.name}`,
-        name: skill.name,
-        title: skill.name,
-        description: skill.description,
-        mimeType: "text/markdown",
-      })),
-    }),
-    complete: {
-      name: async (value) =>
-        (await catalog.modelSkills()).map((s) => s.name).filter((n) => n.startsWith(value)),
-    },
+/**
+ * Sends `notifications/resources/list_changed` to `server` whenever a rescan changes what the
+ * catalog lists, until the server closes (a server that is gone is never kept alive for it).
+ */
+function announceChanges(server: McpServer, catalog: ServedCatalog): void {
+  const ref = new WeakRef(server);
+  const off = catalog.onChange(() => {
+    const live = ref.deref();
+    if (live === undefined) return void off();
+    if (live.isConnected()) live.sendResourceListChanged();
   });
-  server.registerResource(
-    "skill",
-    template,
-    { title: "Agent Skill", mimeType: "text/markdown" },
-    async (uri, variables) => {
-      const name = String(variables.name);
-      const result = await openForModel(context, name, uri.href);
-      // SEP-2164: a resource that is not served (unknown, disabled, unreadable) is -32602 with
-      // `data.uri`, never an internal error.
-      if (!result.ok) throw new ResourceNotFoundError(uri.href, refusalText(name, result));
-      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: result.skill.text }] };
-    },
-  );
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    off();
+    previous?.();
+  };
 }
 
 /**
- * Builds one MCP server over the catalog of `options.cwd`: each tool and the
- * resource template registered by its own function, schemas beside handlers.
+ * Builds one MCP server over the catalog of `options.cwd`: each tool registered
+ * by its own function, schemas beside handlers, and the Skills extension attached.
  *
  * @example
  * ```ts
@@ -334,7 +318,7 @@ export function createSkillsAnywhereServer(
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },
     {
-      capabilities: { tools: {}, resources: {}, completions: {} },
+      capabilities: { tools: {}, resources: { listChanged: true } },
       instructions: SERVER_INSTRUCTIONS,
     },
   );
@@ -342,6 +326,8 @@ export function createSkillsAnywhereServer(
   registerListSkills(server, context);
   registerFindSkills(server, context);
   registerOpenSkill(server, context);
-  registerSkillResource(server, context);
+  // SEP-2640: skills/list, skills/get, resources/directory/read and one resource per file.
+  skillsExtension(catalog, log).attach(server);
+  announceChanges(server, catalog);
   return { server, catalog };
 }

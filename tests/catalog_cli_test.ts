@@ -379,6 +379,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "invalid",
       "dropped",
       "complete",
+      "too_large_for_mcp",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);

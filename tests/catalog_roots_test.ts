@@ -165,13 +165,13 @@ Deno.test("MCP: open_skill todo is unknown; a skill turned unreadable is refused
       ok(refused.isError === true);
       const text = refused.content.map((c) => c.text).join("");
       equal(text, `skill "internal-comms" is no longer readable at ${path}`);
-      const read = await rejection(s.read("skill://internal-comms"));
-      ok(read.includes("no longer readable"), read);
+      const read = await rejection(s.read("skill://internal-comms/SKILL.md"));
+      ok(!read.includes("Q3 invoices"), read);
     });
-    const lines = stderr.split("\n").filter((line) => line.includes("cannot read"));
+    const lines = stderr.split("\n").filter((line) => line.includes("internal-comms"));
     deepEqual(lines, [
       `${PREFIX}open_skill "internal-comms": cannot read ${path}: not valid UTF-8`,
-      `${PREFIX}skill://internal-comms: cannot read ${path}: not valid UTF-8`,
+      `${PREFIX}skill "internal-comms" is not offered as an MCP skill: SKILL.md is not valid UTF-8 (${path})`,
     ]);
   }, CATALOG_BOX);
 });

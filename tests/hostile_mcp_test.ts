@@ -106,6 +106,8 @@ const BAD_READS: Record<string, unknown>[] = [
   { uri: "skill://../../etc/passwd" },
   { uri: "file:///etc/passwd" },
   { uri: "skill://secret" },
+  { uri: "skill://secret/SKILL.md" },
+  { uri: "skill://pdf-forms/%2E%2E/secret/SKILL.md" },
 ];
 
 Deno.test("hostile MCP: garbage lines and non-JSON-RPC messages get one error each; serving goes on", async () => {

@@ -79,23 +79,17 @@ async function scenario(kind: ClientKind): Promise<void> {
         matches: [{ name: "pdf-forms", description: PDF, source: "claude-code (project)" }],
       });
 
-      // Resources: list, read, complete.
+      // Resources (SEP-2640 files): list, read the exact bytes.
       const { resources } = await session.client.listResources();
       deepEqual(resources.map((r) => [r.uri, r.mimeType]).sort(), [
-        ["skill://docx-review", "text/markdown"],
-        ["skill://pdf-forms", "text/markdown"],
+        ["skill://docx-review/SKILL.md", "text/markdown"],
+        ["skill://pdf-forms/SKILL.md", "text/markdown"],
       ]);
-      const read = await session.read("skill://pdf-forms");
+      const read = await session.read("skill://pdf-forms/SKILL.md");
       equal(read.contents.length, 1);
-      equal(read.contents[0].uri, "skill://pdf-forms");
+      equal(read.contents[0].uri, "skill://pdf-forms/SKILL.md");
       equal(read.contents[0].mimeType, "text/markdown");
-      ok(read.contents[0].text?.startsWith('<skill_content name="pdf-forms">\n'));
-      ok(read.contents[0].text?.includes(`<skill_instructions>\n${BODY}`));
-      const completion = await session.client.complete({
-        ref: { type: "ref/resource", uri: "skill://{name}" },
-        argument: { name: "name", value: "pd" },
-      });
-      deepEqual(completion.completion.values, ["pdf-forms"]);
+      equal(read.contents[0].text, await Deno.readTextFile(skillPath));
 
       // Load pinned to SKILL.md's bytes.
       const sha = await fileSha256(skillPath);
@@ -155,9 +149,8 @@ async function scenario(kind: ClientKind): Promise<void> {
         expected_sha256: await fileSha256(skillPath),
       });
       assertRefused(disabledPinned, /disabled by its author/);
-      const readError = await rejection(session.read("skill://pdf-forms"));
-      match(readError, /disabled/);
-      ok(!readError.includes("MATRIX-BODY"));
+      const readError = await rejection(session.read("skill://pdf-forms/SKILL.md"));
+      ok(!readError.includes("MATRIX-BODY"), readError);
     });
     // No SDK error was logged by the server along the way.
     ok(!stderr.includes("skills-anywhere: MCP:"), stderr);

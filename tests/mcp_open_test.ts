@@ -1,4 +1,4 @@
-// End-to-end tests of open_skill and the skill:// resources: rendering,
+// End-to-end tests of open_skill and the skill:// file resources (SEP-2640): rendering,
 // refusals (unknown, invalid, disabled, unreadable), the fresh author opt-out,
 // the SKILL.md and bundle pins, escaping and declared tools, against the real
 // `main.ts mcp` child driven by the SDK 2 client.
@@ -80,8 +80,8 @@ Deno.test("MCP open_skill: renders, refuses unknown/invalid/disabled, finds late
       const lateOpen = await s.call("open_skill", { name: "late-skill" });
       equal(assertOk(lateOpen).directory, late);
       ok(textOf(lateOpen).includes("<skill_instructions>\nLATE-BODY\n</skill_instructions>"));
-      const read = await s.read("skill://late-skill");
-      equal(read.contents[0].text, textOf(lateOpen));
+      const read = await s.read("skill://late-skill/SKILL.md");
+      equal(read.contents[0].text, skillMd("late-skill", "Installed a moment ago.", "LATE-BODY"));
     });
   });
 });
@@ -178,8 +178,8 @@ Deno.test("MCP open_skill: expected_sha256 and a fresh author opt-out beat the c
         /disabled by its author/,
         secrets,
       );
-      const readError = await rejection(s.read("skill://pdf-forms"));
-      match(readError, /disabled/);
+      // The author's opt-out is read fresh: the file is not served.
+      const readError = await rejection(s.read("skill://pdf-forms/SKILL.md"));
       ok(!readError.includes("CHANGED-BODY-MARKER"));
     });
   });
@@ -218,9 +218,9 @@ Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is a
         const message = `skill "${name}" is no longer readable at ${join(skillDir, "SKILL.md")}`;
         const result = await s.call("open_skill", { name });
         equal(assertRefused(result, /no longer readable/, ["BIG-BODY"]), message);
-        const readError = await rejection(s.read(`skill://${name}`));
-        ok(readError.includes(message), readError);
-        ok(!readError.includes("BODY"));
+        // Broken before the skills were first listed: not offered at all.
+        const readError = await rejection(s.read(`skill://${name}/SKILL.md`));
+        ok(!readError.includes("BODY"), readError);
       }
     });
   });
@@ -229,37 +229,38 @@ Deno.test("MCP open_skill: a cached skill turned invalid UTF-8 or oversized is a
 // ---------------------------------------------------------------------------
 // Resources
 
-Deno.test("MCP resources: template, list, read, completion, disabled read rejected", async () => {
+Deno.test("MCP resources: the SEP-2640 template, one listed SKILL.md per skill, exact bytes, disabled read rejected", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     await withSession(box, "legacy", async (s) => {
       const { resourceTemplates } = await s.client.listResourceTemplates();
-      equal(resourceTemplates.length, 1);
-      equal(resourceTemplates[0].uriTemplate, "skill://{name}");
-      equal(resourceTemplates[0].name, "skill");
-      equal(resourceTemplates[0].title, "Agent Skill");
-      equal(resourceTemplates[0].mimeType, "text/markdown");
+      deepEqual(resourceTemplates.map((t) => [t.uriTemplate, t.name]), [
+        ["skill://{+path}", "io.modelcontextprotocol/skills"],
+      ]);
 
       const { resources } = await s.client.listResources();
       deepEqual(
-        resources
-          .map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType }))
-          .sort((a, b) => a.name.localeCompare(b.name)),
+        resources.map(({ uri, name, description, mimeType }) => ({
+          uri,
+          name,
+          description,
+          mimeType,
+        })),
         [
           {
-            uri: "skill://docx-review",
+            uri: "skill://docx-review/SKILL.md",
             name: "docx-review",
             description: DOCX_DESCRIPTION,
             mimeType: "text/markdown",
           },
           {
-            uri: "skill://pdf-forms",
+            uri: "skill://pdf-forms/SKILL.md",
             name: "pdf-forms",
             description: PDF_DESCRIPTION,
             mimeType: "text/markdown",
           },
           {
-            uri: "skill://release-notes",
+            uri: "skill://release-notes/SKILL.md",
             name: "release-notes",
             description: NOTES_DESCRIPTION,
             mimeType: "text/markdown",
@@ -267,30 +268,18 @@ Deno.test("MCP resources: template, list, read, completion, disabled read reject
         ],
       );
 
-      const read = await s.read("skill://pdf-forms");
+      const read = await s.read("skill://pdf-forms/SKILL.md");
       deepEqual(read.contents, [{
-        uri: "skill://pdf-forms",
+        uri: "skill://pdf-forms/SKILL.md",
         mimeType: "text/markdown",
-        text: expectedRender("pdf-forms", dir, PDF_BODY),
+        text: await Deno.readTextFile(join(dir, "SKILL.md")),
       }]);
+      // The skill's folder is a directory resource, not a file.
+      match(await rejection(s.read("skill://pdf-forms")), /is a directory/);
 
-      const complete = (value: string) =>
-        s.client.complete({
-          ref: { type: "ref/resource", uri: "skill://{name}" },
-          argument: { name: "name", value },
-        });
-      deepEqual((await complete("pd")).completion.values, ["pdf-forms"]);
-      deepEqual((await complete("se")).completion.values, []);
-      deepEqual((await complete("")).completion.values.sort(), [
-        "docx-review",
-        "pdf-forms",
-        "release-notes",
-      ]);
-
-      const disabled = await rejection(s.read("skill://secret-ops"));
-      match(disabled, /disabled/);
+      const disabled = await rejection(s.read("skill://secret-ops/SKILL.md"));
       ok(!disabled.includes("SECRET-BODY"));
-      match(await rejection(s.read("skill://no-such-skill")), /unknown/);
+      match(await rejection(s.read("skill://no-such-skill/SKILL.md")), /not found/i);
     });
   });
 });
@@ -300,7 +289,8 @@ Deno.test("MCP resources: an unknown or disabled skill:// read is -32602 with da
     await catalogFixture(box);
     await withRawServer(box, async (server) => {
       await server.initialize();
-      for (const [id, uri] of [[1, "skill://no-such-skill"], [2, "skill://secret-ops"]] as const) {
+      const uris = ["skill://no-such-skill/SKILL.md", "skill://secret-ops/SKILL.md"];
+      for (const [id, uri] of [[1, uris[0]], [2, uris[1]]] as const) {
         const reply = await server.request(id, "resources/read", { uri });
         const error = reply.error as { code: number; message: string; data?: { uri?: string } };
         equal(error.code, -32602, JSON.stringify(reply));

@@ -37,7 +37,7 @@ Deno.test("MCP server: advertises three tools, instructions and name/version", a
       // Serving writes nothing into skill or agent directories.
       for (const name of ["pdf-forms", "docx-review"]) {
         assertOk(await s.call("open_skill", { name, include_bundle: name === "pdf-forms" }));
-        await s.read(`skill://${name}`);
+        await s.read(`skill://${name}/SKILL.md`);
       }
       assertOk(
         await s.call("open_skill", {

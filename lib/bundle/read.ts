@@ -13,6 +13,7 @@
  * @module
  */
 import { createDigest } from "../hash.ts";
+import type { DigestCache } from "./digests.ts";
 import type { BigIntStats } from "node:fs";
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -137,7 +138,25 @@ function walk(walkState: Walk, abs: string, rel: string, levels: number): void {
   }
 }
 
-function hashFile(file: Visited): { row: BundleFile; bytes?: Uint8Array<ArrayBuffer> } {
+type Hashed = { row: BundleFile; bytes?: Uint8Array<ArrayBuffer> };
+
+/** One file's row: from `digests` when its identity is known there, else read and kept there. */
+function hashCached(file: Visited, digests: DigestCache | undefined): Hashed {
+  const known = digests?.get(file.stat);
+  const keep = file.rel === "SKILL.md";
+  if (known !== undefined && (!keep || known.bytes !== undefined)) {
+    return { row: { path: file.rel, bytes: known.size, sha256: known.sha256 }, bytes: known.bytes };
+  }
+  const hashed = hashFile(file);
+  digests?.set(file.stat, {
+    sha256: hashed.row.sha256,
+    size: hashed.row.bytes,
+    bytes: hashed.bytes,
+  });
+  return hashed;
+}
+
+function hashFile(file: Visited): Hashed {
   const hash = createDigest("sha256");
   try {
     const result = streamRegularFileSync(file.abs, {
@@ -226,11 +245,18 @@ function walkRoot(root: string): Walk {
   return state;
 }
 
+/** Options of {@linkcode readBundle}. */
+export interface ReadBundleOptions {
+  /** Digests kept by file identity: a file seen before is not read again. */
+  digests?: DigestCache;
+}
+
 /**
  * Reads a skill directory into a manifest (synchronous system calls inside:
  * far cheaper than promise round trips for hundreds of small files). A
  * symlinked root is followed once (its real path is taken); anything beneath
- * it that is a link or not a regular file or directory is refused. Throws a
+ * it that is a link or not a regular file or directory is refused. With
+ * `options.digests`, a file whose identity is known is not read again. Throws a
  * {@linkcode BundleError} of a `BundleReadErrorKind` (or `no-skill`).
  *
  * @example
@@ -240,9 +266,12 @@ function walkRoot(root: string): Walk {
  * console.log(manifest.files.length);
  * ```
  */
-export async function readBundle(directory: string): Promise<BundleRead> {
+export async function readBundle(
+  directory: string,
+  options: ReadBundleOptions = {},
+): Promise<BundleRead> {
   const state = walkRoot(realDirectory(directory));
-  const hashed = state.files.map(hashFile);
+  const hashed = state.files.map((file) => hashCached(file, options.digests));
   const skillBytes = hashed.find((h) => h.row.path === "SKILL.md")!.bytes!;
   if (tryDecodeUtf8(skillBytes) === undefined) throw refuse("skill-not-utf8");
   assertUnchanged(state);

@@ -73,8 +73,18 @@ function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
   return a.rank - b.rank || a.rootIndex - b.rootIndex || compareCodeUnits(a.path, b.path);
 }
 
-/** What a renamed skill is prefixed with: plugin, source repository, agent, else root folder. */
-function renamePrefix(skill: DiscoveredSkill): string {
+/**
+ * What a renamed skill is prefixed with: plugin, source repository, agent, else root folder.
+ *
+ * @example
+ * ```ts
+ * import { renamePrefix } from "./precedence.ts";
+ * import type { DiscoveredSkill } from "./discover.ts";
+ * declare const skill: DiscoveredSkill;
+ * renamePrefix(skill); // "codex" for a skill of the codex agent's folder
+ * ```
+ */
+export function renamePrefix(skill: DiscoveredSkill): string {
   const origin = skill.origin;
   if (origin.kind === "claude-plugins" && origin.plugin) return origin.plugin;
   if (origin.kind === "source") {

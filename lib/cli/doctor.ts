@@ -1,7 +1,8 @@
 /**
  * The `doctor` command: what was scanned, and every skill that was renamed,
  * repaired, kept from the model by its author, skipped, refused for safety or
- * hidden as a duplicate — with the reason.
+ * hidden as a duplicate, or too large to be offered over the MCP Skills
+ * extension (512 files / 16 MiB per skill) — with the reason.
  *
  * @example
  * ```ts
@@ -11,7 +12,8 @@
  * ```
  * @module
  */
-import type { DiscoveryReport } from "../catalog/discover.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
+import { readShareable } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, hiddenSections } from "./catalog.ts";
@@ -21,7 +23,9 @@ import { outStyles, type Styles } from "./style.ts";
 import { formatTable } from "./table.ts";
 
 /** What `doctor --json` prints. */
-type DoctorDoc = ReturnType<typeof doctorDoc>;
+type DoctorDoc = ReturnType<typeof doctorDoc> & {
+  too_large_for_mcp: Awaited<ReturnType<typeof tooLarge>>;
+};
 
 /** Runs `doctor`; always exit 0. */
 export async function runDoctor(
@@ -31,13 +35,25 @@ export async function runDoctor(
   io: Io,
 ): Promise<number> {
   const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
-  const doc = doctorDoc(report, git);
+  const doc = { ...doctorDoc(report, git), too_large_for_mcp: await tooLarge(report.skills) };
   if (values.json) io.out(jsonText(doc));
   else {
     const view = { show, st: outStyles(io) };
     io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
   }
   return 0;
+}
+
+/** Model skills the MCP Skills extension does not offer because of its per-skill limits. */
+async function tooLarge(skills: readonly DiscoveredSkill[]) {
+  const found: { name: string; path: string; reason: string }[] = [];
+  for (const skill of skills.filter((s) => s.invocation.modelInvocable)) {
+    const shared = await readShareable(skill);
+    if (!shared.ok && (shared.kind === "too-many-files" || shared.kind === "too-large")) {
+      found.push({ name: skill.name, path: skill.directory, reason: shared.message });
+    }
+  }
+  return found;
 }
 
 /** The facts `doctor` reports, as one document. */
@@ -154,6 +170,18 @@ function refusedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
   const skipped = doc.invalid.filter((i) => i.refusal === undefined);
   if (skipped.length > 0) {
     lines.push("", st.bold(`Skipped (${skipped.length}):`), ...skipped.flatMap(entry));
+  }
+  if (doc.too_large_for_mcp.length > 0) {
+    lines.push(
+      "",
+      st.bold(
+        `Not offered over the MCP Skills extension: over 512 files or 16 MiB (${doc.too_large_for_mcp.length}):`,
+      ),
+    );
+    for (const t of doc.too_large_for_mcp) {
+      lines.push(`  ${escapeTerminal(t.name)}  ${st.dim(escapeTerminal(show(t.path)))}`);
+      lines.push(`    - ${st.warn(escapeTerminal(t.reason))}`);
+    }
   }
   const refused = doc.invalid.filter((i) => i.refusal !== undefined);
   if (refused.length > 0) {

@@ -1,0 +1,378 @@
+/**
+ * The MCP Skills extension (SEP-2640) over the served catalog: a
+ * `SkillSource` for the SDK's `SkillsExtension`. Every skill the model may
+ * invoke that can be shared (see `lib/load/share.ts`) is an entry: its
+ * `SKILL.md` URI, its frontmatter as the SDK reads it, and every file of its
+ * directory with `sha256:` digest and size — the rows `bundle --json`
+ * reports. Each file is a resource `skill://<path>/<file>` whose last path
+ * segment before the file is the frontmatter name: `skill://pdf/SKILL.md`,
+ * or for a skill the catalog renamed for a collision, under the rename's
+ * prefix (`skill://codex/configure/SKILL.md`), never under the new name.
+ *
+ * The entries are built once per catalog report and kept until the report
+ * changes or a read finds a file changed; digests are kept by file identity
+ * ({@linkcode DigestCache}), so a rebuild re-reads only changed files. Reads
+ * are fresh (the bounded reader, no links, regular files) and must match the
+ * published size and digest, or they are refused.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { skillsExtension } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * skillsExtension(catalog, () => {}).attach(server);
+ * ```
+ * @module
+ */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Resource,
+  ResourceNotFoundError,
+} from "@modelcontextprotocol/server";
+import {
+  DIRECTORY_MIME_TYPE,
+  type Skill,
+  SkillCatalogError,
+  skillEntry,
+  type SkillReadResult,
+  SkillsExtension,
+  type SkillSource,
+} from "@modelcontextprotocol/server/ext/skills";
+import { DigestCache } from "../lib/bundle/digests.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
+import { renamePrefix } from "../lib/catalog/precedence.ts";
+import { readBoundedSync } from "../lib/fs/mod.ts";
+import { sha256Hex } from "../lib/hash.ts";
+import { readShareable } from "../lib/load/share.ts";
+import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
+import type { ServedCatalog } from "./catalog.ts";
+
+/** Entries per `skills/list` page and children per directory page. */
+const PAGE_SIZE = 100;
+
+/** One served file: where it is on disk and what was published for it. */
+interface ServedFile {
+  uri: string;
+  abs: string;
+  size: number;
+  sha256: string;
+  mimeType: string;
+}
+
+/** What the catalog offers over the extension, built from one catalog report. */
+interface Offer {
+  /** Entries sorted by URI (the one order for pages and cursors). */
+  entries: Skill[];
+  byUri: Map<string, Skill>;
+  files: Map<string, ServedFile>;
+  dirs: Map<string, Resource[]>;
+  listed: Resource[];
+}
+
+/** A served skill before it joins the offer. */
+interface Built {
+  skill: DiscoveredSkill;
+  entry: Skill;
+  root: string;
+  files: ServedFile[];
+}
+
+const MIME_TYPES: Record<string, string> = {
+  md: "text/markdown",
+  txt: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  py: "text/x-python",
+  sh: "application/x-sh",
+  js: "text/javascript",
+  ts: "text/typescript",
+  html: "text/html",
+  png: "image/png",
+  pdf: "application/pdf",
+};
+
+function mimeTypeOf(path: string): string {
+  const dot = path.lastIndexOf(".");
+  const extension = dot <= path.lastIndexOf("/") + 1 ? "" : path.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(MIME_TYPES, extension) ? MIME_TYPES[extension] : "application/octet-stream";
+}
+
+/** A URI in the one spelling lookups use (WHATWG serialisation, no fragment); `undefined` if none. */
+function uriKey(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    url.hash = "";
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Percent-encodes one path segment as the SDK does (WHATWG path set, plus `%`, `/`, `\`). */
+function encodeSegment(segment: string): string {
+  return segment.replaceAll(/[^\w!$&'()*+,.:;=@[\]|~-]/gu, (c) => encodeURIComponent(c));
+}
+
+/** The skill path: the frontmatter name, under the rename's prefix when the catalog renamed it. */
+function skillPath(skill: DiscoveredSkill): string {
+  return skill.renamedFrom === undefined
+    ? skill.name
+    : `${renamePrefix(skill)}/${skill.renamedFrom}`;
+}
+
+/** Whether this is a skill the extension may offer at all: the author allows the model. */
+const offerable = (skill: DiscoveredSkill) => skill.invocation.modelInvocable;
+
+/**
+ * The `SkillSource` over one served catalog; shared by every server of the
+ * process (one per catalog, see {@linkcode skillsExtension}).
+ */
+class CatalogSkillSource implements SkillSource {
+  readonly #catalog: ServedCatalog;
+  readonly #log: Log;
+  readonly #digests = new DigestCache();
+  /** Entries by skill path and SKILL.md digest: a rebuild parses only changed frontmatter. */
+  #entries = new Map<string, Skill>();
+  #offer?: { report: DiscoveryReport; offer: Promise<Offer> };
+  /** Refusals already logged, so a rebuild does not repeat them. */
+  readonly #said = new Set<string>();
+
+  constructor(catalog: ServedCatalog, log: Log) {
+    this.#catalog = catalog;
+    this.#log = log;
+  }
+
+  /** The offer of the current report, built once per report (concurrent callers share it). */
+  async #current(): Promise<Offer> {
+    const report = await this.#catalog.refresh();
+    if (this.#offer?.report !== report) {
+      const offer = this.#build(report);
+      this.#offer = { report, offer };
+      offer.catch(() => {
+        if (this.#offer?.offer === offer) this.#offer = undefined;
+      });
+    }
+    return await this.#offer.offer;
+  }
+
+  async #build(report: DiscoveryReport): Promise<Offer> {
+    const built: Built[] = [];
+    const taken = new Map<string, string>();
+    const entries = new Map<string, Skill>();
+    for (const skill of report.skills.filter(offerable)) {
+      const one = await this.#buildOne(skill, entries);
+      if (one === undefined) continue;
+      const first = taken.get(one.root);
+      if (first !== undefined) {
+        this.#refuse(skill, `its URI ${one.entry.uri} is already served for ${first}`);
+        continue;
+      }
+      taken.set(one.root, skill.path);
+      built.push(one);
+    }
+    this.#entries = entries;
+    return assemble(built);
+  }
+
+  /** One skill's entry and files, or `undefined` (refusal logged) when it cannot be served. */
+  async #buildOne(skill: DiscoveredSkill, entries: Map<string, Skill>): Promise<Built | undefined> {
+    const lenient = this.#catalog.config.lenient;
+    const shared = await readShareable(skill, { digests: this.#digests, lenient });
+    if (!shared.ok) return this.#refuse(skill, shared.message);
+    const path = skillPath(skill);
+    const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
+    const key = `${path}\0${skillMd.sha256}`;
+    let base = this.#entries.get(key) ?? entries.get(key);
+    if (base === undefined) {
+      try {
+        base = await skillEntry(path, { "SKILL.md": shared.skillBytes });
+      } catch (error) {
+        if (!(error instanceof SkillCatalogError)) throw error;
+        return this.#refuse(skill, error.problems.map((p) => p.message).join("; "));
+      }
+    }
+    entries.set(key, base);
+    const root = base.uri.slice(0, -"/SKILL.md".length);
+    let directory: string;
+    try {
+      directory = realpathSync(skill.directory);
+    } catch {
+      return this.#refuse(skill, "its folder is gone");
+    }
+    const files: ServedFile[] = [];
+    for (const row of shared.files) {
+      const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
+      if (uriKey(uri) !== uri) return this.#refuse(skill, `${row.path} cannot be named by a URI`);
+      const abs = join(directory, ...row.path.split("/"));
+      files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
+    }
+    files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
+    const resources = files.map((f) => ({
+      uri: f.uri,
+      digest: `sha256:${f.sha256}`,
+      size: f.size,
+    }));
+    return { skill, entry: { ...base, resources }, root, files };
+  }
+
+  #refuse(skill: DiscoveredSkill, reason: string): undefined {
+    const line = `skill "${skill.name}" is not offered as an MCP skill: ${reason} (${skill.path})`;
+    if (!this.#said.has(line)) this.#log("warn", line);
+    this.#said.add(line);
+    return undefined;
+  }
+
+  async list({ cursor }: { cursor?: string }): Promise<{ skills: Skill[]; nextCursor?: string }> {
+    const { items, nextCursor } = page((await this.#current()).entries, cursor, (s) => s.uri);
+    return nextCursor === undefined ? { skills: items } : { skills: items, nextCursor };
+  }
+
+  async get(uri: string): Promise<Skill | undefined> {
+    const key = uriKey(uri);
+    return key === undefined ? undefined : (await this.#current()).byUri.get(key);
+  }
+
+  async read(uri: string): Promise<SkillReadResult | undefined> {
+    const offer = await this.#current();
+    const key = uriKey(uri);
+    const file = key === undefined ? undefined : offer.files.get(key);
+    if (file !== undefined) return this.#readChecked(file);
+    if (key !== undefined && offer.dirs.has(key)) {
+      throw new ResourceNotFoundError(uri, `${uri} is a directory; use resources/directory/read`);
+    }
+    return undefined;
+  }
+
+  /** The file's bytes now, served only when they are exactly what was published. */
+  #readChecked(file: ServedFile): SkillReadResult {
+    let bytes: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      if (realpathSync(file.abs) === file.abs) {
+        bytes = readBoundedSync(file.abs, { maxBytes: file.size, verifySize: true }).bytes;
+      }
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes === undefined || bytes.length !== file.size || sha256Hex(bytes) !== file.sha256) {
+      // The next listing is built again: the file's new digest is published there.
+      this.#offer = undefined;
+      this.#log("warn", `${file.uri}: ${file.abs} changed since it was listed; not served`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `${file.uri} changed since the skills were listed; list them again`,
+      );
+    }
+    const text = tryDecodeUtf8(bytes);
+    return text === undefined
+      ? { bytes, mimeType: file.mimeType }
+      : { text, mimeType: file.mimeType };
+  }
+
+  async readDirectory(
+    uri: string,
+    { cursor }: { cursor?: string },
+  ): Promise<{ resources: Resource[]; nextCursor?: string } | undefined> {
+    const key = uriKey(uri);
+    const children = key === undefined ? undefined : (await this.#current()).dirs.get(key);
+    if (children === undefined) return undefined;
+    const { items, nextCursor } = page(children, cursor, (r) => r.uri);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
+
+  async listResources(): Promise<Resource[]> {
+    return [...(await this.#current()).listed];
+  }
+}
+
+/** One page of `items` (sorted by `keyOf`) after `cursor`, the last key it holds. */
+function page<T>(items: T[], cursor: string | undefined, keyOf: (item: T) => string) {
+  const start = cursor === undefined ? 0 : items.findIndex((item) => keyOf(item) > cursor);
+  const from = start === -1 ? items.length : start;
+  const slice = items.slice(from, from + PAGE_SIZE);
+  const more = from + PAGE_SIZE < items.length;
+  return { items: slice, nextCursor: more ? keyOf(slice[slice.length - 1]) : undefined };
+}
+
+/** The offer's lookups: entries by URI, files by URI, each directory's children, the listing. */
+function assemble(built: Built[]): Offer {
+  const entries = built.map((b) => b.entry).sort((a, b) => compareCodeUnits(a.uri, b.uri));
+  const files = new Map<string, ServedFile>();
+  const dirs = new Map<string, Map<string, Resource>>();
+  for (const { root, files: own } of built) {
+    dirs.set(root, dirs.get(root) ?? new Map());
+    for (const file of own) {
+      files.set(file.uri, file);
+      addToDirs(dirs, root, file);
+    }
+  }
+  const sorted = new Map(
+    [...dirs].map(([uri, children]) => [
+      uri,
+      [...children.values()].sort((a, b) => compareCodeUnits(a.uri, b.uri)),
+    ]),
+  );
+  const listed = built.map(({ skill, entry, files }) => ({
+    uri: entry.uri,
+    name: entry.frontmatter.name,
+    title: skill.name,
+    description: entry.frontmatter.description,
+    mimeType: "text/markdown",
+    size: files.find((f) => f.uri === entry.uri)?.size,
+  })).sort((a, b) => compareCodeUnits(a.uri, b.uri));
+  return { entries, byUri: new Map(entries.map((e) => [e.uri, e])), files, dirs: sorted, listed };
+}
+
+/** Adds `file` and every folder on its way below `root` to the children of their parents. */
+function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file: ServedFile) {
+  const segments = file.uri.slice(root.length + 1).split("/");
+  let parent = root;
+  for (const [index, segment] of segments.entries()) {
+    const uri = `${parent}/${segment}`;
+    const children = dirs.get(parent) ?? new Map<string, Resource>();
+    dirs.set(parent, children);
+    const name = decodeURIComponent(segment);
+    if (index === segments.length - 1) {
+      children.set(uri, { uri, name, mimeType: file.mimeType, size: file.size });
+    } else {
+      children.set(uri, { uri, name, mimeType: DIRECTORY_MIME_TYPE });
+      parent = uri;
+    }
+  }
+}
+
+const extensions = new WeakMap<ServedCatalog, SkillsExtension>();
+
+/**
+ * The Skills extension over `catalog`, one per catalog (every server of the process attaches the
+ * same one, so entries and digests are built once). Entries are private to this machine and
+ * never cached by the client (`ttlMs` 0).
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { skillsExtension } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * skillsExtension(catalog, () => {}).attach(new McpServer({ name: "demo", version: "1.0.0" }));
+ * ```
+ */
+export function skillsExtension(catalog: ServedCatalog, log: Log): SkillsExtension {
+  let extension = extensions.get(catalog);
+  if (extension === undefined) {
+    extension = new SkillsExtension({
+      source: new CatalogSkillSource(catalog, log),
+      cacheHint: { ttlMs: 0, cacheScope: "private" },
+      onWarning: (warning) => log("warn", `${warning.path}: ${warning.message}`),
+    });
+    extensions.set(catalog, extension);
+  }
+  return extension;
+}
