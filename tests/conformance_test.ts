@@ -7,7 +7,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
 import process from "node:process";
-import { ROOT, run, withTempDir } from "./helpers.ts";
+import { ROOT, run, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import { withSandbox } from "./mcp_helpers.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
@@ -37,10 +37,7 @@ const SEP_2640 = [
   "sep-2640-skills-directory",
 ];
 
-/** Pending the skills extension (branch h17-skills): once merged, set to false to require SEP_2640. */
-const SKILLS_EXTENSION_PENDING = true;
-
-const REQUIRED = [...ALWAYS_REQUIRED, ...(SKILLS_EXTENSION_PENDING ? [] : SEP_2640)];
+const REQUIRED = [...ALWAYS_REQUIRED, ...SEP_2640];
 
 /** Scenarios required but for the named checks, which call the suite's own fixtures. */
 const PARTIAL: Record<string, Record<string, string>> = {
@@ -136,9 +133,6 @@ const NOT_RUN: readonly (readonly [string, readonly string[]])[] = [
       "input-required-result-ignore-extra-params",
     ],
   ],
-  ...(SKILLS_EXTENSION_PENDING
-    ? [["pending the skills extension (SEP-2640)", SEP_2640] as const]
-    : []),
 ];
 
 /** The Node 22 package of this platform in the npm registry (`node-<os>-<arch>`). */
@@ -208,6 +202,10 @@ async function runScenario(url: string, scenario: string, out: string): Promise<
 Deno.test("conformance: every scenario that applies passes against mcp --http", async (t) => {
   await withSandbox(async (box) => {
     await catalogFixture(box);
+    // The directory scenario reads a subdirectory of the first skill listed: give it one.
+    await writeTree(join(box.home, ".codex", "skills", "docx-review"), {
+      "references/styles.md": "# Styles\n\nHeading levels and fonts the review checks.\n",
+    });
     const { code, stderr } = await withHttpServer(box, [], async ({ url }) => {
       for (const scenario of [...REQUIRED, ...Object.keys(PARTIAL)]) {
         await t.step(scenario, async () => {
