@@ -62,6 +62,11 @@ export interface HttpEndpoint {
   url: string;
   /** Whether the Host header is checked (it is not when bound to every interface). */
   hostChecked: boolean;
+  /**
+   * Publishes `notifications/resources/list_changed` to every open subscription that asked for
+   * it (the per-request servers are gone by then: the handler's own notifier carries it).
+   */
+  resourcesChanged(): void;
   /** Stops listening, ends open exchanges and resolves when the server is closed. */
   close(): Promise<void>;
 }
@@ -257,5 +262,6 @@ export async function listenHttp(
     server.closeAllConnections();
     await closed;
   };
-  return { url, hostChecked: hosts !== undefined, close };
+  const resourcesChanged = () => handler.notify.resourcesChanged();
+  return { url, hostChecked: hosts !== undefined, resourcesChanged, close };
 }

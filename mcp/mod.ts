@@ -125,9 +125,12 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
     { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
   );
+  // A rescan that changes what is listed reaches HTTP clients through the handler's notifier.
+  const unsubscribe = catalog.onChange(() => endpoint.resourcesChanged());
   const scheduler = startSync(catalog, cwd, log);
   options.onListening?.(endpoint);
   await stop;
+  unsubscribe();
   const stopped = scheduler.stop();
   await endpoint.close();
   await stopped;

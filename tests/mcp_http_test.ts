@@ -5,7 +5,18 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { catalogFixture, PDF_BODY } from "./mcp_fixture.ts";
-import { cli, type Sandbox, textOf, type ToolResult, withSandbox } from "./mcp_helpers.ts";
+import {
+  cli,
+  type Sandbox,
+  skillMd,
+  textOf,
+  type ToolResult,
+  withSandbox,
+  writeProjectSkill,
+} from "./mcp_helpers.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { settlesWithin } from "./helpers.ts";
 import {
   connectHttp,
   type HttpClientKind,
@@ -214,3 +225,47 @@ for (const signal of ["SIGTERM", "SIGINT"] as Deno.Signal[]) {
     });
   });
 }
+
+Deno.test("mcp --http: the SDK's skills client lists and reads every skill file with verified digests; a new skill is announced", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    const { code, stderr } = await withHttpServer(box, [], async ({ url }) => {
+      const client = new Client({ name: "http-skills", version: "1.0.0" }, {
+        versionNegotiation: { mode: "auto" },
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        const skills = new SkillsClient(client);
+        equal(skills.supported, true);
+        const { skills: entries } = await skills.list();
+        deepEqual(
+          entries.map((e) => e.uri).sort(),
+          [
+            "skill://docx-review/SKILL.md",
+            "skill://pdf-forms/SKILL.md",
+            "skill://release-notes/SKILL.md",
+          ],
+        );
+        for (const entry of entries) {
+          for (const file of entry.resources as { uri: string; size: number }[]) {
+            const read = await skills.read(entry, file.uri);
+            equal(read.verified, true, file.uri);
+            equal(read.bytes.length, file.size, file.uri);
+          }
+        }
+        const changed = new Promise<void>((resolve) =>
+          client.setNotificationHandler("notifications/resources/list_changed", () => resolve())
+        );
+        const subscription = await client.listen({ resourcesListChanged: true });
+        await writeProjectSkill(box, "late-skill", skillMd("late-skill", "Installed late.", "L"));
+        const again = await skills.list();
+        ok(again.skills.some((e) => e.uri === "skill://late-skill/SKILL.md"));
+        await settlesWithin(changed, 10_000);
+        await subscription.close();
+      } finally {
+        await client.close();
+      }
+    });
+    equal(code, 0, stderr);
+  });
+});
