@@ -40,7 +40,7 @@ export const OPTIONS = {
   all: { type: "boolean", about: "also list the hidden duplicates and excluded skills" },
   project: {
     type: "boolean",
-    about: "edit this project's sources file (.agents/sources.json) instead of your own",
+    about: "edit this project's sources file (.dsh/skills-anywhere.json) instead of your own",
   },
   ref: { type: "string", value: "<ref>", about: "a branch, tag or full commit to check out" },
   path: {
@@ -130,17 +130,6 @@ export class UsageError extends KindError<"usage"> {
     this.command = command;
   }
 }
-
-/** Options only `check` accepts. */
-export const CHECK_ONLY: readonly OptionName[] = [
-  "profile",
-  "lenient",
-  "fail-on-repair",
-  "require-pinned-sources",
-  "fail-on-hidden-characters",
-  "resources",
-  "fail-on-resource-issues",
-];
 
 /** The parsed command line. */
 export interface CommandLine {
