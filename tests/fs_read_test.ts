@@ -218,3 +218,16 @@ Deno.test("readBoundedTextSync: strict UTF-8 from the read buffer, every refusal
     equal(kindOf(`${dir}/pipe.md`), "not-regular");
   });
 });
+
+Deno.test("readBoundedSync: a limit above the read buffer returns this file's bytes, never a stale buffer", async () => {
+  await withTempDir(async (dir) => {
+    const first = `${dir}/first`;
+    const second = `${dir}/second`;
+    await Deno.writeTextFile(first, "stale stale stale");
+    await Deno.writeTextFile(second, "fresh");
+    readBoundedSync(first, { maxBytes: 1024 });
+    const limit = 40 * 1024 * 1024; // past any buffer an earlier test grew
+    equal(new TextDecoder().decode(readBoundedSync(second, { maxBytes: limit }).bytes), "fresh");
+    equal(readBoundedTextSync(first, { maxBytes: limit + 8 * 1024 * 1024 }), "stale stale stale");
+  });
+});

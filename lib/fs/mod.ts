@@ -237,7 +237,9 @@ function openChecked(path: string, options: BoundedReadOptions): { fd: number; f
  * ```
  */
 export function readBoundedSync(path: string, options: BoundedReadOptions): BoundedRead {
-  return { bytes: scratch.slice(0, readIntoScratch(path, options)) };
+  // Read first: the read may replace `scratch` with a larger buffer.
+  const size = readIntoScratch(path, options);
+  return { bytes: scratch.slice(0, size) };
 }
 
 /**
@@ -251,7 +253,8 @@ export function readBoundedSync(path: string, options: BoundedReadOptions): Boun
  * ```
  */
 export function readBoundedTextSync(path: string, options: BoundedReadOptions): string {
-  return decodeUtf8(scratch.subarray(0, readIntoScratch(path, options)));
+  const size = readIntoScratch(path, options);
+  return decodeUtf8(scratch.subarray(0, size));
 }
 
 /** Reads `path` into the shared scratch buffer as {@linkcode readBoundedSync} says; the byte count. */
