@@ -306,6 +306,46 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     run: async (...args) => (await import("./bundle.ts")).runBundle(...args),
   },
+  lock: {
+    group: "review",
+    summary:
+      "write skills-anywhere.lock.json: every skill's digests and files, every source's commit",
+    synopsis: "[<name>...] [--json] [--cwd <dir>]",
+    arguments: [[
+      "<name>...",
+      "lock only these skills (the other entries of an existing lock are kept)",
+    ]],
+    options: ["json"],
+    optionHelp: { json: "print the lock file's path and counts as one JSON document" },
+    examples: [
+      ["dsh-skills-anywhere lock", "record every skill this project loads; commit the file"],
+      ["dsh-skills-anywhere lock pdf", "re-lock one skill after reviewing its change"],
+    ],
+    exits: [
+      [0, "written"],
+      [1, "no skill by a given name (the closest names are printed)"],
+      [2, "no project (the home folder), an existing lock that is invalid, or bad usage"],
+    ],
+    run: async (...args) => (await import("./lock.ts")).runLock(...args),
+  },
+  verify: {
+    group: "review",
+    summary: "compare the project's skills and sources with skills-anywhere.lock.json",
+    synopsis: "[--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    optionHelp: { json: "print the report as one JSON document (the same inputs, the same bytes)" },
+    examples: [
+      ["dsh-skills-anywhere verify", "each changed, missing, added or moved skill, and sources"],
+      ["dsh-skills-anywhere verify --json | jq '.changed[].name'", "for a CI step"],
+    ],
+    exits: [
+      [0, "everything matches the lock"],
+      [1, "a difference (each one is listed)"],
+      [2, "no lock file, an invalid one (not JSON, wrong schema, tampered rows), or bad usage"],
+    ],
+    run: async (...args) => (await import("./lock.ts")).runVerify(...args),
+  },
   mcp: {
     group: "serve",
     summary: "serve the catalog to MCP clients over stdin and stdout, or over HTTP",

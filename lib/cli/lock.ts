@@ -1,0 +1,215 @@
+/**
+ * The `lock` and `verify` commands: write the project's
+ * `skills-anywhere.lock.json` (every published skill's digests and files,
+ * every Git source's commit), and compare the project with it.
+ *
+ * @example
+ * ```ts
+ * import { runVerify } from "./lock.ts";
+ * import { processIo } from "./io.ts";
+ * const exitCode = await runVerify([], { json: true }, "/repo", processIo());
+ * ```
+ * @module
+ */
+import { join } from "node:path";
+import { loadCatalog } from "../catalog/mod.ts";
+import type { ResolvedConfig } from "../catalog/config.ts";
+import { KindError } from "../errors.ts";
+import { readBounded, ReadError } from "../fs/mod.ts";
+import { compareLocks, type VerifyReport } from "../lock/compare.ts";
+import { currentLock } from "../lock/current.ts";
+import {
+  LOCK_FILE_NAME,
+  MAX_LOCK_BYTES,
+  parseLock,
+  type ProjectLock,
+  serialiseLock,
+} from "../lock/format.ts";
+import { writeWhole } from "../sources/files.ts";
+import { closest } from "../text/closest.ts";
+import type { OptionValues } from "./args.ts";
+import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
+import { PROGRAM } from "./commands.ts";
+import { escapeTerminal, jsonText, quote } from "./escape.ts";
+import { type Io, PREFIX } from "./io.ts";
+import { outStyles, type Styles } from "./style.ts";
+import { tildePath } from "./table.ts";
+import { counted } from "./words.ts";
+
+/** The catalog of `cwd` and where its lock lives; refuses a project root that is the home folder. */
+async function project(cwd: string, io: Io) {
+  const config = cliConfig();
+  const catalog = await loadCatalog(config, { cwd, log: stderrLog(io) });
+  if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
+  const root = catalog.projectRoot ?? cwd;
+  if (root === config.home) {
+    throw new KindError(
+      "no-project",
+      `no project here (the home folder is not a project); run it inside a project, or pass --cwd`,
+    );
+  }
+  const file = join(root, LOCK_FILE_NAME);
+  return { config, catalog, file, shown: tildePath(file, config.home) };
+}
+
+/** The lock file's refusal, in the one line `verify` and `lock` print for it (exit 2). */
+function invalidLock(shown: string, why: string): KindError {
+  return new KindError("invalid-lock", `${shown}: ${why}; run "${PROGRAM} lock" to rewrite it`);
+}
+
+/** Reads and validates the lock; undefined when there is none. */
+async function readProjectLock(file: string, shown: string): Promise<ProjectLock | undefined> {
+  let bytes: Uint8Array;
+  try {
+    ({ bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES }));
+  } catch (error) {
+    if (error instanceof ReadError && error.kind === "missing") return undefined;
+    throw invalidLock(shown, error instanceof Error ? error.message : String(error));
+  }
+  const parsed = await parseLock(bytes);
+  if (!parsed.ok) throw invalidLock(shown, parsed.message);
+  return parsed.lock;
+}
+
+/** Exit 1 with the closest names when a named skill is not published. */
+function unknownNames(names: readonly string[], published: readonly string[], io: Io): boolean {
+  const unknown = names.filter((name) => !published.includes(name));
+  for (const name of unknown) {
+    const near = closest(name, published, 3).map(quote);
+    const hint = near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+    io.err(`${PREFIX}no skill named ${quote(name)}${hint}; run "${PROGRAM} list" to see them\n`);
+  }
+  return unknown.length > 0;
+}
+
+/**
+ * Runs `lock`: writes every published skill (or, with names, replaces only
+ * those entries of an existing lock) and every source. Exit 0 written, 1 an
+ * unknown name, 2 no project or an invalid lock to update.
+ *
+ * @example
+ * ```ts
+ * import { runLock } from "./lock.ts";
+ * import { processIo } from "./io.ts";
+ * await runLock(["pdf"], {}, "/repo", processIo());
+ * ```
+ */
+export async function runLock(
+  positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const { config, catalog, file, shown } = await project(cwd, io);
+  const published = catalog.report.skills.map((s) => s.name);
+  if (unknownNames(positionals, published, io)) return 1;
+  const names = positionals.length === 0 ? undefined : positionals;
+  const now = await lockNow(catalog, config, io, names);
+  if (names !== undefined) {
+    const kept = (await readProjectLock(file, shown))?.skills ?? [];
+    now.skills.push(...kept.filter((s) => !names.includes(s.name)));
+  }
+  const text = serialiseLock(now);
+  await writeWhole(file, text);
+  if (values.json) {
+    io.out(jsonText({ file, skills: now.skills.length, sources: now.sources.length }));
+  } else {
+    io.out(
+      `locked ${counted(now.skills.length, "skill")} (${
+        counted(now.sources.length, "source")
+      }) in ${escapeTerminal(shown)}\n`,
+    );
+  }
+  return 0;
+}
+
+function lockNow(
+  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  config: ResolvedConfig,
+  io: Io,
+  names?: readonly string[],
+): Promise<ProjectLock> {
+  return currentLock(catalog, { lockFile: config.lockFile, names, warn: stderrWarn(io) });
+}
+
+/**
+ * Runs `verify`: compares the project with its lock. Exit 0 all match, 1 any
+ * difference, 2 no lock or an invalid one.
+ *
+ * @example
+ * ```ts
+ * import { runVerify } from "./lock.ts";
+ * import { processIo } from "./io.ts";
+ * await runVerify([], {}, "/repo", processIo());
+ * ```
+ */
+export async function runVerify(
+  _positionals: string[],
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const { config, catalog, file, shown } = await project(cwd, io);
+  const locked = await readProjectLock(file, shown);
+  if (locked === undefined) {
+    throw new KindError(
+      "no-lock",
+      `no lock file at ${shown}; run "${PROGRAM} lock" to write one`,
+    );
+  }
+  const report = compareLocks(locked, await lockNow(catalog, config, io));
+  io.out(values.json ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+  return report.matches ? 0 : 1;
+}
+
+/** One line per difference, every name and path quoted and escaped, then a summary. */
+function renderReport(report: VerifyReport, shown: string, st: Styles): string {
+  const file = escapeTerminal(shown);
+  if (report.matches) {
+    return st.ok(`verified ${counted(report.locked, "skill")}: all match ${file}`) + "\n";
+  }
+  const lines: string[] = [];
+  for (const c of report.changed) {
+    const what = [
+      c.skill_md ? "SKILL.md" : "",
+      c.locked_bundle_sha256 !== c.current_bundle_sha256 ? "bundle" : "",
+    ]
+      .filter((w) => w !== "").join(" and ");
+    lines.push(`${st.bad("changed")} ${quote(c.name)} (${what})`);
+    if (c.bundle_error !== null) lines.push(`  cannot be bundled now: ${quote(c.bundle_error)}`);
+    for (const p of c.changed) lines.push(`  changed ${quote(p)}`);
+    for (const p of c.added) lines.push(`  added ${quote(p)}`);
+    for (const p of c.removed) lines.push(`  removed ${quote(p)}`);
+  }
+  for (const name of report.missing) {
+    lines.push(`${st.bad("missing")} ${quote(name)} (locked, not found now)`);
+  }
+  for (const name of report.added) {
+    lines.push(`${st.warn("added")} ${quote(name)} (found, not locked)`);
+  }
+  for (const m of report.moved) {
+    const at = (o: { origin: Record<string, string>; path: string }) =>
+      `${quote(originLabelOf(o.origin))} ${quote(o.path)}`;
+    lines.push(`${st.warn("moved")} ${quote(m.name)}: ${at(m.locked)} -> ${at(m.current)}`);
+  }
+  for (const s of report.sources) {
+    lines.push(
+      `${st.warn("source")} ${quote(s.key)}: locked ${commitText(s.locked_commit)}, now ${
+        commitText(s.current_commit)
+      }`,
+    );
+  }
+  const n = lines.filter((l) => !l.startsWith("  ")).length;
+  lines.push(st.bad(`${counted(n, "difference")} from ${file}`));
+  return lines.join("\n") + "\n";
+}
+
+/** A locked origin in words: its kind, then its other fields in key order. */
+function originLabelOf(origin: Record<string, string>): string {
+  const rest = Object.keys(origin).filter((k) => k !== "kind").sort().map((k) => origin[k]);
+  return [origin.kind, ...rest].join(" ");
+}
+
+function commitText(commit: string | null): string {
+  return commit === null ? "(none)" : escapeTerminal(commit);
+}

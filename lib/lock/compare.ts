@@ -1,0 +1,156 @@
+/**
+ * What `verify` reports: a reviewed lock compared with the lock the project
+ * would get now. Pure: the same two locks always give the same report.
+ *
+ * A skill is `changed` when its SKILL.md or bundle digest differs (with the
+ * added, removed and changed paths from the rows), `missing` when locked and
+ * not published now, `added` when published and not locked, `moved` when the
+ * same name comes from another origin or path; a source is listed when its
+ * commit differs, or it is locked and no longer configured, or configured and
+ * not locked.
+ *
+ * @example
+ * ```ts
+ * import { compareLocks } from "./compare.ts";
+ * const empty = { schema: "skills-anywhere-lock-1" as const, skills: [], sources: [] };
+ * console.log(compareLocks(empty, empty).matches); // true
+ * ```
+ * @module
+ */
+import { type BundleManifest, compareManifests } from "../bundle/manifest.ts";
+import type { LockOrigin, LockSkill, LockSource, ProjectLock } from "./format.ts";
+
+/** The schema literal of a verify report. */
+export const VERIFY_SCHEMA = "skills-anywhere-verify-1";
+
+/** A skill whose content differs from the lock. */
+export interface ChangedSkill {
+  name: string;
+  /** Whether SKILL.md's own digest differs. */
+  skill_md: boolean;
+  locked_bundle_sha256: string | null;
+  current_bundle_sha256: string | null;
+  /** Why the directory cannot be bundled now (its rows are then not compared), else null. */
+  bundle_error: string | null;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** Where a skill was locked, and where it is now. */
+export interface MovedSkill {
+  name: string;
+  locked: { origin: LockOrigin; path: string };
+  current: { origin: LockOrigin; path: string };
+}
+
+/** A source whose commit differs (`null`: not locked, or not configured now). */
+export interface SourceDifference {
+  key: string;
+  locked_commit: string | null;
+  current_commit: string | null;
+}
+
+/** A `skills-anywhere-verify-1` report. */
+export interface VerifyReport {
+  schema: typeof VERIFY_SCHEMA;
+  matches: boolean;
+  /** How many skills the lock holds. */
+  locked: number;
+  changed: ChangedSkill[];
+  missing: string[];
+  added: string[];
+  moved: MovedSkill[];
+  sources: SourceDifference[];
+}
+
+function manifestOf(skill: LockSkill): BundleManifest {
+  return {
+    schema: "skills-anywhere-bundle-1",
+    sha256: skill.bundle_sha256 ?? "",
+    total_bytes: skill.files.reduce((sum, f) => sum + f.bytes, 0),
+    files: skill.files,
+  };
+}
+
+/** The difference of one skill's content, or undefined when it matches. */
+function contentDifference(locked: LockSkill, now: LockSkill): ChangedSkill | undefined {
+  const skillMd = locked.skill_sha256 !== now.skill_sha256;
+  if (!skillMd && locked.bundle_sha256 === now.bundle_sha256) return undefined;
+  const unbundled = now.bundle_sha256 === null;
+  const rows = unbundled
+    ? { added: [], removed: [], changed: [] }
+    : compareManifests(manifestOf(locked), manifestOf(now));
+  return {
+    name: locked.name,
+    skill_md: skillMd,
+    locked_bundle_sha256: locked.bundle_sha256,
+    current_bundle_sha256: now.bundle_sha256,
+    bundle_error: now.bundle_error ?? null,
+    added: rows.added,
+    removed: rows.removed,
+    changed: rows.changed,
+  };
+}
+
+function sameOrigin(a: LockOrigin, b: LockOrigin): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+function compareSources(locked: readonly LockSource[], now: readonly LockSource[]) {
+  const before = new Map(locked.map((s) => [s.key, s.commit]));
+  const after = new Map(now.map((s) => [s.key, s.commit]));
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return keys.filter((key) => before.get(key) !== after.get(key)).map((key) => ({
+    key,
+    locked_commit: before.get(key) ?? null,
+    current_commit: after.get(key) ?? null,
+  }));
+}
+
+/**
+ * Compares the reviewed lock with the current one (both sorted, as
+ * `format.ts` writes and validates them).
+ *
+ * @example
+ * ```ts
+ * import { compareLocks } from "./compare.ts";
+ * import type { ProjectLock } from "./format.ts";
+ * declare const reviewed: ProjectLock, now: ProjectLock;
+ * compareLocks(reviewed, now).changed.map((c) => c.name);
+ * ```
+ */
+export function compareLocks(locked: ProjectLock, now: ProjectLock): VerifyReport {
+  const current = new Map(now.skills.map((s) => [s.name, s]));
+  const lockedNames = new Set(locked.skills.map((s) => s.name));
+  const report: VerifyReport = {
+    schema: VERIFY_SCHEMA,
+    matches: true,
+    locked: locked.skills.length,
+    changed: [],
+    missing: [],
+    added: now.skills.filter((s) => !lockedNames.has(s.name)).map((s) => s.name),
+    moved: [],
+    sources: compareSources(locked.sources, now.sources),
+  };
+  for (const skill of locked.skills) {
+    const found = current.get(skill.name);
+    if (found === undefined) {
+      report.missing.push(skill.name);
+      continue;
+    }
+    if (!sameOrigin(skill.origin, found.origin) || skill.path !== found.path) {
+      report.moved.push({
+        name: skill.name,
+        locked: { origin: skill.origin, path: skill.path },
+        current: { origin: found.origin, path: found.path },
+      });
+    }
+    const difference = contentDifference(skill, found);
+    if (difference !== undefined) report.changed.push(difference);
+  }
+  report.matches = report.changed.length + report.missing.length + report.added.length +
+      report.moved.length + report.sources.length === 0;
+  return report;
+}

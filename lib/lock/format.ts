@@ -1,0 +1,298 @@
+/**
+ * The `skills-anywhere-lock-1` format: what a project reviewed, one committed
+ * file that diffs well.
+ *
+ * A lock is a JSON object with exactly three keys:
+ *
+ *     {"schema": "skills-anywhere-lock-1", "skills": [...], "sources": [...]}
+ *
+ * Each entry of `skills` (sorted by `name`, code-unit order, names unique):
+ *
+ * - `name`: the published name;
+ * - `origin`: where it came from, an object with a string `kind` (`agent`
+ *   with `agent` and `scope`, `custom` with `scope`, `claude-plugins` with
+ *   `marketplace` and `plugin`, `source` with `repo`), keys sorted; no
+ *   absolute path (a source's checkout folder is left out);
+ * - `path`: its SKILL.md (or flat file) below its root, `/`-separated;
+ * - `skill_sha256`: the SHA-256 of that file's bytes;
+ * - `bundle_sha256`: the `skills-anywhere-bundle-1` digest of its directory
+ *   (see `../bundle/manifest.ts`), or `null` with `bundle_error`, the reason
+ *   it could not be bundled, and no `files`;
+ * - `files`: the bundle's rows `{path, bytes, sha256}` in bundle order, whose
+ *   digest must equal `bundle_sha256` (a lock whose rows disagree with its
+ *   digest is refused, so a hand-edited row cannot pass for reviewed);
+ * - `source` (Git-source skills only): `{url, ref, commit}`, `ref` and
+ *   `commit` `null` when unknown.
+ *
+ * Each entry of `sources` (sorted by `key`, unique): `{key, url, ref,
+ * commit}`. Serialised as 2-space JSON with a final newline, keys in the
+ * order above, so the same inputs give the same bytes.
+ *
+ * The module has no `node:` imports.
+ *
+ * @example
+ * ```ts
+ * import { parseLock, serialiseLock } from "./format.ts";
+ * const text = serialiseLock({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * const parsed = await parseLock(new TextEncoder().encode(text));
+ * console.log(parsed.ok); // true
+ * ```
+ * @module
+ */
+import { type Failure, failure } from "../errors.ts";
+import { bundleDigest, type BundleFile, isBundlePath } from "../bundle/manifest.ts";
+import { compareCodeUnits, isPlainObject, tryDecodeUtf8 } from "../util.ts";
+
+/** The schema literal of a lock. */
+export const LOCK_SCHEMA = "skills-anywhere-lock-1";
+
+/** The file name of a project's lock, at its root. */
+export const LOCK_FILE_NAME = "skills-anywhere.lock.json";
+
+/** The largest lock read (a thousand skills of a few dozen files each fit). */
+export const MAX_LOCK_BYTES = 32 * 1024 * 1024;
+
+/** A locked origin: a string `kind` and string fields, keys sorted. */
+export type LockOrigin = Readonly<Record<string, string>> & { readonly kind: string };
+
+/** Where a Git-source skill was checked out from. */
+export interface LockSkillSource {
+  url: string;
+  ref: string | null;
+  commit: string | null;
+}
+
+/** One locked skill. */
+export interface LockSkill {
+  name: string;
+  origin: LockOrigin;
+  path: string;
+  skill_sha256: string;
+  bundle_sha256: string | null;
+  bundle_error?: string;
+  files: BundleFile[];
+  source?: LockSkillSource;
+}
+
+/** One locked Git source. */
+export interface LockSource {
+  key: string;
+  url: string;
+  ref: string | null;
+  commit: string | null;
+}
+
+/** A `skills-anywhere-lock-1` document. */
+export interface ProjectLock {
+  schema: typeof LOCK_SCHEMA;
+  skills: LockSkill[];
+  sources: LockSource[];
+}
+
+/** Why a lock is refused. */
+export type LockErrorKind =
+  | "too-large"
+  | "not-utf8"
+  | "not-json"
+  | "wrong-schema"
+  | "bad-skill"
+  | "bad-source"
+  | "unsorted"
+  | "digest-mismatch";
+
+/** The sentence of each refusal; `%` is replaced by the entry's name or key (JSON-quoted). */
+const MESSAGES: Readonly<Record<LockErrorKind, string>> = {
+  "too-large": `larger than ${MAX_LOCK_BYTES / 1024 / 1024} MiB`,
+  "not-utf8": "not valid UTF-8",
+  "not-json": "not valid JSON",
+  "wrong-schema":
+    `not a ${LOCK_SCHEMA} document (expected exactly "schema", "skills" and "sources")`,
+  "bad-skill": "skill entry % is malformed",
+  "bad-source": "source entry % is malformed",
+  unsorted: "entries are not sorted by name (or key), or one appears twice",
+  "digest-mismatch": "skill % has files that do not add up to its bundle_sha256",
+};
+
+function refuse(kind: LockErrorKind, subject?: unknown): Failure<LockErrorKind> {
+  const what = typeof subject === "string" ? JSON.stringify(subject) : "#?";
+  return failure(kind, MESSAGES[kind].replace("%", what));
+}
+
+/** The result of {@linkcode parseLock}. */
+export type LockParse = { ok: true; lock: ProjectLock } | Failure<LockErrorKind>;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function isHex(value: unknown): value is string {
+  return typeof value === "string" && HEX64.test(value);
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+function isNullableText(value: unknown): value is string | null {
+  return value === null || isText(value);
+}
+
+function hasKeys(value: Record<string, unknown>, required: string[], optional: string[] = []) {
+  const keys = Object.keys(value);
+  return required.every((k) => Object.hasOwn(value, k)) &&
+    keys.every((k) => required.includes(k) || optional.includes(k));
+}
+
+function isOrigin(value: unknown): value is LockOrigin {
+  return isPlainObject(value) && isText(value.kind) &&
+    Object.values(value).every((v) => isText(v));
+}
+
+function isRow(value: unknown): value is BundleFile {
+  return isPlainObject(value) && hasKeys(value, ["path", "bytes", "sha256"]) &&
+    isBundlePath(value.path) && Number.isSafeInteger(value.bytes) && Number(value.bytes) >= 0 &&
+    isHex(value.sha256);
+}
+
+function isSkillSource(value: unknown): value is LockSkillSource {
+  return isPlainObject(value) && hasKeys(value, ["url", "ref", "commit"]) && isText(value.url) &&
+    isNullableText(value.ref) && isNullableText(value.commit);
+}
+
+function sortedUnique(keys: readonly string[]): boolean {
+  return keys.every((key, i) => i === 0 || compareCodeUnits(keys[i - 1], key) < 0);
+}
+
+/** Whether `value` has the shape of a skill entry (its digest is checked apart). */
+function isSkillShape(value: Record<string, unknown>): boolean {
+  if (!hasKeys(value, LOCK_SKILL_KEYS.slice(0, 6), ["bundle_error", "source"])) return false;
+  const { name, origin, path, skill_sha256, bundle_sha256, bundle_error, files } = value;
+  if (!isText(name) || !isOrigin(origin) || !isBundlePath(path) || !isHex(skill_sha256)) {
+    return false;
+  }
+  if (value.source !== undefined && !isSkillSource(value.source)) return false;
+  if (!Array.isArray(files) || !files.every(isRow)) return false;
+  if (!sortedUnique(files.map((f: BundleFile) => f.path))) return false;
+  return bundle_sha256 === null
+    ? isText(bundle_error) && files.length === 0
+    : isHex(bundle_sha256) && bundle_error === undefined && files.length > 0;
+}
+
+const LOCK_SKILL_KEYS = [
+  "name",
+  "origin",
+  "path",
+  "skill_sha256",
+  "bundle_sha256",
+  "files",
+] as const;
+
+/** Checks one skill entry, its rows against its digest included. */
+async function checkSkill(value: unknown): Promise<Failure<LockErrorKind> | undefined> {
+  if (!isPlainObject(value) || !isSkillShape(value)) {
+    return refuse("bad-skill", isPlainObject(value) ? value.name : undefined);
+  }
+  const skill = value as unknown as LockSkill;
+  if (skill.bundle_sha256 !== null && await bundleDigest(skill.files) !== skill.bundle_sha256) {
+    return refuse("digest-mismatch", skill.name);
+  }
+  return undefined;
+}
+
+function isSource(value: unknown): value is LockSource {
+  return isPlainObject(value) && hasKeys(value, ["key", "url", "ref", "commit"]) &&
+    isText(value.key) && isText(value.url) && isNullableText(value.ref) &&
+    isNullableText(value.commit);
+}
+
+/**
+ * Validates a parsed lock: exactly the three keys, the schema literal, every
+ * entry well formed, entries sorted and unique, and every skill's rows adding
+ * up to its `bundle_sha256`. Returns the lock re-serialisable in canonical form.
+ *
+ * @example
+ * ```ts
+ * import { validateLock } from "./format.ts";
+ * const result = await validateLock({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * if (!result.ok) console.log(result.kind);
+ * ```
+ */
+export async function validateLock(value: unknown): Promise<LockParse> {
+  if (
+    !isPlainObject(value) || !hasKeys(value, ["schema", "skills", "sources"]) ||
+    value.schema !== LOCK_SCHEMA || !Array.isArray(value.skills) || !Array.isArray(value.sources)
+  ) return refuse("wrong-schema");
+  for (const entry of value.skills) {
+    const refused = await checkSkill(entry);
+    if (refused !== undefined) return refused;
+  }
+  for (const entry of value.sources) {
+    if (!isSource(entry)) return refuse("bad-source", isPlainObject(entry) ? entry.key : "");
+  }
+  const skills = value.skills as LockSkill[];
+  const sources = value.sources as LockSource[];
+  if (!sortedUnique(skills.map((s) => s.name)) || !sortedUnique(sources.map((s) => s.key))) {
+    return refuse("unsorted");
+  }
+  return { ok: true, lock: { schema: LOCK_SCHEMA, skills, sources } };
+}
+
+/**
+ * Parses lock bytes: at most {@linkcode MAX_LOCK_BYTES}, strict UTF-8, JSON,
+ * then {@linkcode validateLock}.
+ *
+ * @example
+ * ```ts
+ * import { parseLock } from "./format.ts";
+ * const result = await parseLock(new TextEncoder().encode("{}"));
+ * if (!result.ok) console.log(result.kind); // "wrong-schema"
+ * ```
+ */
+export async function parseLock(bytes: Uint8Array): Promise<LockParse> {
+  if (bytes.length > MAX_LOCK_BYTES) return refuse("too-large");
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) return refuse("not-utf8");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse("not-json");
+  }
+  return await validateLock(value);
+}
+
+/** A skill entry with its keys in format order (origin keys sorted). */
+function canonicalSkill(skill: LockSkill): LockSkill {
+  const origin = Object.fromEntries(
+    Object.entries(skill.origin).sort(([a], [b]) => compareCodeUnits(a, b)),
+  ) as LockOrigin;
+  return {
+    name: skill.name,
+    origin,
+    path: skill.path,
+    skill_sha256: skill.skill_sha256,
+    bundle_sha256: skill.bundle_sha256,
+    ...(skill.bundle_error === undefined ? {} : { bundle_error: skill.bundle_error }),
+    files: skill.files.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })),
+    ...(skill.source === undefined ? {} : {
+      source: { url: skill.source.url, ref: skill.source.ref, commit: skill.source.commit },
+    }),
+  };
+}
+
+/**
+ * The lock's bytes as text: entries sorted, keys in format order, 2-space
+ * JSON and a final newline. The same lock always gives the same text.
+ *
+ * @example
+ * ```ts
+ * import { serialiseLock } from "./format.ts";
+ * serialiseLock({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * // '{\n  "schema": "skills-anywhere-lock-1",\n  "skills": [],\n  "sources": []\n}\n'
+ * ```
+ */
+export function serialiseLock(lock: ProjectLock): string {
+  const skills = lock.skills.map(canonicalSkill).sort((a, b) => compareCodeUnits(a.name, b.name));
+  const sources = lock.sources
+    .map(({ key, url, ref, commit }) => ({ key, url, ref, commit }))
+    .sort((a, b) => compareCodeUnits(a.key, b.key));
+  return JSON.stringify({ schema: LOCK_SCHEMA, skills, sources }, null, 2) + "\n";
+}
