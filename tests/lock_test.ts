@@ -1,0 +1,166 @@
+/**
+ * The pure lock format (`lib/lock/format.ts`) and verify's comparison
+ * (`lib/lock/compare.ts`): byte-stable serialisation, every refusal kind of a
+ * hostile or malformed lock, and each kind of difference.
+ *
+ * @module
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { buildManifest } from "../lib/bundle/manifest.ts";
+import { compareLocks } from "../lib/lock/compare.ts";
+import {
+  LOCK_SCHEMA,
+  type LockSkill,
+  MAX_LOCK_BYTES,
+  parseLock,
+  type ProjectLock,
+  serialiseLock,
+  validateLock,
+} from "../lib/lock/format.ts";
+import { sha } from "./helpers.ts";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+async function skill(name: string, files: Record<string, string>): Promise<LockSkill> {
+  const rows = Object.entries(files).map(([path, text]) => ({
+    path,
+    bytes: encode(text).length,
+    sha256: sha(text),
+  }));
+  const manifest = await buildManifest(rows);
+  return {
+    name,
+    origin: { kind: "agent", agent: "claude-code", scope: "project" },
+    path: `${name}/SKILL.md`,
+    skill_sha256: sha(files["SKILL.md"]),
+    bundle_sha256: manifest.sha256,
+    files: manifest.files,
+  };
+}
+
+function lockOf(skills: LockSkill[], sources: ProjectLock["sources"] = []): ProjectLock {
+  return { schema: LOCK_SCHEMA, skills, sources };
+}
+
+async function kindOf(value: unknown): Promise<string> {
+  const result = await validateLock(value);
+  return result.ok ? "ok" : result.kind;
+}
+
+Deno.test("serialiseLock sorts entries and keys, so any input order gives the same bytes", async () => {
+  const a = await skill("alpha", { "SKILL.md": "a", "run.sh": "x" });
+  const b = await skill("beta", { "SKILL.md": "b" });
+  const sources = [
+    { key: "z/z", url: "https://z", ref: null, commit: "1" },
+    { key: "a/a", url: "https://a", ref: "v1", commit: null },
+  ];
+  const scrambled = { ...b, origin: { scope: "project", kind: "agent", agent: "claude-code" } };
+  const one = serialiseLock(lockOf([scrambled, a], sources));
+  const two = serialiseLock(lockOf([a, b], [...sources].reverse()));
+  equal(one, two);
+  ok(one.endsWith("}\n"));
+  const parsed = await parseLock(encode(one));
+  ok(parsed.ok);
+  equal(serialiseLock(parsed.lock), one);
+  deepEqual(parsed.lock.sources.map((s) => s.key), ["a/a", "z/z"]);
+});
+
+Deno.test("parseLock refuses oversized, non-UTF-8, non-JSON and wrong-schema input by kind", async () => {
+  const kind = async (bytes: Uint8Array) => {
+    const result = await parseLock(bytes);
+    return result.ok ? "ok" : result.kind;
+  };
+  equal(await kind(new Uint8Array(MAX_LOCK_BYTES + 1)), "too-large");
+  equal(await kind(new Uint8Array([0x7b, 0xff, 0x7d])), "not-utf8");
+  equal(await kind(encode("{")), "not-json");
+  equal(await kind(encode("\ufeff{}")), "not-json");
+  equal(await kindOf([]), "wrong-schema");
+  equal(await kindOf({ schema: LOCK_SCHEMA, skills: [] }), "wrong-schema");
+  equal(await kindOf({ ...lockOf([]), extra: 1 }), "wrong-schema");
+  equal(await kindOf({ ...lockOf([]), schema: "skills-anywhere-lock-2" }), "wrong-schema");
+  equal(await kindOf(lockOf([])), "ok");
+});
+
+Deno.test("validateLock refuses a row changed behind an unchanged bundle_sha256", async () => {
+  const good = await skill("pdf", { "SKILL.md": "s", "scripts/fill.py": "print()" });
+  equal(await kindOf(lockOf([good])), "ok");
+  const tampered = { ...good, files: good.files.map((f) => ({ ...f })) };
+  tampered.files[1].sha256 = sha("evil");
+  equal(await kindOf(lockOf([tampered])), "digest-mismatch");
+  const dropped = { ...good, files: good.files.slice(0, 1) };
+  equal(await kindOf(lockOf([dropped])), "digest-mismatch");
+  const result = await validateLock(lockOf([tampered]));
+  ok(!result.ok && result.message.includes('"pdf"'));
+});
+
+Deno.test("validateLock refuses malformed skill entries: paths, digests, keys, null bundles", async () => {
+  const good = await skill("pdf", { "SKILL.md": "s" });
+  const bad = (patch: Record<string, unknown>) => lockOf([{ ...good, ...patch } as LockSkill]);
+  equal(await kindOf(bad({ path: "../escape/SKILL.md" })), "bad-skill");
+  equal(await kindOf(bad({ path: "/abs/SKILL.md" })), "bad-skill");
+  equal(await kindOf(bad({ skill_sha256: "ABC" })), "bad-skill");
+  equal(await kindOf(bad({ name: "" })), "bad-skill");
+  equal(await kindOf(bad({ origin: { kind: 3 } })), "bad-skill");
+  equal(await kindOf(bad({ surprise: true })), "bad-skill");
+  equal(await kindOf(bad({ bundle_sha256: null })), "bad-skill");
+  equal(await kindOf(bad({ bundle_sha256: null, bundle_error: "x", files: [] })), "ok");
+  equal(await kindOf(bad({ bundle_error: "x" })), "bad-skill");
+  equal(
+    await kindOf(bad({ files: [{ path: "SKILL.md", bytes: -1, sha256: sha("") }] })),
+    "bad-skill",
+  );
+  equal(await kindOf(bad({ source: { url: "u", ref: null } })), "bad-skill");
+  equal(await kindOf(bad({ source: { url: "u", ref: null, commit: "c" } })), "ok");
+  equal(await kindOf(lockOf([good], [{ key: "k", url: "u" } as never])), "bad-source");
+});
+
+Deno.test("validateLock refuses unsorted or duplicate entries", async () => {
+  const a = await skill("a", { "SKILL.md": "a" });
+  const b = await skill("b", { "SKILL.md": "b" });
+  equal(await kindOf(lockOf([b, a])), "unsorted");
+  equal(await kindOf(lockOf([a, a])), "unsorted");
+  const source = { key: "k", url: "u", ref: null, commit: null };
+  equal(await kindOf(lockOf([a], [source, source])), "unsorted");
+});
+
+Deno.test("compareLocks: identical locks match; each difference is reported by kind", async () => {
+  const pdf = await skill("pdf", { "SKILL.md": "s", "scripts/fill.py": "print()" });
+  const excel = await skill("excel", { "SKILL.md": "e" });
+  const source = { key: "o/r", url: "https://o/r", ref: null, commit: "1".repeat(40) };
+  const locked = lockOf([excel, pdf], [source]);
+  const same = compareLocks(locked, locked);
+  ok(same.matches);
+  equal(same.locked, 2);
+
+  const edited = await skill("pdf", {
+    "SKILL.md": "s",
+    "scripts/fill.py": "evil()",
+    "new.txt": "",
+  });
+  const fresh = await skill("fresh", { "SKILL.md": "f" });
+  const moved = { ...excel, origin: { kind: "custom", scope: "user" } };
+  const now = lockOf([moved, fresh, edited], [{ ...source, commit: "2".repeat(40) }]);
+  const report = compareLocks(locked, now);
+  equal(report.matches, false);
+  deepEqual(report.added, ["fresh"]);
+  deepEqual(report.missing, []);
+  deepEqual(report.moved.map((m) => m.name), ["excel"]);
+  deepEqual(report.changed.map((c) => [c.name, c.skill_md, c.added, c.changed]), [
+    ["pdf", false, ["new.txt"], ["scripts/fill.py"]],
+  ]);
+  deepEqual(report.sources, [{
+    key: "o/r",
+    locked_commit: "1".repeat(40),
+    current_commit: "2".repeat(40),
+  }]);
+  deepEqual(compareLocks(locked, lockOf([pdf], [])).missing, ["excel"]);
+  deepEqual(compareLocks(locked, lockOf([excel, pdf], [])).sources[0].current_commit, null);
+});
+
+Deno.test("compareLocks: a directory that cannot be bundled now is changed, with its reason and no rows", async () => {
+  const pdf = await skill("pdf", { "SKILL.md": "s", "run.sh": "x" });
+  const broken: LockSkill = { ...pdf, bundle_sha256: null, bundle_error: "a link", files: [] };
+  const [changed] = compareLocks(lockOf([pdf]), lockOf([broken])).changed;
+  equal(changed.bundle_error, "a link");
+  deepEqual([changed.added, changed.removed, changed.changed], [[], [], []]);
+});
