@@ -246,3 +246,17 @@ Deno.test("a Git source skill is locked with its url, ref and commit; sources ca
     equal(report.changed[0].skill_md, true);
   });
 });
+
+Deno.test("verify refuses a lock file that is a symlink or a folder, in one line", async () => {
+  await withSandbox(async (box) => {
+    await twoSkills(box);
+    const outside = join(box.root, "elsewhere.json");
+    equal((await box.cli("lock")).code, 0);
+    await Deno.rename(join(box.project, LOCK), outside);
+    await Deno.symlink(outside, join(box.project, LOCK));
+    assertInvalidLock(await box.cli("verify"), /skills-anywhere\.lock\.json: /);
+    await Deno.remove(join(box.project, LOCK));
+    await Deno.mkdir(join(box.project, LOCK));
+    assertInvalidLock(await box.cli("verify"), /skills-anywhere\.lock\.json: /);
+  });
+});

@@ -161,9 +161,19 @@ function sortedUnique(keys: readonly string[]): boolean {
   return keys.every((key, i) => i === 0 || compareCodeUnits(keys[i - 1], key) < 0);
 }
 
+/** The keys every skill entry has, in format order. */
+const LOCK_SKILL_KEYS = [
+  "name",
+  "origin",
+  "path",
+  "skill_sha256",
+  "bundle_sha256",
+  "files",
+] as const;
+
 /** Whether `value` has the shape of a skill entry (its digest is checked apart). */
 function isSkillShape(value: Record<string, unknown>): boolean {
-  if (!hasKeys(value, LOCK_SKILL_KEYS.slice(0, 6), ["bundle_error", "source"])) return false;
+  if (!hasKeys(value, [...LOCK_SKILL_KEYS], ["bundle_error", "source"])) return false;
   const { name, origin, path, skill_sha256, bundle_sha256, bundle_error, files } = value;
   if (!isText(name) || !isOrigin(origin) || !isBundlePath(path) || !isHex(skill_sha256)) {
     return false;
@@ -175,15 +185,6 @@ function isSkillShape(value: Record<string, unknown>): boolean {
     ? isText(bundle_error) && files.length === 0
     : isHex(bundle_sha256) && bundle_error === undefined && files.length > 0;
 }
-
-const LOCK_SKILL_KEYS = [
-  "name",
-  "origin",
-  "path",
-  "skill_sha256",
-  "bundle_sha256",
-  "files",
-] as const;
 
 /** Checks one skill entry, its rows against its digest included. */
 async function checkSkill(value: unknown): Promise<Failure<LockErrorKind> | undefined> {
