@@ -17,6 +17,7 @@ import process from "node:process";
 import { readBundle } from "../lib/bundle/read.ts";
 import { VERSION } from "../lib/version.ts";
 import { currentDenoDir } from "../scripts/deno_dir.ts";
+import { npmTool } from "../scripts/npm_tools.ts";
 import { floorBundle } from "./floor_bundle.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -121,17 +122,6 @@ function pseudoRandom(size: number, seed: number): Uint8Array {
   return out;
 }
 
-/** Installs an npm package once under .bench/<dir>; returns its folder. */
-async function npmTool(dir: string, spec: string, probe: string): Promise<string> {
-  const folder = join(WORK, dir);
-  if (!(await exists(join(folder, "node_modules", probe)))) {
-    await mkdir(folder, { recursive: true });
-    await writeFile(join(folder, "package.json"), '{"private":true}\n');
-    await runQuiet(["npm", "install", "--no-audit", "--no-fund", spec], { cwd: folder });
-  }
-  return join(folder, "node_modules");
-}
-
 // ---------------------------------------------------------------------------------------------
 // bundle
 
@@ -230,7 +220,7 @@ async function homeEnv(home: string): Promise<Record<string, string>> {
 
 async function benchList(): Promise<void> {
   const one = await catalogFixture("claude-10k", [".claude/skills"], 10_000);
-  const modules = await npmTool("openskills", "openskills@1.5.0", "openskills");
+  const modules = await npmTool("openskills@1.5.0", "openskills/dist/cli.js");
   const env = await homeEnv(one.home);
   const [ours, peer] = await timePair(
     11,
@@ -265,7 +255,7 @@ async function benchList(): Promise<void> {
 async function benchCheck(): Promise<void> {
   const { files, project } = await catalogFixture("ten-1k", TEN_FOLDERS, 100);
   const ours = await timeCommand(5, denoRun(MAIN, "check", "--json", ...files), { cwd: project });
-  const modules = await npmTool("skills-ref", "skills-ref@0.1.5", "skills-ref");
+  const modules = await npmTool("skills-ref@0.1.5", "skills-ref/dist/cli.js");
   // skills-ref validates one skill per process; time a 100-skill sample and scale to 1,000.
   const sample = files.slice(0, 100).map((file) => file.slice(0, -"/SKILL.md".length));
   const cli = join(modules, "skills-ref", "dist", "cli.js");

@@ -1,6 +1,6 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against the real
 // `mcp --http 127.0.0.1:0` on a fixture home. The suite and the Node 22 it needs come from the npm
-// registry on first use and are cached in `.cache/npm-tools/` (git-ignored; tests/npm_tools.ts). Every server
+// registry on first use and are cached in `.cache/npm-tools/` (git-ignored; scripts/npm_tools.ts). Every server
 // scenario of the suite is in exactly one list below: required (every check passes), partial
 // (every check passes but the named ones, which need the suite's own fixtures), or not run (with
 // the reason); the README repeats the not-run list.
@@ -11,7 +11,7 @@ import { ROOT, run, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import { withSandbox } from "./mcp_helpers.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
-import { npmTool } from "./npm_tools.ts";
+import { npmTool } from "../scripts/npm_tools.ts";
 
 /** The newest release with the SEP-2640 scenarios, and the Node it needs (≥ 22). */
 const CONFORMANCE_VERSION = "0.2.0-alpha.12";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { catalogFixture, PDF_BODY } from "./mcp_fixture.ts";
 import { type Sandbox, serverParams, withSandbox } from "./mcp_helpers.ts";
 import { run } from "./helpers.ts";
-import { npmTool } from "./npm_tools.ts";
+import { npmTool } from "../scripts/npm_tools.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@0.22.0";

@@ -1,12 +1,12 @@
-// npm packages the tests drive as real third-party programs (the MCP Inspector's CLI, the MCP
-// conformance suite, a Node 22 runtime), installed from the npm registry on first use into a
-// git-ignored cache inside the repository (.cache/npm-tools/), one folder per exact version.
+// npm packages the tests and the bench drive as real third-party programs (the MCP Inspector's
+// CLI, the MCP conformance suite, a Node 22 runtime, the peers openskills and skills-ref),
+// installed from the npm registry on first use into a git-ignored cache inside the repository
+// (.cache/npm-tools/), one folder per exact version.
 // An install goes to a temporary folder renamed into place, so parallel test files never see a
 // half-installed tool.
 import { join } from "node:path";
-import { ROOT, run } from "./helpers.ts";
 
-const CACHE = join(ROOT, ".cache", "npm-tools");
+const CACHE = join(new URL("..", import.meta.url).pathname, ".cache", "npm-tools");
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -26,16 +26,24 @@ export async function npmTool(specs: string | readonly string[], probe: string):
   const staging = await Deno.makeTempDir({ dir: CACHE, prefix: ".install-" });
   try {
     await Deno.writeTextFile(join(staging, "package.json"), '{"private":true}\n');
-    const npm = await run("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--no-package-lock",
-      "--ignore-scripts",
-      "--loglevel=error",
-      ...list,
-    ], { cwd: staging });
-    if (npm.code !== 0) throw new Error(`npm install ${list.join(" ")} failed:\n${npm.stderr}`);
+    const npm = await new Deno.Command("npm", {
+      args: [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--loglevel=error",
+        ...list,
+      ],
+      cwd: staging,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (npm.code !== 0) {
+      const stderr = new TextDecoder().decode(npm.stderr);
+      throw new Error(`npm install ${list.join(" ")} failed:\n${stderr}`);
+    }
     await Deno.rename(staging, folder).catch(async (error) => {
       // Another test file installed it first: keep theirs.
       if (!(await exists(join(modules, probe)))) throw error;
