@@ -33,6 +33,9 @@ export const MAX_BUNDLE_FILE_BYTES = 16 * 1024 * 1024;
 /** Largest bundle: all its files together. */
 export const MAX_BUNDLE_TOTAL_BYTES = 32 * 1024 * 1024;
 
+/** Largest project lock (`skills-anywhere.lock.json`) read: a thousand skills of a few dozen files each fit. */
+export const MAX_LOCK_BYTES = 32 * 1024 * 1024;
+
 /** Largest sources, lock, trust, config or manifest file read; a larger one is refused. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 

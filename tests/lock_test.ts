@@ -5,13 +5,13 @@
  *
  * @module
  */
+import { MAX_LOCK_BYTES } from "../lib/limits.ts";
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { buildManifest } from "../lib/bundle/manifest.ts";
 import { compareLocks } from "../lib/lock/compare.ts";
 import {
   LOCK_SCHEMA,
   type LockSkill,
-  MAX_LOCK_BYTES,
   parseLock,
   type ProjectLock,
   serialiseLock,

@@ -16,15 +16,10 @@ import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { readBounded, ReadError } from "../fs/mod.ts";
+import { MAX_LOCK_BYTES } from "../limits.ts";
 import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
-import {
-  LOCK_FILE_NAME,
-  MAX_LOCK_BYTES,
-  parseLock,
-  type ProjectLock,
-  serialiseLock,
-} from "../lock/format.ts";
+import { LOCK_FILE_NAME, parseLock, type ProjectLock, serialiseLock } from "../lock/format.ts";
 import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";

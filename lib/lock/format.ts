@@ -41,6 +41,7 @@
  */
 import { type Failure, failure } from "../errors.ts";
 import { bundleDigest, type BundleFile, isBundlePath } from "../bundle/manifest.ts";
+import { formatBytes, MAX_LOCK_BYTES } from "../limits.ts";
 import { compareCodeUnits, isPlainObject, tryDecodeUtf8 } from "../util.ts";
 
 /** The schema literal of a lock. */
@@ -48,9 +49,6 @@ export const LOCK_SCHEMA = "skills-anywhere-lock-1";
 
 /** The file name of a project's lock, at its root. */
 export const LOCK_FILE_NAME = "skills-anywhere.lock.json";
-
-/** The largest lock read (a thousand skills of a few dozen files each fit). */
-export const MAX_LOCK_BYTES = 32 * 1024 * 1024;
 
 /** A locked origin: a string `kind` and string fields, keys sorted. */
 export type LockOrigin = Readonly<Record<string, string>> & { readonly kind: string };
@@ -102,7 +100,7 @@ export type LockErrorKind =
 
 /** The sentence of each refusal; `%` is replaced by the entry's name or key (JSON-quoted). */
 const MESSAGES: Readonly<Record<LockErrorKind, string>> = {
-  "too-large": `larger than ${MAX_LOCK_BYTES / 1024 / 1024} MiB`,
+  "too-large": `larger than ${formatBytes(MAX_LOCK_BYTES)}`,
   "not-utf8": "not valid UTF-8",
   "not-json": "not valid JSON",
   "wrong-schema":
