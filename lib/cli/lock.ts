@@ -11,15 +11,13 @@
  * ```
  * @module
  */
-import { join } from "node:path";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
-import { readBounded, ReadError } from "../fs/mod.ts";
-import { MAX_LOCK_BYTES } from "../limits.ts";
 import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
-import { LOCK_FILE_NAME, parseLock, type ProjectLock, serialiseLock } from "../lock/format.ts";
+import { projectLockPath, readProjectLock } from "../lock/file.ts";
+import { type ProjectLock, serialiseLock } from "../lock/format.ts";
 import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
@@ -43,7 +41,7 @@ async function project(cwd: string, io: Io) {
       `no project here (the home folder is not a project); run it inside a project, or pass --cwd`,
     );
   }
-  const file = join(root, LOCK_FILE_NAME);
+  const file = projectLockPath(root);
   return { config, catalog, file, shown: tildePath(file, config.home) };
 }
 
@@ -53,17 +51,11 @@ function invalidLock(shown: string, why: string): KindError {
 }
 
 /** Reads and validates the lock; undefined when there is none. */
-async function readProjectLock(file: string, shown: string): Promise<ProjectLock | undefined> {
-  let bytes: Uint8Array;
-  try {
-    ({ bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES }));
-  } catch (error) {
-    if (error instanceof ReadError && error.kind === "missing") return undefined;
-    throw invalidLock(shown, error instanceof Error ? error.message : String(error));
-  }
-  const parsed = await parseLock(bytes);
-  if (!parsed.ok) throw invalidLock(shown, parsed.message);
-  return parsed.lock;
+async function readLock(file: string, shown: string): Promise<ProjectLock | undefined> {
+  const read = await readProjectLock(file);
+  if (read === undefined) return undefined;
+  if (!read.ok) throw invalidLock(shown, read.message);
+  return read.lock;
 }
 
 /** Exit 1 with the closest names when a named skill is not published. */
@@ -101,7 +93,7 @@ export async function runLock(
   const names = positionals.length === 0 ? undefined : positionals;
   const now = await lockNow(catalog, config, io, names);
   if (names !== undefined) {
-    const kept = (await readProjectLock(file, shown))?.skills ?? [];
+    const kept = (await readLock(file, shown))?.skills ?? [];
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
   const text = serialiseLock(now);
@@ -145,7 +137,7 @@ export async function runVerify(
   io: Io,
 ): Promise<number> {
   const { config, catalog, file, shown } = await project(cwd, io);
-  const locked = await readProjectLock(file, shown);
+  const locked = await readLock(file, shown);
   if (locked === undefined) {
     throw new KindError(
       "no-lock",
