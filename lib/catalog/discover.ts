@@ -59,6 +59,7 @@ import {
   parseSkillMarkdown,
 } from "../skill/parse.ts";
 import type { Origin } from "./origin.ts";
+import type { LockedNames } from "../lock/names.ts";
 import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
 import { type FoundFile, walkRoot } from "./walk.ts";
@@ -141,6 +142,8 @@ export interface DiscoverOptions {
   lenient?: boolean;
   dedupe?: boolean;
   excludeSkills?: readonly string[];
+  /** The project lock's place of each name: that skill keeps the name in a collision. */
+  locked?: LockedNames;
   signal?: AbortSignal;
   log?: Log;
   /** Called as files are read: (read so far, total found). */
@@ -462,6 +465,7 @@ export async function discover(
     dedupe: options.dedupe ?? true,
     excludeSkills: options.excludeSkills ?? [],
     bodyKey: (skill) => bodies.get(skill),
+    locked: options.locked,
   });
   return {
     skills,

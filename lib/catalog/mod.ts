@@ -2,7 +2,9 @@
  * The catalog for a working directory: resolve the project root and the Git
  * sources (configuration, user file, project file), build the roots and
  * discover. Reads whatever checkouts exist; never runs git or waits for the
- * network.
+ * network. A project's lock, when valid, keeps its locked names (see
+ * `precedence.ts`); it is read whether or not the project's sources file is
+ * trusted, since it only chooses which skill already found keeps a name.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@ import { type Log, silentLog } from "../util.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { collectSources, type UntrustedProject } from "../sources/collect.ts";
+import { type LockedNames, readLockedNames } from "../lock/names.ts";
 
 /** A discovered catalog and what produced it. */
 export interface Catalog {
@@ -41,6 +44,8 @@ export interface LoadOptions {
   log?: Log;
   /** Stops discovery; the promise then rejects. */
   signal?: AbortSignal;
+  /** The project lock's names, when the caller has read the lock (default: read at the root). */
+  locked?: LockedNames;
   /** Called as skill files are read: how many of how many. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -54,7 +59,11 @@ export async function loadCatalog(
   const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const { sources, untrusted } = await collectSources(config, projectRoot, log);
   const roots = buildRoots(config, { projectRoot, cwd: options.cwd, sources, log });
+  const warn = (message: string) => log("warn", message);
+  const locked = options.locked ??
+    (projectRoot === undefined ? undefined : await readLockedNames(projectRoot, warn));
   const report = await discover(roots, {
+    locked,
     lenient: config.lenient,
     dedupe: config.dedupe,
     excludeSkills: config.excludeSkills,

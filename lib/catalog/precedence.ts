@@ -22,6 +22,13 @@
  * gets `-2`, `-3`, … with the stem cut so the suffix always fits in 64
  * characters.
  *
+ * Under a project lock (`locked`: the place each locked name was published
+ * from), a name is stable: in a group sharing a locked name, the member at
+ * the locked place (same origin in the lock's form, same relative path)
+ * keeps the bare name whatever its rank, and every other member is renamed
+ * as above. A lock only chooses among the skills found: it adds, drops or
+ * reads nothing.
+ *
  * @example
  * ```ts
  * import { applyPrecedence } from "./precedence.ts";
@@ -39,6 +46,7 @@ import { sha256Hex } from "../hash.ts";
 import { MAX_BUNDLE_SKILL_BYTES } from "../limits.ts";
 import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
 import { compareCodeUnits } from "../util.ts";
+import { isLockedPlace, type LockedNames } from "../lock/names.ts";
 import type { DiscoveredSkill } from "./discover.ts";
 
 /** Why a skill was left out. */
@@ -66,6 +74,8 @@ export interface PrecedenceOptions {
    * only skills with the same key; a skill without one is never a duplicate. Default: none.
    */
   bodyKey?: (skill: DiscoveredSkill) => string | undefined;
+  /** The project lock's place of each published name: that skill keeps the name. Default: none. */
+  locked?: LockedNames;
 }
 
 /** Rank, then root order, then path (plain code-unit order). */
@@ -147,7 +157,7 @@ export async function applyPrecedence(
   );
   // A renamed skill can take an excluded name: exclusion applies to the published names too.
   const skills: DiscoveredSkill[] = [];
-  for (const skill of renameCollisions(kept)) {
+  for (const skill of renameCollisions(kept, options.locked)) {
     if (exclude.has(skill.name)) dropped.push({ skill, winner: skill, reason: "excluded" });
     else skills.push(skill);
   }
@@ -304,13 +314,28 @@ function nameGroups(kept: readonly DiscoveredSkill[]): Map<string, number[]> {
   return groups;
 }
 
+/** The member of a group at the place `name` is locked to, if any (the first in precedence). */
+function lockedMember(
+  name: string,
+  members: readonly number[],
+  kept: readonly DiscoveredSkill[],
+  locked: LockedNames | undefined,
+): number | undefined {
+  const place = locked?.get(name);
+  if (place === undefined) return undefined;
+  return members.find((i) => isLockedPlace(place, kept[i].origin, kept[i].relativePath));
+}
+
 /** The members of the group publishing `name` that must be renamed (see the module doc). */
 function losers(
   name: string,
   members: readonly number[],
   kept: readonly DiscoveredSkill[],
   names: Folders,
+  locked: LockedNames | undefined,
 ): number[] {
+  const keeper = lockedMember(name, members, kept, locked);
+  if (keeper !== undefined) return members.filter((i) => i !== keeper);
   const strength = (i: number) => claimStrength(kept[i], names.of[i]);
   const ordered = [...members].sort((a, b) => strength(a) - strength(b) || a - b);
   const thirdParty = members.length > 1 && members.every((i) => {
@@ -329,7 +354,10 @@ interface Folders {
 }
 
 /** Renames every name collision among `kept` as the module doc says; order is kept. */
-function renameCollisions(kept: readonly DiscoveredSkill[]): DiscoveredSkill[] {
+function renameCollisions(
+  kept: readonly DiscoveredSkill[],
+  locked: LockedNames | undefined,
+): DiscoveredSkill[] {
   const of = kept.map(folderName);
   const names: Folders = { of, valid: new Set(of.filter(isSkillName)) };
   // Every published name and folder name, built on the first rename (most listings have none).
@@ -343,7 +371,7 @@ function renameCollisions(kept: readonly DiscoveredSkill[]): DiscoveredSkill[] {
     ) {
       continue;
     }
-    for (const index of losers(name, members, kept, names)) {
+    for (const index of losers(name, members, kept, names, locked)) {
       taken ??= new Set([...kept.map((s) => s.name), ...names.valid]);
       const skill = kept[index];
       const candidate = normalizeSkillName(`${renamePrefix(skill)}-${name}`) ?? name;

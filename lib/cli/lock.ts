@@ -11,6 +11,7 @@
  * ```
  * @module
  */
+import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
@@ -18,6 +19,7 @@ import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import { type ProjectLock, serialiseLock } from "../lock/format.ts";
+import { lockedNames } from "../lock/names.ts";
 import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
@@ -29,12 +31,14 @@ import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
-/** The catalog of `cwd` and where its lock lives; refuses a project root that is the home folder. */
-async function project(cwd: string, io: Io) {
+/**
+ * The catalog of `cwd` and where its lock lives; refuses a project root that is the home folder.
+ * With `lockFirst`, the lock is read (an invalid one refused, exit 2) before the catalog, which
+ * then keeps its names without reading it again.
+ */
+async function project(cwd: string, io: Io, lockFirst = false) {
   const config = cliConfig();
-  const catalog = await loadCatalog(config, { cwd, log: stderrLog(io) });
-  if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
-  const root = catalog.projectRoot ?? cwd;
+  const root = await findProjectRoot(cwd);
   if (root === config.home) {
     throw new KindError(
       "no-project",
@@ -42,7 +46,12 @@ async function project(cwd: string, io: Io) {
     );
   }
   const file = projectLockPath(root);
-  return { config, catalog, file, shown: tildePath(file, config.home) };
+  const shown = tildePath(file, config.home);
+  const lock = lockFirst ? await readLock(file, shown) : undefined;
+  const locked = lock === undefined ? undefined : lockedNames(lock);
+  const catalog = await loadCatalog(config, { cwd, log: stderrLog(io), locked });
+  if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
+  return { config, catalog, file, shown, lock };
 }
 
 /** The lock file's refusal, in the one line `verify` and `lock` print for it (exit 2). */
@@ -87,13 +96,13 @@ export async function runLock(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, catalog, file, shown } = await project(cwd, io);
+  const { config, catalog, file, shown, lock } = await project(cwd, io, positionals.length > 0);
   const published = catalog.report.skills.map((s) => s.name);
   if (unknownNames(positionals, published, io)) return 1;
   const names = positionals.length === 0 ? undefined : positionals;
   const now = await lockNow(catalog, config, io, names);
   if (names !== undefined) {
-    const kept = (await readLock(file, shown))?.skills ?? [];
+    const kept = lock?.skills ?? [];
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
   const text = serialiseLock(now);
@@ -136,8 +145,7 @@ export async function runVerify(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, catalog, file, shown } = await project(cwd, io);
-  const locked = await readLock(file, shown);
+  const { config, catalog, shown, lock: locked } = await project(cwd, io, true);
   if (locked === undefined) {
     throw new KindError(
       "no-lock",

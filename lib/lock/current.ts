@@ -18,15 +18,34 @@
 import { basename } from "node:path";
 import { BundleError } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
-import type { Catalog } from "../catalog/mod.ts";
-import type { DiscoveredSkill } from "../catalog/discover.ts";
-import type { Origin } from "../catalog/origin.ts";
 import { readBoundedSync } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type LockFile, readLock } from "../sources/files.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
-import { LOCK_SCHEMA, type LockOrigin, type LockSkill, type ProjectLock } from "./format.ts";
+import { LOCK_SCHEMA, type LockSkill, type ProjectLock } from "./format.ts";
+import { lockOrigin, type SkillOrigin } from "./names.ts";
+
+/**
+ * A published skill as a lock reads it. Declared by shape (the catalog's skills are such), so
+ * this package never imports the catalog, which reads a project's lock for its names.
+ */
+export interface LockableSkill {
+  name: string;
+  origin: SkillOrigin;
+  /** Absolute path of its Markdown file. */
+  path: string;
+  /** Its directory. */
+  directory: string;
+  /** Its file below its root, `/`-separated. */
+  relativePath: string;
+}
+
+/** What a lock is taken of: the published skills and the Git sources (a catalog is one). */
+export interface LockableCatalog {
+  report: { skills: readonly LockableSkill[] };
+  sources: readonly ResolvedSource[];
+}
 
 /** Options of {@linkcode currentLock}. */
 export interface CurrentOptions {
@@ -38,22 +57,8 @@ export interface CurrentOptions {
   warn?: (message: string) => void;
 }
 
-/** An origin as the lock keeps it: no absolute checkout path. */
-function lockOrigin(origin: Origin): LockOrigin {
-  switch (origin.kind) {
-    case "agent":
-      return { kind: "agent", agent: origin.agent, scope: origin.scope };
-    case "custom":
-      return { kind: "custom", scope: origin.scope };
-    case "claude-plugins":
-      return { kind: "claude-plugins", marketplace: origin.marketplace, plugin: origin.plugin };
-    case "source":
-      return { kind: "source", repo: origin.repo };
-  }
-}
-
 /** The SKILL.md digest and bundle of one skill; a directory that cannot be bundled says why. */
-async function contentOf(skill: DiscoveredSkill) {
+async function contentOf(skill: LockableSkill) {
   if (basename(skill.path) !== "SKILL.md") {
     const { bytes } = readBoundedSync(skill.path, { maxBytes: MAX_SKILL_READ_BYTES });
     return {
@@ -77,7 +82,7 @@ async function contentOf(skill: DiscoveredSkill) {
   }
 }
 
-function sourceOf(skill: DiscoveredSkill, sources: readonly ResolvedSource[], synced: LockFile) {
+function sourceOf(skill: LockableSkill, sources: readonly ResolvedSource[], synced: LockFile) {
   if (skill.origin.kind !== "source") return undefined;
   const checkout = skill.origin.checkout;
   const source = sources.find((s) => s.dir === checkout);
@@ -87,7 +92,7 @@ function sourceOf(skill: DiscoveredSkill, sources: readonly ResolvedSource[], sy
 
 /** One skill's entry, read now. */
 async function entryOf(
-  skill: DiscoveredSkill,
+  skill: LockableSkill,
   sources: readonly ResolvedSource[],
   synced: LockFile,
 ): Promise<LockSkill> {
@@ -112,13 +117,16 @@ async function entryOf(
  * @example
  * ```ts
  * import { currentLock } from "./current.ts";
- * import type { Catalog } from "../catalog/mod.ts";
- * declare const catalog: Catalog;
+ * import type { LockableCatalog } from "./current.ts";
+ * declare const catalog: LockableCatalog;
  * const lock = await currentLock(catalog, { lockFile: "/home/me/.dsh/skills-anywhere/lock.json", names: ["pdf"] });
  * console.log(lock.skills.length);
  * ```
  */
-export async function currentLock(catalog: Catalog, options: CurrentOptions): Promise<ProjectLock> {
+export async function currentLock(
+  catalog: LockableCatalog,
+  options: CurrentOptions,
+): Promise<ProjectLock> {
   const synced = await readLock(options.lockFile, { warn: options.warn });
   const wanted = options.names === undefined ? undefined : new Set(options.names);
   const skills: LockSkill[] = [];
