@@ -54,6 +54,10 @@ export const OPTIONS = {
     about: "the precedence of the source's skills (a lower rank wins a name)",
   },
   force: { type: "boolean", about: "fetch even sources synced a moment ago" },
+  frozen: {
+    type: "boolean",
+    about: "check out exactly the commits of the project's lock, or change nothing",
+  },
   yes: { type: "boolean", short: "y", about: "answer yes without asking" },
   revoke: { type: "boolean", about: "withdraw the trust given before" },
   profile: {

@@ -213,21 +213,55 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   sync: {
     group: "catalog",
-    summary: "fetch every Git source now",
-    synopsis: "[--force] [--json] [--cwd <dir>]",
-    options: ["force", "json"],
+    summary: "fetch every Git source now (or, with --frozen, exactly the locked commits)",
+    synopsis: "[--force | --frozen] [--json] [--cwd <dir>]",
+    options: ["force", "frozen", "json"],
     noArguments: true,
-    optionHelp: { force: "fetch even sources synced a moment ago, and pinned ones again" },
+    optionHelp: {
+      force: "fetch even sources synced a moment ago, and pinned ones again",
+      frozen: "check out exactly the commits of skills-anywhere.lock.json (never a branch " +
+        "head); if one cannot be had, change nothing",
+    },
     examples: [
       ["dsh-skills-anywhere sync", "fetch the sources that are due"],
       ["dsh-skills-anywhere sync --force", "fetch every source now"],
+      ["dsh-skills-anywhere sync --frozen", "in CI: the reviewed commits, all or nothing"],
     ],
     exits: [
-      [0, "every source synced"],
-      [1, "a source failed to sync (`sources` shows why)"],
-      [2, "a sources file that cannot be used, or bad usage"],
+      [0, "every source synced (with --frozen: every source at its locked commit)"],
+      [
+        1,
+        "a source failed to sync (`sources` shows why); with --frozen, a locked commit cannot " +
+        "be had, a source is not configured or not locked, or its URL differs: nothing changed",
+      ],
+      [
+        2,
+        "a sources file that cannot be used; with --frozen, no lock file or an invalid one; " +
+        "or bad usage",
+      ],
     ],
     run: async (...args) => (await import("./sources.ts")).runSync(...args),
+  },
+  outdated: {
+    group: "catalog",
+    summary: "show which Git sources have newer commits upstream than the locked or synced ones",
+    synopsis: "[--json] [--cwd <dir>]",
+    options: ["json"],
+    noArguments: true,
+    optionHelp: { json: "print every source's row as one JSON document" },
+    examples: [
+      ["dsh-skills-anywhere outdated", "each source: locked commit, upstream commit, state"],
+      [
+        "dsh-skills-anywhere outdated --json | jq -r '.sources[] | select(.state == \"outdated\") | .key'",
+        "the sources to update, for a script",
+      ],
+    ],
+    exits: [
+      [0, "every source is current (or pinned to a commit)"],
+      [1, "updates are available (a ref names a newer commit upstream, or a source never synced)"],
+      [2, "a remote could not be asked or has no such ref, an invalid lock file, or bad usage"],
+    ],
+    run: async (...args) => (await import("./frozen.ts")).runOutdated(...args),
   },
   trust: {
     group: "catalog",

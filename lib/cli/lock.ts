@@ -59,8 +59,32 @@ function invalidLock(shown: string, why: string): KindError {
   return new KindError("invalid-lock", `${shown}: ${why}; run "${PROGRAM} lock" to rewrite it`);
 }
 
-/** Reads and validates the lock; undefined when there is none. */
-async function readLock(file: string, shown: string): Promise<ProjectLock | undefined> {
+/**
+ * The lock, or the one line (exit 2) of a command that needs one and finds none.
+ *
+ * @example
+ * ```ts
+ * import { lockOrRefuse, readLock } from "./lock.ts";
+ * const shown = "~/app/skills-anywhere.lock.json";
+ * const lock = lockOrRefuse(await readLock("/home/me/app/skills-anywhere.lock.json", shown), shown);
+ * ```
+ */
+export function lockOrRefuse(lock: ProjectLock | undefined, shown: string): ProjectLock {
+  if (lock !== undefined) return lock;
+  throw new KindError("no-lock", `no lock file at ${shown}; run "${PROGRAM} lock" to write one`);
+}
+
+/**
+ * Reads and validates the lock; undefined when there is none. An invalid lock
+ * throws its one line (exit 2), naming `shown` and how to rewrite it.
+ *
+ * @example
+ * ```ts
+ * import { readLock } from "./lock.ts";
+ * const lock = await readLock("/repo/skills-anywhere.lock.json", "/repo/skills-anywhere.lock.json");
+ * ```
+ */
+export async function readLock(file: string, shown: string): Promise<ProjectLock | undefined> {
   const read = await readProjectLock(file);
   if (read === undefined) return undefined;
   if (!read.ok) throw invalidLock(shown, read.message);
@@ -145,13 +169,8 @@ export async function runVerify(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, catalog, shown, lock: locked } = await project(cwd, io, true);
-  if (locked === undefined) {
-    throw new KindError(
-      "no-lock",
-      `no lock file at ${shown}; run "${PROGRAM} lock" to write one`,
-    );
-  }
+  const { config, catalog, shown, lock } = await project(cwd, io, true);
+  const locked = lockOrRefuse(lock, shown);
   const report = compareLocks(locked, await lockNow(catalog, config, io));
   io.out(values.json ? jsonText(report) : renderReport(report, shown, outStyles(io)));
   return report.matches ? 0 : 1;

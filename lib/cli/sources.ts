@@ -63,8 +63,15 @@ type Listing = Awaited<ReturnType<typeof sourcesFor>>;
 /**
  * Collects the sources for `cwd` with the CLI configuration, after checking
  * that the user and project sources files can be used (else exit 2).
+ *
+ * @example
+ * ```ts
+ * import { sourcesFor } from "./sources.ts";
+ * import { processIo } from "./io.ts";
+ * const { sources, projectRoot } = await sourcesFor("/repo", processIo());
+ * ```
  */
-async function sourcesFor(cwd: string, io: Io) {
+export async function sourcesFor(cwd: string, io: Io) {
   const config = cliConfig();
   const projectRoot = await findProjectRoot(cwd);
   if (config.sourcesFiles) {
@@ -212,6 +219,7 @@ export async function runSync(
   cwd: string,
   io: Io,
 ): Promise<number> {
+  if (values.frozen) return await (await import("./frozen.ts")).runFrozenSync(values, cwd, io);
   const { config, sources, untrusted } = await sourcesFor(cwd, io);
   // Untrusted project sources are never synced; say so once.
   if (untrusted !== undefined) io.err(untrustedNotice(untrusted, config.home));
@@ -221,6 +229,24 @@ export async function runSync(
     timeoutMs: config.syncTimeoutMs,
     log: stderrLog(io),
   });
+  return printSyncResults(results, values, io);
+}
+
+/**
+ * Prints sync results (a table, or JSON with `--json`); exit 1 when any failed.
+ *
+ * @example
+ * ```ts
+ * import { printSyncResults } from "./sources.ts";
+ * import { processIo } from "./io.ts";
+ * printSyncResults([], { json: true }, processIo()); // 0
+ * ```
+ */
+export function printSyncResults(
+  results: readonly SyncResult[],
+  values: OptionValues,
+  io: Io,
+): number {
   const failed = results.some((r) => r.status === "failed");
   if (values.json) {
     const doc = results.map((r) => ({

@@ -301,3 +301,36 @@ export function gitAvailable(git = "git"): Promise<boolean> {
   }
   return probe;
 }
+
+/**
+ * The commit a remote's `ref` (or its HEAD) names now, as `git clone --branch`
+ * would pick it: a branch, then a tag (peeled); undefined when none matches.
+ * Runs `git ls-remote -- <url> <patterns>` with `noRepository`, so `cwd`
+ * must be a folder of ours that is not a repository.
+ *
+ * @example
+ * ```ts
+ * import { remoteCommit } from "./git.ts";
+ * const sha = await remoteCommit("https://github.com/o/r.git", "main", { cwd: "/cache" });
+ * ```
+ */
+export async function remoteCommit(
+  url: string,
+  ref: string | undefined,
+  options: GitOptions,
+): Promise<string | undefined> {
+  const patterns = ref === undefined ? ["HEAD"] : [ref, `${ref}^{}`];
+  const output = await runGit(["ls-remote", "--", url, ...patterns], {
+    ...options,
+    noRepository: true,
+  });
+  const listed = new Map<string, string>();
+  for (const line of output.split("\n")) {
+    const [sha = "", name = ""] = line.trim().split("\t");
+    if (name !== "") listed.set(name, sha);
+  }
+  const names = ref === undefined
+    ? ["HEAD"]
+    : [`refs/heads/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`, ref];
+  return names.map((name) => listed.get(name)).find((sha) => sha !== undefined);
+}

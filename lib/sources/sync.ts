@@ -57,7 +57,14 @@ import {
   writeWhole,
 } from "./files.ts";
 import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
-import { GIT_MISSING, gitAvailable, GitError, runGit } from "./git.ts";
+import {
+  GIT_MISSING,
+  gitAvailable,
+  GitError,
+  type GitOptions,
+  remoteCommit,
+  runGit,
+} from "./git.ts";
 
 /** What happened to one source. */
 export type SyncStatus = "cloned" | "updated" | "unchanged" | "failed" | "skipped";
@@ -103,8 +110,16 @@ export interface SyncAllOptions extends SyncOptions {
 
 const SHA_LIKE = /^[0-9a-f]{7,40}$/i;
 
-/** Whether a ref looks like a commit: 7 to 40 hexadecimal digits. */
-function isShaLike(ref: string | undefined): ref is string {
+/**
+ * Whether a ref looks like a commit: 7 to 40 hexadecimal digits.
+ *
+ * @example
+ * ```ts
+ * import { isShaLike } from "./sync.ts";
+ * isShaLike("v1.0.0"); // false
+ * ```
+ */
+export function isShaLike(ref: string | undefined): ref is string {
   return ref !== undefined && SHA_LIKE.test(ref);
 }
 
@@ -234,24 +249,6 @@ async function current(git: Git, place: Place, source: ResolvedSource): Promise<
 }
 
 /**
- * The commit the remote's ref (or HEAD) names now, as `git clone --branch`
- * would pick it: a branch, then a tag (peeled); undefined when none matches.
- */
-async function remoteCommit(git: Git, source: ResolvedSource): Promise<string | undefined> {
-  const { ref } = source;
-  const patterns = ref === undefined ? ["HEAD"] : [ref, `${ref}^{}`];
-  const listed = new Map<string, string>();
-  for (const line of (await git(["ls-remote", "--", source.url, ...patterns])).split("\n")) {
-    const [sha = "", name = ""] = line.trim().split("\t");
-    if (name !== "") listed.set(name, sha);
-  }
-  const names = ref === undefined
-    ? ["HEAD"]
-    : [`refs/heads/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`, ref];
-  return names.map((name) => listed.get(name)).find((sha) => sha !== undefined);
-}
-
-/**
  * Checks out the commit a SHA-like ref names. A full SHA (or a hex-named
  * branch) is fetched with depth 1; when that fails — a short SHA cannot be
  * fetched by name, and some servers refuse unadvertised commits — every
@@ -363,7 +360,7 @@ export async function syncSource(
     const git = gitAt(place, source, options);
     await cleanLeftovers(place);
     const now = await current(git, place, source);
-    if (now.state === "checkout" && await upToDate(git, source, now.sha, options)) {
+    if (now.state === "checkout" && await upToDate(place, source, now.sha, options)) {
       return { ...base, status: "unchanged", sha: now.sha, error: null };
     }
     if (now.state === "foreign") {
@@ -389,9 +386,9 @@ export async function syncSource(
   }
 }
 
-/** The runner for one source: in the cache folder, on a checkout or on no repository. */
-function gitAt(place: Place, source: ResolvedSource, options: SyncOptions): Git {
-  const runOptions = {
+/** How git runs for one source: in the cache folder, with the sync's bounds. */
+function runOptionsOf(place: Place, source: ResolvedSource, options: SyncOptions): GitOptions {
+  return {
     timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     signal: options.signal,
     env: options.env,
@@ -399,6 +396,11 @@ function gitAt(place: Place, source: ResolvedSource, options: SyncOptions): Git 
     allowFileProtocol: isLocalSource(source),
     cwd: place.cache,
   };
+}
+
+/** The runner for one source: in the cache folder, on a checkout or on no repository. */
+function gitAt(place: Place, source: ResolvedSource, options: SyncOptions): Git {
+  const runOptions = runOptionsOf(place, source, options);
   return (args, dir) =>
     runGit(
       args,
@@ -413,7 +415,7 @@ function gitAt(place: Place, source: ResolvedSource, options: SyncOptions): Git 
  * without network (unless `force`); for a branch or tag, the remote's commit.
  */
 async function upToDate(
-  git: Git,
+  place: Place,
   source: ResolvedSource,
   sha: string,
   options: SyncOptions,
@@ -421,7 +423,7 @@ async function upToDate(
   if (isShaLike(source.ref)) {
     return sha.startsWith(source.ref.toLowerCase()) && options.force !== true;
   }
-  return await remoteCommit(git, source) === sha;
+  return await remoteCommit(source.url, source.ref, runOptionsOf(place, source, options)) === sha;
 }
 
 /**
@@ -477,8 +479,38 @@ export async function syncAll(
     }
   }
   await recordFailures(results, options);
-  if (synced.length === 0) return results;
+  await recordSynced(synced, options);
+  return results;
+}
 
+/** A commit a source was synced to, and when. */
+export interface SyncedCommit {
+  source: ResolvedSource;
+  /** The commit checked out (40 hex). */
+  sha: string;
+  /** When (ISO 8601). */
+  syncedAt: string;
+}
+
+/**
+ * Records synced commits in the lock file (other entries are kept); a file
+ * that cannot be written is a `warn` log line. Nothing is written for none.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * import { recordSynced } from "./sync.ts";
+ * const source = resolveSource("o/r", "/cache");
+ * await recordSynced([{ source, sha: "a".repeat(40), syncedAt: new Date().toISOString() }], {
+ *   lockFile: "/state/lock.json",
+ * });
+ * ```
+ */
+export async function recordSynced(
+  synced: readonly SyncedCommit[],
+  options: { lockFile: string; log?: Log },
+): Promise<void> {
+  if (synced.length === 0) return;
   try {
     const lock: LockFile = await readLock(options.lockFile, {
       warn: (message) => options.log?.("warn", message),
@@ -495,7 +527,69 @@ export async function syncAll(
   } catch (error) {
     options.log?.("warn", `could not write ${options.lockFile}: ${firstLine(error)}`);
   }
-  return results;
+}
+
+/** A checkout of one commit, built aside in the cache (or already in place), not yet in use. */
+export interface StagedCommit {
+  source: ResolvedSource;
+  /** The commit (40 hex). */
+  sha: string;
+  /** `unchanged`: the checkout is already at it; else what {@linkcode StagedCommit.apply} does. */
+  status: "cloned" | "updated" | "unchanged";
+  /** Puts the staged checkout in place (nothing to do when `unchanged`). */
+  apply(): Promise<void>;
+  /** Removes the staged checkout (nothing to do when `unchanged`). */
+  discard(): Promise<void>;
+}
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Builds the source's checkout of exactly `sha` (a full commit) in a staging
+ * folder of the cache, fetching that commit by name — never a branch head —
+ * and leaves the checkout in use untouched until `apply`. Throws (a
+ * `KindError`) when the commit cannot be had; nothing is then left behind.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource } from "./resolve.ts";
+ * import { stageCommit } from "./sync.ts";
+ * const staged = await stageCommit(resolveSource("o/r", "/cache"), "a".repeat(40));
+ * await staged.apply();
+ * ```
+ */
+export async function stageCommit(
+  source: ResolvedSource,
+  sha: string,
+  options: SyncOptions = {},
+): Promise<StagedCommit> {
+  if (!FULL_SHA.test(sha)) {
+    throw new KindError("not-commit", `${JSON.stringify(sha)} is not a full commit`);
+  }
+  if (!(await gitAvailable(options.git ?? "git"))) throw new GitError("stopped", GIT_MISSING);
+  const place = await placeOf(source);
+  const git = gitAt(place, source, options);
+  await cleanLeftovers(place);
+  const now = await current(git, place, source);
+  const nothing = () => Promise.resolve();
+  if (now.state === "checkout" && now.sha === sha) {
+    return { source, sha, status: "unchanged", apply: nothing, discard: nothing };
+  }
+  const staging = await build(git, place, { ...source, ref: sha }).catch((error) => {
+    throw new KindError("unavailable", `commit ${sha} cannot be had: ${firstLine(error)}`);
+  });
+  const head = await git(["rev-parse", "--verify", "-q", "HEAD"], staging).catch(() => "");
+  if (head !== sha) {
+    await removeEntry(place, staging).catch(() => {});
+    throw new KindError("unavailable", `commit ${sha} cannot be had from ${source.url}`);
+  }
+  return {
+    source,
+    sha,
+    status: now.state === "checkout" ? "updated" : "cloned",
+    apply: () => swapIn(place, staging),
+    discard: () => removeEntry(place, staging),
+  };
 }
 
 /**
