@@ -8,6 +8,10 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
+import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
+import type { Origin } from "../lib/catalog/origin.ts";
+import { applyPrecedence } from "../lib/catalog/precedence.ts";
+import type { LockedNames } from "../lib/lock/names.ts";
 import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
 
 const LOCK = "skills-anywhere.lock.json";
@@ -113,4 +117,55 @@ Deno.test("an invalid lock is ignored for naming, with one escaped warning, neve
     match(lines[0], /skills-anywhere\.lock\.json is not used to keep names: skill entry .*zz/);
     ok(!RAW_CONTROL.test(result.stderr), result.stderr);
   });
+});
+
+/** A source skill record for applyPrecedence (paths need not exist). */
+function sourceSkill(repo: string, rank: number, rootIndex: number): DiscoveredSkill {
+  const root = `/nowhere/${repo}`;
+  const origin: Origin = { kind: "source", repo, checkout: root };
+  return {
+    name: "pdf",
+    nameDeclared: true,
+    description: "A PDF skill.",
+    invocation: { modelInvocable: true, userInvocable: true },
+    source: "anywhere-source",
+    rank,
+    path: `${root}/pdf/SKILL.md`,
+    directory: `${root}/pdf`,
+    metadata: {},
+    origin,
+    root,
+    relativePath: "pdf/SKILL.md",
+    rootIndex,
+    repairs: [],
+    warnings: [],
+  };
+}
+
+async function published(locked?: LockedNames): Promise<string[]> {
+  const found = [sourceSkill("acme/tools", 700, 0), sourceSkill("team/kit", 800, 1)];
+  const { skills } = await applyPrecedence(found, { dedupe: false, excludeSkills: [], locked });
+  return skills.map((s) => `${s.origin.kind === "source" ? s.origin.repo : "?"}=${s.name}`);
+}
+
+Deno.test("a locked name holds even where every member is third-party (else all are renamed)", async () => {
+  deepEqual(await published(), ["acme/tools=tools-pdf", "team/kit=kit-pdf"]);
+  const locked = new Map([["pdf", {
+    origin: { kind: "source", repo: "team/kit" },
+    path: "pdf/SKILL.md",
+  }]]);
+  deepEqual(await published(locked), ["acme/tools=tools-pdf", "team/kit=pdf"]);
+});
+
+Deno.test("a locked place that matches no member (other path, other origin field) changes nothing", async () => {
+  const otherPath = new Map([["pdf", {
+    origin: { kind: "source", repo: "team/kit" },
+    path: "skills/pdf/SKILL.md",
+  }]]);
+  deepEqual(await published(otherPath), ["acme/tools=tools-pdf", "team/kit=kit-pdf"]);
+  const extraField = new Map([["pdf", {
+    origin: { kind: "source", repo: "team/kit", checkout: "/nowhere/team/kit" },
+    path: "pdf/SKILL.md",
+  }]]);
+  deepEqual(await published(extraField), ["acme/tools=tools-pdf", "team/kit=kit-pdf"]);
 });
