@@ -8,7 +8,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { exists, listTree, type Sandbox, skillMd, withSandbox } from "./helpers.ts";
+import { exists, listTree, type Sandbox, skillMd, withGitDaemon, withSandbox } from "./helpers.ts";
 
 const LOCK = "skills-anywhere.lock.json";
 // deno-lint-ignore no-control-regex
@@ -190,5 +190,29 @@ Deno.test("outdated exits 2 naming a remote that cannot be reached, and changes 
     match(result.stdout, /error: /);
     match(result.stdout, /1 source could not be checked/);
     deepEqual(await listTree(dir), files);
+  });
+});
+
+Deno.test("over git://: outdated sees the new head, sync --frozen fetches the locked commit by its SHA", async () => {
+  await withSandbox(async (box) => {
+    const repo = await box.repo("served", {
+      "skills/lint/SKILL.md": skillMd("lint", "Lint code.", "Body."),
+    });
+    const locked = await head(box, repo);
+    await withGitDaemon(box.root, async (url) => {
+      const added = await box.cli("add", `${url}/served`);
+      equal(added.code, 0, added.stderr);
+      const dir = JSON.parse((await box.cli("sources", "--json")).stdout)[0].dir;
+      equal((await box.cli("lock")).code, 0);
+      const upstream = await box.commit(repo, { "skills/lint/more.md": "more\n" });
+      const outdated = JSON.parse((await box.cli("outdated", "--json")).stdout);
+      equal(outdated.sources[0].state, "outdated");
+      equal(outdated.sources[0].upstream, upstream);
+      equal((await box.cli("sync", "--force")).code, 0);
+      equal(await head(box, dir), upstream);
+      const frozen = await box.cli("sync", "--frozen");
+      equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+      equal(await head(box, dir), locked);
+    });
   });
 });
