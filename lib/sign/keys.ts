@@ -13,9 +13,9 @@
  *
  * @example
  * ```ts
- * import { parsePublicKeyLine } from "./keys.ts";
- * const parsed = parsePublicKeyLine("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOvQ8FjNRkWxW0x0+ZlSEzo1Ls0C0N2L0Jj0Ea8kHpb0 me");
- * if (parsed.ok) console.log(await parsed.key.fingerprint());
+ * import { parsePublicKeyFields } from "./keys.ts";
+ * const parsed = parsePublicKeyFields("ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAINPgX4m4ccKEOUaauSyWhCQG1x0Udv+oHMODxA+BuEWc");
+ * if (parsed.ok) console.log(await parsed.key.fingerprint()); // "SHA256:…"
  * ```
  * @module
  */
@@ -147,8 +147,8 @@ export function parsePublicKeyBlob(blob: Uint8Array): PublicKeyResult {
 }
 
 /**
- * Reads the key type and base64 fields of an OpenSSH public key line (the
- * rest, a comment, is ignored); the type must be the blob's own.
+ * Reads the key type and base64 fields of an OpenSSH public key line; the
+ * type must be the blob's own.
  *
  * @example
  * ```ts
@@ -164,20 +164,6 @@ export function parsePublicKeyFields(type: string, base64: string): PublicKeyRes
     return failure("not-key", "the key's type disagrees with its blob");
   }
   return parsed;
-}
-
-/**
- * Reads one OpenSSH public key line: `type base64 [comment]`.
- *
- * @example
- * ```ts
- * import { parsePublicKeyLine } from "./keys.ts";
- * console.log(parsePublicKeyLine("not a key").ok); // false
- * ```
- */
-export function parsePublicKeyLine(line: string): PublicKeyResult {
-  const [type = "", base64 = ""] = line.trim().split(/[ \t]+/);
-  return parsePublicKeyFields(type, base64);
 }
 
 /** Converts a raw Web Crypto signature to the SSH signature blob (ECDSA's `r || s` as two mpints). */
