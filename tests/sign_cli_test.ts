@@ -2,6 +2,8 @@
 // the real ssh-keygen: both directions of interoperability, each refusal's one line and exit
 // code, and no private key byte written anywhere.
 import { equal, match, ok } from "node:assert/strict";
+import { parsePrivateKey } from "../lib/sign/keys.ts";
+import { signMessage } from "../lib/sign/sshsig.ts";
 import { listTree, run, runCli, withTempDir, writeTree } from "./helpers.ts";
 
 const NS = "skills-anywhere";
@@ -252,5 +254,43 @@ Deno.test("sign hands an encrypted key to ssh-keygen, which asks for the passphr
     });
     equal(signed.code, 0, signed.stderr);
     equal((await verify(dir)).code, 0);
+  });
+});
+
+Deno.test("sign refuses an encrypted key in one line when ssh-keygen is not on PATH", async () => {
+  await withTempDir(async (dir) => {
+    await setUp(dir);
+    await sshKeygen(["-q", "-p", "-P", "", "-N", "pass-1234", "-f", `${dir}/key`]);
+    await Deno.mkdir(`${dir}/empty-bin`);
+    const env = { PATH: `${dir}/empty-bin` };
+    const signed = await runCli(["sign", "skills/pdf", "--key", "key"], { cwd: dir, env });
+    oneLine(
+      signed,
+      2,
+      /sign refused: the private key is encrypted and ssh-keygen.* is not on PATH/,
+    );
+    ok(!(await listTree(dir)).some((p) => p.endsWith(".sig")));
+  });
+});
+
+/** Whether text holds a raw escape or right-to-left override (what escaping must remove). */
+const raw = (text: string) => text.includes("\u001b") || text.includes("\u202e");
+
+Deno.test("verify-signature prints a hostile namespace and identity escaped", async () => {
+  await withTempDir(async (dir) => {
+    const pub = await setUp(dir);
+    const key = await parsePrivateKey(await Deno.readTextFile(`${dir}/key`));
+    ok(key.ok);
+    const hostile = "\u202egit\u001b[31m";
+    const bytes = await message(`${dir}/skills/pdf`) as Uint8Array<ArrayBuffer>;
+    await Deno.writeTextFile(`${dir}/pdf.sig`, await signMessage(bytes, key.key, hostile));
+    const refused = await verify(dir);
+    oneLine(refused, 1, /wrong|namespace/);
+    ok(!raw(refused.stderr), refused.stderr);
+    await Deno.writeTextFile(`${dir}/pdf.sig`, await signMessage(bytes, key.key, NS));
+    await Deno.writeTextFile(`${dir}/allowed`, `"${hostile}" ${pub}\n`);
+    const good = await verify(dir);
+    equal(good.code, 0, good.stderr);
+    ok(!raw(good.stdout), good.stdout);
   });
 });
