@@ -27,7 +27,7 @@ import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
 import { formatBytes, MAX_SIGNING_FILE_BYTES } from "../limits.ts";
 import { parsePrivateKey, type PublicKey } from "../sign/keys.ts";
 import { parseSignature, SIGNATURE_NAMESPACE, signMessage } from "../sign/sshsig.ts";
-import { type VerifyErrorKind, verifySignature } from "../sign/verify.ts";
+import { type VerifyErrorKind, type VerifyResult, verifySignature } from "../sign/verify.ts";
 import { toBase64 } from "../sign/wire.ts";
 import { writeWhole } from "../sources/files.ts";
 import { concatBytes, tryDecodeUtf8 } from "../util.ts";
@@ -223,16 +223,7 @@ export async function runVerifySignature(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const command = "verify-signature";
-  if (positionals.length !== 1) {
-    throw new UsageError(`${command} takes exactly one directory`, command);
-  }
-  if (values.signature === undefined) {
-    throw new UsageError(`${command} needs --signature <file>`, command);
-  }
-  if (values["allowed-signers"] === undefined) {
-    throw new UsageError(`${command} needs --allowed-signers <file>`, command);
-  }
+  checkVerifyUsage(positionals, values);
   const directory = resolve(cwd, positionals[0]);
   try {
     const { signature, signers } = await readVerifyInputs(values, cwd);
@@ -243,44 +234,57 @@ export async function runVerifySignature(
       now: new Date(),
     });
     const base = { schema: VERIFICATION_SCHEMA, directory, bundle_sha256: manifest.sha256 };
-    if (result.ok) {
-      const { principal, fingerprint, keyType } = result;
-      if (values.json) {
-        io.out(jsonText({ ...base, valid: true, principal, fingerprint, key_type: keyType }));
-      } else {
-        io.out(
-          outStyles(io).ok(
-            `Good "${SIGNATURE_NAMESPACE}" signature for ${quote(principal)} with ${
-              keyLabel(keyType)
-            } key ${fingerprint} over ${quote(shown(directory, cwd))}`,
-          ) + "\n",
-        );
-      }
-      return 0;
-    }
-    const code = BAD_INPUT.has(result.kind) ? 2 : 1;
-    if (values.json) {
-      io.out(jsonText({ ...base, valid: false, kind: result.kind, error: result.message }));
-    } else {io.err(
-        `${PREFIX}${
-          code === 2
-            ? "verify-signature refused"
-            : `invalid signature for ${quote(shown(directory, cwd))}`
-        }: ${escapeTerminal(result.message)}\n`,
-      );}
-    return code;
+    return printVerdict(result, base, shown(directory, cwd), values, io);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
+    const { kind, message } = error;
     if (values.json) {
-      io.out(
-        jsonText({
-          schema: VERIFICATION_SCHEMA,
-          valid: false,
-          kind: error.kind,
-          error: error.message,
-        }),
-      );
-    } else io.err(`${PREFIX}verify-signature refused: ${error.message}\n`);
+      io.out(jsonText({ schema: VERIFICATION_SCHEMA, valid: false, kind, error: message }));
+    } else io.err(`${PREFIX}verify-signature refused: ${message}\n`);
     return 2;
   }
+}
+
+/** Refuses a `verify-signature` command line without one directory, a signature and a signers file. */
+function checkVerifyUsage(positionals: string[], values: OptionValues): void {
+  const command = "verify-signature";
+  if (positionals.length !== 1) {
+    throw new UsageError(`${command} takes exactly one directory`, command);
+  }
+  if (values.signature === undefined) {
+    throw new UsageError(`${command} needs --signature <file>`, command);
+  }
+  if (values["allowed-signers"] === undefined) {
+    throw new UsageError(`${command} needs --allowed-signers <file>`, command);
+  }
+}
+
+/** Prints the verdict (stdout when valid or with --json, else one stderr line); returns the exit code. */
+function printVerdict(
+  result: VerifyResult,
+  base: Record<string, string>,
+  directory: string,
+  values: OptionValues,
+  io: Io,
+): number {
+  if (result.ok) {
+    const { principal, fingerprint, keyType } = result;
+    if (values.json) {
+      io.out(jsonText({ ...base, valid: true, principal, fingerprint, key_type: keyType }));
+    } else {
+      const words = `Good "${SIGNATURE_NAMESPACE}" signature for ${quote(principal)} with ${
+        keyLabel(keyType)
+      } key ${fingerprint} over ${quote(directory)}`;
+      io.out(outStyles(io).ok(words) + "\n");
+    }
+    return 0;
+  }
+  const code = BAD_INPUT.has(result.kind) ? 2 : 1;
+  const what = code === 2
+    ? "verify-signature refused"
+    : `invalid signature for ${quote(directory)}`;
+  if (values.json) {
+    io.out(jsonText({ ...base, valid: false, kind: result.kind, error: result.message }));
+  } else io.err(`${PREFIX}${what}: ${escapeTerminal(result.message)}\n`);
+  return code;
 }
