@@ -39,6 +39,12 @@ export const MAX_LOCK_BYTES = 32 * 1024 * 1024;
 /** Largest sources, lock, trust, config or manifest file read; a larger one is refused. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
+/**
+ * Largest SSH signature, OpenSSH private key or allowed-signers file read
+ * (a 16384-bit RSA key and its signature take under 8 KiB).
+ */
+export const MAX_SIGNING_FILE_BYTES = 256 * 1024;
+
 /** Time allowed to one git command, and to one background sync, in milliseconds. */
 export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 

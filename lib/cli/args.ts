@@ -94,6 +94,24 @@ export const OPTIONS = {
     about: "show at most <n> results",
   },
   raw: { type: "boolean", about: "print the file's bytes only" },
+  key: {
+    type: "string",
+    value: "<private key>",
+    about: "the OpenSSH private key to sign with (an encrypted one is handed to ssh-keygen)",
+  },
+  out: { type: "string", value: "<file>", about: "write the result to <file>" },
+  identity: {
+    type: "string",
+    value: "<principal>",
+    about: "the signer's principal, as in the allowed signers file (for example an email)",
+  },
+  signature: { type: "string", value: "<file>", about: "the SSH signature file to check" },
+  "allowed-signers": {
+    type: "string",
+    value: "<file>",
+    about:
+      "the trusted keys, in ssh-keygen's allowed signers format (as Git's gpg.ssh.allowedSignersFile)",
+  },
   purge: { type: "boolean", about: "also delete the cached checkout (inside the cache only)" },
   http: {
     type: "string",

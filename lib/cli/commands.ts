@@ -380,6 +380,72 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     run: async (...args) => (await import("./lock.ts")).runVerify(...args),
   },
+  sign: {
+    group: "review",
+    summary: "sign a skill directory's bundle with your SSH key (an ssh-keygen -Y sign signature)",
+    synopsis: "<directory> --key <private key> [--out <file>] [--identity <principal>]",
+    arguments: [["<directory>", "the skill directory"]],
+    options: ["key", "out", "identity"],
+    optionHelp: {
+      out:
+        "where the signature goes (default <directory>.skills-anywhere.sig, beside it; never inside it)",
+      identity:
+        "your principal, for the allowed signers line printed (the signature itself names none)",
+    },
+    examples: [
+      [
+        "dsh-skills-anywhere sign skills/pdf --key ~/.ssh/id_ed25519",
+        "write skills/pdf.skills-anywhere.sig after reviewing skills/pdf",
+      ],
+      [
+        "dsh-skills-anywhere sign skills/pdf --key ~/.ssh/id_ed25519 --identity ana@example.com --out reviews/pdf.sig",
+        "elsewhere, and print the allowed signers line for ana@example.com",
+      ],
+    ],
+    exits: [
+      [0, "signed"],
+      [
+        2,
+        "refused: an unreadable directory or key, an unsupported key, ssh-keygen failed (an encrypted key), an --out inside the directory, or bad usage",
+      ],
+    ],
+    run: async (...args) => (await import("./sign.ts")).runSign(...args),
+  },
+  "verify-signature": {
+    group: "review",
+    summary: "check a skill directory's SSH signature against an allowed signers file",
+    synopsis:
+      "<directory> --signature <file> --allowed-signers <file> [--identity <principal>] [--json]",
+    arguments: [["<directory>", "the skill directory"]],
+    options: ["signature", "allowed-signers", "identity", "json"],
+    optionHelp: {
+      identity:
+        "the signer must be this principal (without it: any principal listing the key, as Git does)",
+      json: "print the verdict as one JSON document",
+    },
+    examples: [
+      [
+        "dsh-skills-anywhere verify-signature skills/pdf --signature skills/pdf.skills-anywhere.sig --allowed-signers .github/allowed_signers",
+        "who signed it, if anyone trusted did",
+      ],
+      [
+        "dsh-skills-anywhere verify-signature skills/pdf --signature pdf.sig --allowed-signers allowed_signers --identity ana@example.com --json",
+        "require Ana's signature, for a CI step",
+      ],
+    ],
+    exits: [
+      [0, "a valid signature by an allowed signer"],
+      [
+        1,
+        "invalid: the directory differs from what was signed, an unknown key, a wrong namespace, or a signer outside its namespaces or validity dates",
+      ],
+      [
+        2,
+        "bad input: a file that is not an SSH signature, an unsupported key, an invalid allowed signers file, a missing directory, or bad usage",
+      ],
+    ],
+    run: async (...args) => (await import("./sign.ts")).runVerifySignature(...args),
+  },
   mcp: {
     group: "serve",
     summary: "serve the catalog to MCP clients over stdin and stdout, or over HTTP",
