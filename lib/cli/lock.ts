@@ -25,6 +25,7 @@ import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts"
 import { PROGRAM } from "./commands.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
+import { reportFormat, verifySarif } from "./sarif.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
@@ -136,6 +137,7 @@ export async function runVerify(
   cwd: string,
   io: Io,
 ): Promise<number> {
+  const format = reportFormat(values);
   const { config, catalog, file, shown } = await project(cwd, io);
   const locked = await readLock(file, shown);
   if (locked === undefined) {
@@ -145,7 +147,13 @@ export async function runVerify(
     );
   }
   const report = compareLocks(locked, await lockNow(catalog, config, io));
-  io.out(values.json ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+  if (format === "sarif") {
+    const skillFiles = new Map(catalog.report.skills.map((s) => [s.name, s.path]));
+    const root = catalog.projectRoot ?? cwd;
+    io.out(jsonText(verifySarif(report, { root, lockFile: file, skillFiles })));
+  } else {
+    io.out(format === "json" ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+  }
   return report.matches ? 0 : 1;
 }
 
