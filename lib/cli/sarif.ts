@@ -292,3 +292,18 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
   }
   return sarifLog(results);
 }
+
+/**
+ * One log of the results of `logs` in their order (one run, the rules in id
+ * order), so a CI step uploads `check` and `verify` together.
+ *
+ * @example
+ * ```ts
+ * import { mergeSarif, type SarifLog } from "./sarif.ts";
+ * declare const check: SarifLog, verify: SarifLog;
+ * mergeSarif([check, verify]).runs[0].results.length;
+ * ```
+ */
+export function mergeSarif(logs: readonly SarifLog[]): SarifLog {
+  return sarifLog(logs.flatMap((log) => log.runs.flatMap((run) => run.results)));
+}
