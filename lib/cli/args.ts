@@ -37,6 +37,11 @@ export const OPTIONS = {
     about: "work as if started in <dir> (it must exist); its project root decides project skills",
   },
   json: { type: "boolean", about: "print one JSON document on stdout, without colour" },
+  format: {
+    type: "string",
+    value: "<format>",
+    about: "text (default), json (the same as --json) or sarif (SARIF 2.1.0, for code scanning)",
+  },
   all: { type: "boolean", about: "also list the hidden duplicates and excluded skills" },
   project: {
     type: "boolean",

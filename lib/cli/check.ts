@@ -16,6 +16,7 @@ import type { ExternalSource } from "../skill/surface.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
+import { checkSarif, reportFormat } from "./sarif.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { counted } from "./words.ts";
 
@@ -53,6 +54,7 @@ export async function runCheck(
   io: Io,
 ): Promise<number> {
   const profile = selectProfile(values);
+  reportFormat(values);
   if (files.length === 0) throw new UsageError("check needs at least one file or skill directory");
   const report = await checkFiles(files, {
     cwd,
@@ -64,7 +66,9 @@ export async function runCheck(
     failOnResourceIssues: values["fail-on-resource-issues"],
     resourcesHint: "with --resources",
   });
-  io.out(values.json ? jsonText(report) : renderCheck(report, outStyles(io)));
+  const format = reportFormat(values);
+  if (format === "sarif") io.out(jsonText(checkSarif(report, cwd)));
+  else io.out(format === "json" ? jsonText(report) : renderCheck(report, outStyles(io)));
   return report.exitCode;
 }
 

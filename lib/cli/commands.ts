@@ -286,7 +286,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     summary: "validate SKILL.md files (parser, specification, sources, hidden characters)",
     synopsis: "[--profile strict|lenient|spec|reference] [--lenient]\n" +
       "    [--fail-on-repair] [--require-pinned-sources] [--fail-on-hidden-characters]\n" +
-      "    [--resources] [--fail-on-resource-issues] [--json] [--cwd <dir>]\n" +
+      "    [--resources] [--fail-on-resource-issues] [--json | --format text|json|sarif]\n" +
+      "    [--cwd <dir>]\n" +
       "    [--] <SKILL.md files or skill directories...>",
     arguments: [[
       "<files...>",
@@ -294,6 +295,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ]],
     options: [
       "json",
+      "format",
       "profile",
       "lenient",
       "fail-on-repair",
@@ -309,6 +311,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "a CI gate",
       ],
       ["dsh-skills-anywhere check --resources --json SKILL.md", "with local links, as JSON"],
+      [
+        "dsh-skills-anywhere check --format sarif skills/*/SKILL.md > check.sarif",
+        "SARIF 2.1.0 for code scanning (paths relative to the current folder)",
+      ],
     ],
     exits: [
       [0, "every file passed"],
@@ -365,13 +371,18 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   verify: {
     group: "review",
     summary: "compare the project's skills and sources with skills-anywhere.lock.json",
-    synopsis: "[--json] [--cwd <dir>]",
-    options: ["json"],
+    synopsis: "[--json | --format text|json|sarif] [--cwd <dir>]",
+    options: ["json", "format"],
     noArguments: true,
-    optionHelp: { json: "print the report as one JSON document (the same inputs, the same bytes)" },
+    optionHelp: {
+      json: "print the report as one JSON document (the same inputs, the same bytes)",
+      format: "text (default), json (the same as --json) or sarif (SARIF 2.1.0, paths relative " +
+        "to the project root)",
+    },
     examples: [
       ["dsh-skills-anywhere verify", "each changed, missing, added or moved skill, and sources"],
       ["dsh-skills-anywhere verify --json | jq '.changed[].name'", "for a CI step"],
+      ["dsh-skills-anywhere verify --format sarif > verify.sarif", "for code scanning"],
     ],
     exits: [
       [0, "everything matches the lock"],

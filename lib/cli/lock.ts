@@ -27,6 +27,7 @@ import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts"
 import { PROGRAM } from "./commands.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
+import { reportFormat, verifySarif } from "./sarif.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
@@ -169,10 +170,17 @@ export async function runVerify(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, catalog, shown, lock } = await project(cwd, io, true);
+  const format = reportFormat(values);
+  const { config, catalog, file, shown, lock } = await project(cwd, io, true);
   const locked = lockOrRefuse(lock, shown);
   const report = compareLocks(locked, await lockNow(catalog, config, io));
-  io.out(values.json ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+  if (format === "sarif") {
+    const skillFiles = new Map(catalog.report.skills.map((s) => [s.name, s.path]));
+    const root = catalog.projectRoot ?? cwd;
+    io.out(jsonText(verifySarif(report, { root, lockFile: file, skillFiles })));
+  } else {
+    io.out(format === "json" ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+  }
   return report.matches ? 0 : 1;
 }
 

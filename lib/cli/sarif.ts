@@ -1,0 +1,309 @@
+/**
+ * SARIF 2.1.0 output for `check` and `verify` (`--format sarif`): one log,
+ * one run, the tool named with this version, one rule per rule id the results
+ * use (a specification rule, one of `check`'s own gates, or a `verify`
+ * difference kind), and results whose locations are relative to the checked
+ * folder (`uriBaseId` `%SRCROOT%`), with the line where it is known. Built
+ * from the JSON reports only: the same report gives the same bytes.
+ *
+ * A result's level says what it did to the exit code: `error` failed the file
+ * (or `verify`), `warning` is a finding the chosen gates do not enforce, and
+ * `note` a specification warning nothing enforces.
+ *
+ * @example
+ * ```ts
+ * import { verifySarif } from "./sarif.ts";
+ * const report = {
+ *   schema: "skills-anywhere-verify-1" as const, matches: false, locked: 1,
+ *   changed: [], missing: ["pdf"], added: [], moved: [], sources: [],
+ * };
+ * const log = verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
+ * console.log(log.runs[0].results[0].ruleId); // "missing"
+ * ```
+ * @module
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { VerifyReport } from "../lock/compare.ts";
+import type { FileCheckReport, FileEntry } from "../skill/check_files.ts";
+import type { SpecFinding, SpecRule } from "../skill/spec.ts";
+import { TOOL_NAME, VERSION } from "../version.ts";
+import { type OptionValues, UsageError } from "./args.ts";
+
+/** The `$schema` of every log written. */
+export const SARIF_SCHEMA =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/** A result's level. */
+export type SarifLevel = "error" | "warning" | "note";
+
+/** Where a result points: a file relative to `%SRCROOT%` (or a `file:` URI outside it). */
+export interface SarifLocation {
+  physicalLocation: {
+    artifactLocation: { uri: string; uriBaseId?: "%SRCROOT%" };
+    region?: { startLine: number };
+  };
+}
+
+/** One result. */
+export interface SarifResult {
+  ruleId: string;
+  level: SarifLevel;
+  message: { text: string };
+  locations: SarifLocation[];
+}
+
+/** One rule the results use. */
+export interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+}
+
+/** A SARIF 2.1.0 log of one run. */
+export interface SarifLog {
+  $schema: typeof SARIF_SCHEMA;
+  version: "2.1.0";
+  runs: [{
+    tool: { driver: { name: string; version: string; rules: SarifRule[] } };
+    results: SarifResult[];
+  }];
+}
+
+/** The rules of `check`'s own gates (beside the specification's rules). */
+type CheckRule =
+  | "input-error"
+  | "parse"
+  | "repair"
+  | "unpinned-source"
+  | "hidden-characters"
+  | "resource-issue";
+
+/** The difference kinds of `verify`. */
+type VerifyRule = "changed" | "missing" | "added" | "moved" | "source";
+
+/** Every rule's one-line description. */
+const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
+  "frontmatter-missing": "SKILL.md starts with YAML frontmatter between --- lines",
+  "yaml-invalid": "the frontmatter is valid YAML holding a mapping",
+  "name-missing": "the frontmatter declares a name",
+  "name-length": "the name is at most 64 characters",
+  "name-charset": "the name uses lowercase letters, digits and hyphens only",
+  "name-hyphen": "the name neither starts nor ends with a hyphen nor holds two in a row",
+  "name-directory-mismatch": "the name equals the skill directory's name",
+  "description-missing": "the frontmatter declares a non-empty description",
+  "description-length": "the description is at most 1024 characters",
+  "compatibility-length": "the compatibility field is at most 500 characters",
+  "license-type": "the license field is a string",
+  "metadata-type": "the metadata field is a mapping of strings",
+  "allowed-tools-type": "the allowed-tools field is a string",
+  "extension-field": "the frontmatter uses only the specification's fields",
+  "body-lines": "the body stays within the recommended number of lines",
+  "body-tokens": "the body stays within the recommended number of tokens",
+  "skill-size": "the skill stays within the recommended size",
+  "input-error": "the file can be read: a regular UTF-8 file within the size limit",
+  parse: "the chosen profile's parser accepts the file",
+  repair: "the file parses without any repair",
+  "unpinned-source": "external sources are pinned to a full commit",
+  "hidden-characters": "the file holds no hidden characters (bidirectional, zero-width, tags)",
+  "resource-issue": "every local file the text links to or names exists in the skill",
+  changed: "the skill's SKILL.md and files are the ones locked",
+  missing: "every locked skill is still found",
+  added: "every skill found is locked",
+  moved: "every locked skill comes from the origin and path it was locked at",
+  source: "every Git source is at its locked commit",
+};
+
+/**
+ * The report format asked for: `--format text|json|sarif`, `--json` being
+ * `--format json`.
+ *
+ * @example
+ * ```ts
+ * import { reportFormat } from "./sarif.ts";
+ * reportFormat({ format: "sarif" }); // "sarif"
+ * reportFormat({ json: true }); // "json"
+ * ```
+ */
+export function reportFormat(values: OptionValues): "text" | "json" | "sarif" {
+  const format = values.format ?? (values.json ? "json" : "text");
+  if (format !== "text" && format !== "json" && format !== "sarif") {
+    throw new UsageError(`--format must be text, json or sarif (got ${JSON.stringify(format)})`);
+  }
+  if (values.json && format !== "json") {
+    throw new UsageError(`--json cannot be combined with --format ${format}`);
+  }
+  return format;
+}
+
+/** `file`'s URI: relative to `root` (percent-encoded segments), else an absolute `file:` URI. */
+function location(file: string, root: string, line?: number): SarifLocation {
+  const absolute = resolve(root, file);
+  const rel = relative(root, absolute);
+  const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  const artifactLocation = inside
+    ? { uri: rel.split(sep).map(encodeURIComponent).join("/"), uriBaseId: "%SRCROOT%" as const }
+    : { uri: pathToFileURL(absolute).href };
+  const region = line === undefined ? {} : { region: { startLine: Math.max(1, line) } };
+  return { physicalLocation: { artifactLocation, ...region } };
+}
+
+/** The log around `results`, with the rules they use in id order. */
+function sarifLog(results: SarifResult[]): SarifLog {
+  const ids = [...new Set(results.map((r) => r.ruleId))].sort();
+  const rules = ids.map((id) => ({
+    id,
+    shortDescription: { text: RULES[id as keyof typeof RULES] ?? id },
+  }));
+  return {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: [{ tool: { driver: { name: TOOL_NAME, version: VERSION, rules } }, results }],
+  };
+}
+
+/** A spec finding's level: enforced by the profile, a reported error, or a warning. */
+function specLevel(finding: SpecFinding, profile: FileCheckReport["profile"]): SarifLevel {
+  const enforced = profile === "reference" ||
+    (profile === "spec" && finding.rule !== "extension-field");
+  if (enforced && finding.severity === "error") return "error";
+  return finding.severity === "error" ? "warning" : "note";
+}
+
+type Add = (rule: string, level: SarifLevel, text: string, line?: number) => void;
+
+/** The surface results of one checked file: repairs, sources, hidden characters, resources. */
+function surfaceResults(
+  file: Extract<FileEntry, { sha256: string }>,
+  r: FileCheckReport,
+  add: Add,
+) {
+  const gate = (on: boolean): SarifLevel => on ? "error" : "warning";
+  const summary = r.mode === "lenient" ? file.report.lenient : file.report.strict;
+  if (summary.ok) {
+    for (const w of summary.warnings) add("repair", gate(r.failOnRepair), `repaired: ${w}`, 1);
+  }
+  for (const s of file.report.surface.externalSources) {
+    if (s.pinned || s.reserved) continue;
+    const lines = s.lines.join(", ");
+    const text = `external source ${s.host} is not pinned to a full commit (line ${lines})`;
+    add("unpinned-source", gate(r.requirePinnedSources), text, s.lines[0]);
+  }
+  for (const h of file.report.surface.hiddenCharacters) {
+    const where = h.fields.length > 0 ? ` in ${h.fields.join(", ")}` : "";
+    const text = `hidden character ${h.codePoint} ${h.name}${where}`;
+    add("hidden-characters", gate(r.failOnHiddenCharacters), text, h.lines[0] ?? 1);
+  }
+  for (const ref of file.resources?.references ?? []) {
+    if (ref.status === "present") continue;
+    const text = `local resource ${ref.status}: ${ref.url}`;
+    add("resource-issue", gate(r.failOnResourceIssues), text, ref.line);
+  }
+}
+
+/**
+ * The SARIF log of a `check` report; paths are resolved against `root` and
+ * written relative to it.
+ *
+ * @example
+ * ```ts
+ * import { checkSarif } from "./sarif.ts";
+ * import { checkFiles } from "../skill/check_files.ts";
+ * const log = checkSarif(await checkFiles(["SKILL.md"], { cwd: "/repo" }), "/repo");
+ * console.log(log.version); // "2.1.0"
+ * ```
+ */
+export function checkSarif(report: FileCheckReport, root: string): SarifLog {
+  const results: SarifResult[] = [];
+  for (const file of report.files) {
+    const add: Add = (ruleId, level, text, line) =>
+      results.push({
+        ruleId,
+        level,
+        message: { text },
+        locations: [location(file.path, root, line)],
+      });
+    if (file.status === "input_error") {
+      add("input-error", "error", file.error);
+      continue;
+    }
+    const summary = report.mode === "lenient" ? file.report.lenient : file.report.strict;
+    if (!summary.ok) add("parse", "error", summary.reason, 1);
+    surfaceResults(file, report, add);
+    for (const f of file.report.spec.findings) {
+      add(f.rule, specLevel(f, report.profile), f.message, f.line ?? 1);
+    }
+  }
+  return sarifLog(results);
+}
+
+/** Where `verify`'s results point. */
+export interface VerifyPlaces {
+  /** The folder URIs are relative to (the project root). */
+  root: string;
+  /** The lock file (absolute). */
+  lockFile: string;
+  /** Each published skill's Markdown file (absolute), by published name. */
+  skillFiles?: ReadonlyMap<string, string>;
+}
+
+/** One changed skill in words: which digests differ and which files. */
+function changedText(c: VerifyReport["changed"][number]): string {
+  const files = [
+    ...c.changed.map((p) => `changed ${p}`),
+    ...c.added.map((p) => `added ${p}`),
+    ...c.removed.map((p) => `removed ${p}`),
+  ];
+  const what = c.skill_md ? "SKILL.md differs from the lock" : "its files differ from the lock";
+  const why = c.bundle_error === null ? "" : `; cannot be bundled now: ${c.bundle_error}`;
+  return `skill ${c.name}: ${what}${files.length > 0 ? ` (${files.join(", ")})` : ""}${why}`;
+}
+
+/**
+ * The SARIF log of a `verify` report: a changed, added or moved skill points
+ * at its SKILL.md, a missing skill or a source at the lock file.
+ *
+ * @example
+ * ```ts
+ * import { verifySarif } from "./sarif.ts";
+ * import type { VerifyReport } from "../lock/compare.ts";
+ * declare const report: VerifyReport;
+ * verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
+ * ```
+ */
+export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLog {
+  const results: SarifResult[] = [];
+  const at = (name?: string) => {
+    const file = name === undefined ? undefined : places.skillFiles?.get(name);
+    return location(file ?? places.lockFile, places.root, file === undefined ? undefined : 1);
+  };
+  const add = (ruleId: VerifyRule, text: string, name?: string) =>
+    results.push({ ruleId, level: "error", message: { text }, locations: [at(name)] });
+  for (const c of report.changed) add("changed", changedText(c), c.name);
+  for (const name of report.missing) add("missing", `skill ${name} is locked but not found`);
+  for (const name of report.added) add("added", `skill ${name} is found but not locked`, name);
+  for (const m of report.moved) {
+    add("moved", `skill ${m.name} moved from ${m.locked.path} to ${m.current.path}`, m.name);
+  }
+  for (const s of report.sources) {
+    const text = `source ${s.key}: locked at ${s.locked_commit ?? "(none)"}, now ${
+      s.current_commit ?? "(none)"
+    }`;
+    add("source", text);
+  }
+  return sarifLog(results);
+}
+
+/**
+ * One log of the results of `logs` in their order (one run, the rules in id
+ * order), so a CI step uploads `check` and `verify` together.
+ *
+ * @example
+ * ```ts
+ * import { mergeSarif, type SarifLog } from "./sarif.ts";
+ * declare const check: SarifLog, verify: SarifLog;
+ * mergeSarif([check, verify]).runs[0].results.length;
+ * ```
+ */
+export function mergeSarif(logs: readonly SarifLog[]): SarifLog {
+  return sarifLog(logs.flatMap((log) => log.runs.flatMap((run) => run.results)));
+}

@@ -1,0 +1,174 @@
+/**
+ * `check --format sarif` and `verify --format sarif` end to end: real
+ * outputs validated against the official SARIF 2.1.0 schema (a check with
+ * findings under hostile paths, a clean check, a verify with every difference
+ * kind), locations relative to the folder, levels, determinism, exit codes and
+ * usage mistakes.
+ *
+ * @module
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { VERSION } from "../lib/version.ts";
+import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
+import { sarifErrors } from "./sarif_schema.ts";
+
+interface Result {
+  ruleId: string;
+  level: string;
+  message: { text: string };
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string; uriBaseId?: string };
+      region?: { startLine: number };
+    };
+  }[];
+}
+
+/** Parses a SARIF log, asserts it is schema-valid, returns its one run. */
+async function validRun(stdout: string) {
+  const log = JSON.parse(stdout);
+  deepEqual(await sarifErrors(log), []);
+  equal(log.version, "2.1.0");
+  equal(log.runs.length, 1);
+  const run = log.runs[0];
+  equal(run.tool.driver.name, "dsh-skills-anywhere");
+  equal(run.tool.driver.version, VERSION);
+  const used = [...new Set(run.results.map((r: Result) => r.ruleId))].sort();
+  deepEqual(run.tool.driver.rules.map((r: { id: string }) => r.id), used);
+  return run as { results: Result[] };
+}
+
+/** `uri:line`; a URI outside the folder is an absolute `file:` URI without a base. */
+function where(result: Result): string {
+  const { artifactLocation, region } = result.locations[0].physicalLocation;
+  equal(
+    artifactLocation.uriBaseId,
+    artifactLocation.uri.startsWith("file:") ? undefined : "%SRCROOT%",
+  );
+  return `${artifactLocation.uri}:${region?.startLine ?? "-"}`;
+}
+
+const HOSTILE_DIR = "we%ird #dir\u202e";
+
+Deno.test("check --format sarif: schema-valid, locations relative and percent-encoded, levels by gate", async () => {
+  await withSandbox(async (box) => {
+    await writeTree(box.project, {
+      [`skills/${HOSTILE_DIR}/SKILL.md`]: skillMd(
+        "Bad_Name",
+        "Tricky a::b, 100%",
+        "See https://cdn.jsdelivr.net/npm/x",
+        ["homepage: x"],
+      ),
+      "skills/clean/SKILL.md": skillMd("clean", "A clean skill.", "Body."),
+    });
+    const args = ["check", "--format", "sarif", "--profile", "spec", "skills/clean"];
+    const first = await box.cli(...args, `skills/${HOSTILE_DIR}`, "skills/none");
+    equal(first.code, 2, first.stderr);
+    const run = await validRun(first.stdout);
+    const rows = run.results.map((r) => `${r.ruleId} ${r.level} ${where(r)}`);
+    const uri = "skills/we%25ird%20%23dir%E2%80%AE/SKILL.md";
+    deepEqual(rows, [
+      `parse error ${uri}:1`,
+      `unpinned-source warning ${uri}:6`,
+      `name-charset error ${uri}:2`,
+      `name-directory-mismatch error ${uri}:2`,
+      `extension-field note ${uri}:4`,
+      "input-error error skills/none:-",
+    ]);
+    const again = await box.cli(...args, `skills/${HOSTILE_DIR}`, "skills/none");
+    equal(again.stdout, first.stdout, "the same inputs give the same bytes");
+    const pinned = await box.cli(...args, "--require-pinned-sources", `skills/${HOSTILE_DIR}`);
+    equal(pinned.code, 1);
+    const unpinned = (await validRun(pinned.stdout)).results.find((r) =>
+      r.ruleId === "unpinned-source"
+    );
+    equal(unpinned?.level, "error");
+  });
+});
+
+Deno.test("a clean check writes a valid SARIF log with no results and exit 0", async () => {
+  await withSandbox(async (box) => {
+    await writeTree(box.project, {
+      "skills/clean/SKILL.md": skillMd("clean", "A clean skill.", "Body."),
+    });
+    const result = await box.cli("check", "--format", "sarif", "skills/clean");
+    equal(result.code, 0, result.stderr);
+    deepEqual((await validRun(result.stdout)).results, []);
+    const json = await box.cli("check", "--format", "json", "skills/clean");
+    deepEqual(
+      JSON.parse(json.stdout),
+      JSON.parse((await box.cli("check", "--json", "skills/clean")).stdout),
+    );
+  });
+});
+
+Deno.test("--format takes text, json or sarif, and not --json beside another format", async () => {
+  await withSandbox(async (box) => {
+    for (
+      const args of [["check", "--format", "xml", "x"], ["verify", "--format", "sarif", "--json"]]
+    ) {
+      const result = await box.cli(...args);
+      equal(result.code, 2);
+      equal(result.stdout, "");
+      equal(result.stderr.trimEnd().split("\n").length, 1, result.stderr);
+      match(
+        result.stderr,
+        /^dsh-skills-anywhere: --(format must be text, json or sarif \(got "xml"\)|json cannot be combined with --format sarif); run/,
+      );
+    }
+    const noLock = await box.cli("verify", "--format", "sarif");
+    equal(noLock.code, 2);
+    equal(noLock.stdout, "");
+  });
+});
+
+/** A project whose lock every kind of difference breaks: changed, missing, added, moved, source. */
+async function everyDifference(box: Sandbox): Promise<void> {
+  const repo = await box.repo("team", {
+    "skills/lint/SKILL.md": skillMd("lint", "Lint code.", "Body."),
+  });
+  equal((await box.cli("add", repo)).code, 0);
+  await writeTree(box.project, {
+    ".claude/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Run the script."),
+    ".claude/skills/pdf/scripts/fill.py": "print('fill')\n",
+    ".claude/skills/excel/SKILL.md": skillMd("excel", "Edit spreadsheets.", "Body."),
+    ".claude/skills/gone/SKILL.md": skillMd("gone", "Removed later.", "Body."),
+  });
+  equal((await box.cli("lock")).code, 0);
+  await writeTree(box.project, {
+    ".claude/skills/pdf/scripts/fill.py": "print('changed')\n",
+    ".claude/skills/new/SKILL.md": skillMd("new", "Added later.", "Body."),
+  });
+  await Deno.remove(join(box.project, ".claude/skills/gone"), { recursive: true });
+  await Deno.mkdir(join(box.project, ".agents/skills"), { recursive: true });
+  await Deno.rename(
+    join(box.project, ".claude/skills/excel"),
+    join(box.project, ".agents/skills/excel"),
+  );
+  await box.commit(repo, { "skills/lint/SKILL.md": skillMd("lint", "Lint more.", "Body.") });
+  equal((await box.cli("sync", "--force")).code, 0);
+}
+
+Deno.test("verify --format sarif: every difference kind, schema-valid, pointing at SKILL.md or the lock", async () => {
+  await withSandbox(async (box) => {
+    await everyDifference(box);
+    const result = await box.cli("verify", "--format", "sarif");
+    equal(result.code, 1, result.stderr);
+    const run = await validRun(result.stdout);
+    const rows = run.results.map((r) => `${r.ruleId} ${r.level} ${where(r)}`);
+    // The Git source's checkout is outside the project: an absolute file: URI.
+    ok(
+      rows.some((r) => /^changed error file:\/\/\/.*\/skills\/lint\/SKILL\.md:1$/.test(r)),
+      rows.join("\n"),
+    );
+    ok(rows.includes("changed error .claude/skills/pdf/SKILL.md:1"), rows.join("\n"));
+    ok(rows.includes("missing error skills-anywhere.lock.json:-"), rows.join("\n"));
+    ok(rows.includes("added error .claude/skills/new/SKILL.md:1"), rows.join("\n"));
+    ok(rows.includes("moved error .agents/skills/excel/SKILL.md:1"), rows.join("\n"));
+    ok(rows.includes("source error skills-anywhere.lock.json:-"), rows.join("\n"));
+    const pdf = run.results.find((r) => r.message.text.startsWith("skill pdf:"));
+    match(pdf!.message.text, /changed scripts\/fill\.py/);
+    equal((await box.cli("verify", "--format", "sarif")).stdout, result.stdout);
+  });
+});
