@@ -38,8 +38,16 @@ export interface CurrentOptions {
   warn?: (message: string) => void;
 }
 
-/** An origin as the lock keeps it: no absolute checkout path. */
-function lockOrigin(origin: Origin): LockOrigin {
+/**
+ * An origin as the lock keeps it: no absolute checkout path.
+ *
+ * @example
+ * ```ts
+ * import { lockOrigin } from "./current.ts";
+ * lockOrigin({ kind: "agent", agent: "codex", scope: "user" }); // { kind: "agent", agent: "codex", scope: "user" }
+ * ```
+ */
+export function lockOrigin(origin: Origin): LockOrigin {
   switch (origin.kind) {
     case "agent":
       return { kind: "agent", agent: origin.agent, scope: origin.scope };
