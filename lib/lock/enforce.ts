@@ -33,7 +33,9 @@ import { BundleError } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { type Failure, failure } from "../errors.ts";
+import { parseSkillBytes } from "../load/fresh.ts";
 import { type LoadResult, type OpenOptions, openSkill } from "../load/mod.ts";
+import type { ParsedSkill } from "../skill/parse.ts";
 import { lockOrigin } from "./current.ts";
 import { readProjectLock } from "./file.ts";
 import type { LockOrigin, LockSkill, ProjectLock } from "./format.ts";
@@ -243,4 +245,46 @@ export async function openLocked(
     return failure("unbundlable", `skill ${JSON.stringify(skill.name)} cannot be bundled now`);
   }
   return result;
+}
+
+/** What {@linkcode readLocked} returns: the skill parsed from the bundle bytes the lock allowed. */
+export type LockedRead =
+  | { ok: true; skill: ParsedSkill; lockSha256: string }
+  | Failure<LockRefusalKind | "invalid">;
+
+/**
+ * Reads `skill`'s directory once, fresh, and parses its SKILL.md from those
+ * bytes, only when their bundle digest is the locked one (for a surface that
+ * serves the parsed skill itself, such as a registry's definition).
+ *
+ * @example
+ * ```ts
+ * import { LockGate, readLocked } from "./enforce.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skill: DiscoveredSkill;
+ * const read = await readLocked(new LockGate("/repo/skills-anywhere.lock.json"), skill, { lenient: true });
+ * console.log(read.ok ? read.skill.content : read.message);
+ * ```
+ */
+export async function readLocked(
+  gate: LockGate,
+  skill: DiscoveredSkill,
+  options: { lenient: boolean },
+): Promise<LockedRead> {
+  const state = await gate.state();
+  if (!state.ok) return state;
+  let read;
+  try {
+    read = basename(skill.path) === "SKILL.md" ? await readBundle(skill.directory) : undefined;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+  }
+  const verdict = verdictOf(state, skill, read?.manifest.sha256);
+  if (!verdict.ok) return verdict;
+  const parsed = parseSkillBytes(read!.skillBytes, {
+    fallbackName: skill.renamedFrom ?? skill.name,
+    lenient: options.lenient,
+    confineTo: skill.confineTo,
+  });
+  return parsed.ok ? { ok: true, skill: parsed.skill, lockSha256: state.sha256 } : parsed;
 }
