@@ -51,6 +51,7 @@ import {
   type SkillSource,
 } from "@modelcontextprotocol/server/ext/skills";
 import { DigestCache } from "../lib/bundle/digests.ts";
+import type { BundleFile } from "../lib/bundle/manifest.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
 import { renamePrefix } from "../lib/catalog/precedence.ts";
 import { readBoundedSync } from "../lib/fs/mod.ts";
@@ -157,6 +158,22 @@ function rootUri(skill: DiscoveredSkill): string {
   return `skill://${skillPath(skill).split("/").map(encodeSegment).join("/")}`;
 }
 
+/** The served files of a skill's rows under `root`, sorted by URI; the first path no URI names. */
+function servedFiles(
+  root: string,
+  directory: string,
+  rows: readonly BundleFile[],
+): ServedFile[] | string {
+  const files: ServedFile[] = [];
+  for (const row of rows) {
+    const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
+    if (uriKey(uri) !== uri) return row.path;
+    const abs = join(directory, ...row.path.split("/"));
+    files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
+  }
+  return files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
+}
+
 /** Whether this is a skill the extension may offer at all: the author allows the model. */
 const offerable = (skill: DiscoveredSkill) => skill.invocation.modelInvocable;
 
@@ -224,12 +241,12 @@ class CatalogSkillSource implements SkillSource {
   ): Promise<Built | undefined> {
     const lenient = this.#catalog.config.lenient;
     const shared = await readShareable(skill, { digests: this.#digests, lenient });
-    if (lock?.ok) {
-      const verdict = verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined);
-      if (!verdict.ok) {
-        refused.set(rootUri(skill), verdict.message);
-        return this.#refuse(skill, verdict.message);
-      }
+    const locked = lock?.ok
+      ? verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined)
+      : undefined;
+    if (locked?.ok === false) {
+      refused.set(rootUri(skill), locked.message);
+      return this.#refuse(skill, locked.message);
     }
     if (!shared.ok) return this.#refuse(skill, shared.message);
     const path = skillPath(skill);
@@ -252,14 +269,8 @@ class CatalogSkillSource implements SkillSource {
     } catch {
       return this.#refuse(skill, "its folder is gone");
     }
-    const files: ServedFile[] = [];
-    for (const row of shared.files) {
-      const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
-      if (uriKey(uri) !== uri) return this.#refuse(skill, `${row.path} cannot be named by a URI`);
-      const abs = join(directory, ...row.path.split("/"));
-      files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
-    }
-    files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
+    const files = servedFiles(root, directory, shared.files);
+    if (typeof files === "string") return this.#refuse(skill, `${files} cannot be named by a URI`);
     const resources = files.map((f) => ({
       uri: f.uri,
       digest: `sha256:${f.sha256}`,
