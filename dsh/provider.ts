@@ -8,6 +8,14 @@
  * edited or removed. The records dsh sees are built in `record.ts`, the
  * per-project views in `views.ts`.
  *
+ * With `locked: true`, each project is served under its
+ * `skills-anywhere.lock.json` (`lib/load/locked.ts`): a skill the lock does
+ * not allow now is still a candidate, so that asking for it by name says why,
+ * but neither the model nor the user may invoke it, and `get` refuses it with
+ * the lock's reason; an allowed one is read from one fresh read of its
+ * directory whose digest must be the locked one. Without a project (or
+ * without a valid lock) nothing is invocable.
+ *
  * @example
  * ```ts
  * import { catalogConfig, ProviderConfig } from "./config.ts";
@@ -24,7 +32,11 @@ import type { CatalogState } from "../lib/catalog/budget.ts";
 import { findProjectRoot } from "../lib/catalog/config.ts";
 import type { DiscoveryReport } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
+import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
+import { failure } from "../lib/errors.ts";
 import { readSkillNow } from "../lib/load/fresh.ts";
+import { LockGate, readLocked, type Verdict } from "../lib/load/locked.ts";
+import { projectLockPath } from "../lib/lock/file.ts";
 import type { UntrustedProject } from "../lib/sources/collect.ts";
 import { projectSourcesFile, userSourcesFile } from "../lib/sources/files.ts";
 import type { ResolvedSource } from "../lib/sources/resolve.ts";
@@ -60,6 +72,15 @@ function untrustedNotice(untrusted: UntrustedProject): string {
     `${untrusted.projectRoot} to review and allow them`;
 }
 
+/** Under `locked` without a project: there is no lock to serve by. */
+const NO_PROJECT = failure("no-lock", "there is no project here, so no project lock");
+
+/** The provider's words for a lock's refusal (`message` is the core's). */
+function lockWords(message: string): string {
+  return `${message}; with locked: true only skills whose bundle matches the project's ` +
+    "skills-anywhere.lock.json are served";
+}
+
 /** The provider; dsh calls `list` and `get`, the plugin calls `dispose`. */
 export class SkillsAnywhereProvider {
   readonly name: string;
@@ -71,6 +92,8 @@ export class SkillsAnywhereProvider {
   readonly #watcher: Watcher;
   readonly #invalidate: Debounced;
   readonly #noticed = new Set<string>();
+  /** Under `locked`: one gate per lock file, and the skills its latest list saw by name. */
+  readonly #gates = new Map<string, { gate: LockGate; skills: Map<string, DiscoveredSkill> }>();
   #disposed = false;
 
   /** Builds the provider; starts the first sync and the file polls when configured to. */
@@ -121,11 +144,57 @@ export class SkillsAnywhereProvider {
     if (this.#config.watch && this.#control !== undefined && !this.#disposed) {
       this.#watcher.watchRoots(roots, projectRoot);
     }
-    const states = this.#views.remember(projectRoot, report, this.#config.catalog);
-    const candidates = report.skills.map((skill) =>
-      toCandidate(skill, states.get(skill.name)!, this.name)
-    );
+    const verdicts = this.#config.locked
+      ? await this.#lockVerdicts(report, projectRoot)
+      : undefined;
+    const served = verdicts === undefined
+      ? report
+      : { ...report, skills: report.skills.filter((s) => verdicts.verdicts.get(s.name)?.ok) };
+    const states = this.#views.remember(projectRoot, served, this.#config.catalog);
+    const candidates = report.skills.map((skill) => {
+      const state = states.get(skill.name);
+      const candidate = toCandidate(skill, state ?? "hidden", this.name);
+      if (verdicts === undefined) return candidate;
+      candidate.locator.projectLock = verdicts.file;
+      if (state === undefined) {
+        candidate.invocation = { modelInvocable: false, userInvocable: false };
+      }
+      return candidate;
+    });
     return report.complete ? candidates : { candidates, complete: false };
+  }
+
+  /**
+   * Under `locked`: the lock file (`""` without a project) and the lock's verdict on each
+   * published skill (refusals said once).
+   */
+  async #lockVerdicts(report: DiscoveryReport, projectRoot: string | undefined) {
+    const verdicts = new Map<string, Verdict>();
+    if (projectRoot === undefined) {
+      for (const skill of report.skills) verdicts.set(skill.name, NO_PROJECT);
+      return { file: "", verdicts };
+    }
+    const file = projectLockPath(projectRoot);
+    const gated = this.#gates.get(file) ?? { gate: new LockGate(file), skills: new Map() };
+    this.#gates.set(file, gated);
+    gated.skills = new Map(report.skills.map((s) => [s.name, s]));
+    const state = await gated.gate.state();
+    for (const skill of report.skills) {
+      const verdict = await gated.gate.check(skill, state);
+      verdicts.set(skill.name, verdict);
+      if (!verdict.ok) this.#noticeOnce(lockWords(verdict.message));
+    }
+    return { file, verdicts };
+  }
+
+  /** Under `locked`: the definition from the one read the lock allowed, or the lock's refusal. */
+  async #getLocked(candidate: Candidate, projectLock: string): Promise<Definition> {
+    const gated = this.#gates.get(projectLock);
+    const skill = gated?.skills.get(candidate.name);
+    if (gated === undefined || skill === undefined) throw new Error(lockWords(NO_PROJECT.message));
+    const read = await readLocked(gated.gate, skill, { lenient: this.#config.lenient });
+    if (!read.ok) throw new Error(lockWords(read.message));
+    return toDefinition(candidate, read.skill);
   }
 
   /** A project listed for the first time: sync its sources, poll its sources file. */
@@ -141,6 +210,8 @@ export class SkillsAnywhereProvider {
     candidate: Candidate,
     _options: { signal?: AbortSignal } = {},
   ): Promise<Definition | undefined> {
+    const projectLock = candidate.locator.projectLock;
+    if (projectLock !== undefined) return this.#getLocked(candidate, projectLock);
     const now = readSkillNow(candidate.locator.path, {
       fallbackName: candidate.name,
       lenient: this.#config.lenient,
@@ -220,5 +291,12 @@ export class SkillsAnywhereProvider {
     if (this.#noticed.has(key)) return;
     this.#noticed.add(key);
     this.#log("warn", untrustedNotice(untrusted));
+  }
+
+  /** Logs `message` once. */
+  #noticeOnce(message: string): void {
+    if (this.#noticed.has(message)) return;
+    this.#noticed.add(message);
+    this.#log("warn", message);
   }
 }

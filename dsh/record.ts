@@ -54,7 +54,8 @@ export interface Candidate {
   provider: string;
   source: string;
   rank: number;
-  locator: { path: string; directory: string; confineTo?: string };
+  /** Where to read it again; `projectLock` (the lock file) when served under a project lock. */
+  locator: { path: string; directory: string; confineTo?: string; projectLock?: string };
   path: string;
   resourceBase: { kind: "directory"; path: string };
   metadata: Record<string, unknown>;

@@ -15,6 +15,10 @@
  * ({@linkcode ServedCatalog.invalidate}) a rescan starts at once when anyone
  * listens, so the change is announced without waiting for a request.
  *
+ * Under a project lock (`lock`, a {@linkcode LockGate}), the skills offered to
+ * the model are only those the lock allows now (the lock file and the skill
+ * directories are read again when they changed).
+ *
  * @example
  * ```ts
  * import { ServedCatalog } from "./catalog.ts";
@@ -30,6 +34,7 @@ import type { ResolvedConfig } from "../lib/catalog/config.ts";
 import { basename } from "node:path";
 import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/discover.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
+import type { LockGate } from "../lib/load/locked.ts";
 import { type Log, silentLog } from "../lib/util.ts";
 
 /** Options of {@linkcode ServedCatalog}. */
@@ -40,12 +45,16 @@ export interface ServedCatalogOptions {
   log?: Log;
   /** How long a discovery stays fresh, in milliseconds (default 3000). */
   cacheMs?: number;
+  /** Serve only what this project lock allows. */
+  lock?: LockGate;
 }
 
 /** A cached, shared view of the catalog. */
 export class ServedCatalog {
   /** The resolved configuration the catalog is built from. */
   readonly config: ResolvedConfig;
+  /** The project lock enforced, when serving under one. */
+  readonly lock?: LockGate;
   readonly #cwd?: string;
   readonly #log: Log;
   readonly #cacheMs: number;
@@ -64,6 +73,7 @@ export class ServedCatalog {
     this.#cwd = options.cwd;
     this.#log = options.log ?? silentLog;
     this.#cacheMs = options.cacheMs ?? 3000;
+    this.lock = options.lock;
   }
 
   /** The latest report; rescans when stale or when `force` is set. Concurrent calls share a scan. */
@@ -127,9 +137,13 @@ export class ServedCatalog {
     if (this.#listeners.size > 0) this.refresh(true).catch(() => {});
   }
 
-  /** Published skills whose author allows model invocation, in precedence order. */
+  /**
+   * Published skills whose author allows model invocation (and, under a lock, that the lock
+   * allows now), in precedence order.
+   */
   async modelSkills(force = false): Promise<DiscoveredSkill[]> {
-    return (await this.refresh(force)).skills.filter((s) => s.invocation.modelInvocable);
+    const skills = (await this.refresh(force)).skills.filter((s) => s.invocation.modelInvocable);
+    return this.lock === undefined ? skills : await this.lock.allowed(skills);
   }
 
   /**

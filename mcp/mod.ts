@@ -15,7 +15,8 @@
  */
 import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { findProjectRoot } from "../lib/catalog/config.ts";
+import { findProjectRoot, type ResolvedConfig } from "../lib/catalog/config.ts";
+import { LockGate } from "../lib/load/locked.ts";
 import type { Log } from "../lib/util.ts";
 import { SyncScheduler } from "../lib/sources/schedule.ts";
 import { ServedCatalog } from "./catalog.ts";
@@ -33,6 +34,17 @@ export type { SkillsAnywhereServer, SkillsAnywhereServerOptions } from "./server
 export { ServedCatalog } from "./catalog.ts";
 export type { HttpEndpoint, HttpOptions } from "./http.ts";
 export { renderSkill } from "../lib/load/render.ts";
+
+/** The process's one catalog, under the project lock when `options.lockFile` is set. */
+function servedCatalog(
+  options: SkillsAnywhereServerOptions,
+  config: ResolvedConfig,
+  cwd: string,
+  log: Log,
+): ServedCatalog {
+  const lock = options.lockFile === undefined ? undefined : new LockGate(options.lockFile);
+  return new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs, lock });
+}
 
 /**
  * Starts the background sync of the Git sources in force for `cwd`'s project
@@ -55,8 +67,7 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   const log = options.log ?? stderrLog;
   const cwd = options.cwd ?? process.cwd();
   const config = mcpConfig(options.config);
-  const catalog = options.catalog ??
-    new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs });
+  const catalog = options.catalog ?? servedCatalog(options, config, cwd, log);
   const scheduler = startSync(catalog, cwd, log);
   // A client that closes its end of stdout (or stderr) makes writes fail with EPIPE: that is a
   // disconnect, not a crash. Diagnostics are best-effort; a broken stdout ends the session.
@@ -118,8 +129,7 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
   const log = options.log ?? stderrLog;
   const cwd = options.cwd ?? process.cwd();
   const config = mcpConfig(options.config);
-  const catalog = options.catalog ??
-    new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs });
+  const catalog = options.catalog ?? servedCatalog(options, config, cwd, log);
   const stop = signalled();
   const endpoint = await listenHttp(
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,

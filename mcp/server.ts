@@ -30,11 +30,12 @@ import {
 } from "../lib/load/find.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
+import { LockGate, openLocked } from "../lib/load/locked.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
-import { skillsExtension } from "./skills.ts";
+import { lockRefusal, skillsExtension } from "./skills.ts";
 
 /** The MCP surface's prefix on each diagnostic line; the core's messages carry none. */
 const LOG_PREFIX = `${TOOL_NAME}: `;
@@ -67,6 +68,8 @@ export interface SkillsAnywhereServerOptions {
   findLimit?: number;
   /** Largest `limit` accepted (default 200). */
   maxLimit?: number;
+  /** Serve only what the project lock at this path allows (`mcp --locked`); ignored with `catalog`. */
+  lockFile?: string;
   /** Reuse a catalog (one per process; servers come and go with connections). */
   catalog?: ServedCatalog;
 }
@@ -126,6 +129,12 @@ const REFUSALS: Record<string, (name: string, message: string) => string> = {
     "Skill bundle changed: expected_bundle_sha256 does not match; review scripts and resources before loading instructions",
   "not-git": (name) =>
     `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
+  ...Object.fromEntries(
+    ["not-locked", "changed", "moved", "unbundlable", "no-lock", "invalid-lock"].map((kind) => [
+      kind,
+      (_name: string, message: string) => lockRefusal(message),
+    ]),
+  ),
 };
 
 function refusalText(name: string, refused: Failure): string {
@@ -152,12 +161,16 @@ async function openForModel(
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
   if (!found.ok && found.kind === "unknown") return await skippedOr(context, name, asked, found);
   if (!found.ok) return found;
-  return await openSkill(found.skill, {
+  const open = {
     ...options,
     lenient: context.catalog.config.lenient,
     words: MCP_WORDS,
-    warn: (message) => context.log("warn", `${asked}: ${message}`),
-  });
+    warn: (message: string) => context.log("warn", `${asked}: ${message}`),
+  };
+  const lock = context.catalog.lock;
+  return lock === undefined
+    ? await openSkill(found.skill, open)
+    : await openLocked(lock, found.skill, open);
 }
 
 /**
@@ -314,6 +327,7 @@ export function createSkillsAnywhereServer(
       cwd: options.cwd ?? process.cwd(),
       log,
       cacheMs: options.cacheMs,
+      lock: options.lockFile === undefined ? undefined : new LockGate(options.lockFile),
     });
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },

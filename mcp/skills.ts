@@ -15,6 +15,12 @@
  * are fresh (the bounded reader, no links, regular files) and must match the
  * published size and digest, or they are refused.
  *
+ * Under a project lock the offer holds only the skills the lock allows: their
+ * bundle digest, from the same read as their rows, equals the locked one, so
+ * every file served has the locked row's size and digest. A skill the lock
+ * refuses is not listed, and any request for its URIs is refused with the
+ * lock's reason; a lock that is gone or invalid refuses every request.
+ *
  * @example
  * ```ts
  * import { McpServer } from "@modelcontextprotocol/server";
@@ -45,11 +51,13 @@ import {
   type SkillSource,
 } from "@modelcontextprotocol/server/ext/skills";
 import { DigestCache } from "../lib/bundle/digests.ts";
+import type { BundleFile } from "../lib/bundle/manifest.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
 import { renamePrefix } from "../lib/catalog/precedence.ts";
 import { readBoundedSync } from "../lib/fs/mod.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { readShareable } from "../lib/load/share.ts";
+import { type LockState, verdictOf } from "../lib/load/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
 
@@ -73,6 +81,10 @@ interface Offer {
   files: Map<string, ServedFile>;
   dirs: Map<string, Resource[]>;
   listed: Resource[];
+  /** Under a lock: the root URI of each refused skill and why. */
+  refused: Map<string, string>;
+  /** Under a lock that is gone or invalid: why nothing is served. */
+  blocked?: string;
 }
 
 /** A served skill before it joins the offer. */
@@ -127,6 +139,41 @@ function skillPath(skill: DiscoveredSkill): string {
     : `${renamePrefix(skill)}/${skill.renamedFrom}`;
 }
 
+/**
+ * The MCP surface's words for a lock's refusal (`message` is the core's), shared by the tools
+ * and the Skills extension.
+ *
+ * @example
+ * ```ts
+ * import { lockRefusal } from "./skills.ts";
+ * lockRefusal('skill "pdf" changed since it was locked');
+ * ```
+ */
+export function lockRefusal(message: string): string {
+  return `${message}; this server serves only skills whose bundle matches the project's lock (--locked)`;
+}
+
+/** The root URI of a skill: its skill path, each segment encoded. */
+function rootUri(skill: DiscoveredSkill): string {
+  return `skill://${skillPath(skill).split("/").map(encodeSegment).join("/")}`;
+}
+
+/** The served files of a skill's rows under `root`, sorted by URI; the first path no URI names. */
+function servedFiles(
+  root: string,
+  directory: string,
+  rows: readonly BundleFile[],
+): ServedFile[] | string {
+  const files: ServedFile[] = [];
+  for (const row of rows) {
+    const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
+    if (uriKey(uri) !== uri) return row.path;
+    const abs = join(directory, ...row.path.split("/"));
+    files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
+  }
+  return files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
+}
+
 /** Whether this is a skill the extension may offer at all: the author allows the model. */
 const offerable = (skill: DiscoveredSkill) => skill.invocation.modelInvocable;
 
@@ -140,7 +187,7 @@ class CatalogSkillSource implements SkillSource {
   readonly #digests = new DigestCache();
   /** Entries by skill path and SKILL.md digest: a rebuild parses only changed frontmatter. */
   #entries = new Map<string, Skill>();
-  #offer?: { report: DiscoveryReport; offer: Promise<Offer> };
+  #offer?: { report: DiscoveryReport; lock?: string; offer: Promise<Offer> };
   /** Refusals already logged, so a rebuild does not repeat them. */
   readonly #said = new Set<string>();
 
@@ -152,9 +199,11 @@ class CatalogSkillSource implements SkillSource {
   /** The offer of the current report, built once per report (concurrent callers share it). */
   async #current(): Promise<Offer> {
     const report = await this.#catalog.refresh();
-    if (this.#offer?.report !== report) {
-      const offer = this.#build(report);
-      this.#offer = { report, offer };
+    const lock = await this.#catalog.lock?.state();
+    const lockKey = lock === undefined ? undefined : lock.ok ? lock.sha256 : lock.message;
+    if (this.#offer?.report !== report || this.#offer.lock !== lockKey) {
+      const offer = this.#build(report, lock);
+      this.#offer = { report, lock: lockKey, offer };
       offer.catch(() => {
         if (this.#offer?.offer === offer) this.#offer = undefined;
       });
@@ -162,12 +211,14 @@ class CatalogSkillSource implements SkillSource {
     return await this.#offer.offer;
   }
 
-  async #build(report: DiscoveryReport): Promise<Offer> {
+  async #build(report: DiscoveryReport, lock: LockState | undefined): Promise<Offer> {
+    if (lock !== undefined && !lock.ok) return { ...assemble([]), blocked: lock.message };
     const built: Built[] = [];
     const taken = new Map<string, string>();
     const entries = new Map<string, Skill>();
+    const refused = new Map<string, string>();
     for (const skill of report.skills.filter(offerable)) {
-      const one = await this.#buildOne(skill, entries);
+      const one = await this.#buildOne(skill, entries, lock, refused);
       if (one === undefined) continue;
       const first = taken.get(one.root);
       if (first !== undefined) {
@@ -178,13 +229,25 @@ class CatalogSkillSource implements SkillSource {
       built.push(one);
     }
     this.#entries = entries;
-    return assemble(built);
+    return { ...assemble(built), refused };
   }
 
   /** One skill's entry and files, or `undefined` (refusal logged) when it cannot be served. */
-  async #buildOne(skill: DiscoveredSkill, entries: Map<string, Skill>): Promise<Built | undefined> {
+  async #buildOne(
+    skill: DiscoveredSkill,
+    entries: Map<string, Skill>,
+    lock: LockState | undefined,
+    refused: Map<string, string>,
+  ): Promise<Built | undefined> {
     const lenient = this.#catalog.config.lenient;
     const shared = await readShareable(skill, { digests: this.#digests, lenient });
+    const locked = lock?.ok
+      ? verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined)
+      : undefined;
+    if (locked?.ok === false) {
+      refused.set(rootUri(skill), locked.message);
+      return this.#refuse(skill, locked.message);
+    }
     if (!shared.ok) return this.#refuse(skill, shared.message);
     const path = skillPath(skill);
     const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
@@ -206,14 +269,8 @@ class CatalogSkillSource implements SkillSource {
     } catch {
       return this.#refuse(skill, "its folder is gone");
     }
-    const files: ServedFile[] = [];
-    for (const row of shared.files) {
-      const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
-      if (uriKey(uri) !== uri) return this.#refuse(skill, `${row.path} cannot be named by a URI`);
-      const abs = join(directory, ...row.path.split("/"));
-      files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
-    }
-    files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
+    const files = servedFiles(root, directory, shared.files);
+    if (typeof files === "string") return this.#refuse(skill, `${files} cannot be named by a URI`);
     const resources = files.map((f) => ({
       uri: f.uri,
       digest: `sha256:${f.sha256}`,
@@ -236,7 +293,9 @@ class CatalogSkillSource implements SkillSource {
 
   async get(uri: string): Promise<Skill | undefined> {
     const key = uriKey(uri);
-    return key === undefined ? undefined : (await this.#current()).byUri.get(key);
+    if (key === undefined) return undefined;
+    const offer = await this.#current();
+    return offer.byUri.get(key) ?? refuseLocked(offer, key);
   }
 
   async read(uri: string): Promise<SkillReadResult | undefined> {
@@ -247,7 +306,7 @@ class CatalogSkillSource implements SkillSource {
     if (key !== undefined && offer.dirs.has(key)) {
       throw new ResourceNotFoundError(uri, `${uri} is a directory; use resources/directory/read`);
     }
-    return undefined;
+    return key === undefined ? undefined : refuseLocked(offer, key);
   }
 
   /** The file's bytes now, served only when they are exactly what was published. */
@@ -280,8 +339,10 @@ class CatalogSkillSource implements SkillSource {
     { cursor }: { cursor?: string },
   ): Promise<{ resources: Resource[]; nextCursor?: string } | undefined> {
     const key = uriKey(uri);
-    const children = key === undefined ? undefined : (await this.#current()).dirs.get(key);
-    if (children === undefined) return undefined;
+    if (key === undefined) return undefined;
+    const offer = await this.#current();
+    const children = offer.dirs.get(key);
+    if (children === undefined) return refuseLocked(offer, key);
     const { items, nextCursor } = page(children, cursor, (r) => r.uri);
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
@@ -289,6 +350,19 @@ class CatalogSkillSource implements SkillSource {
   async listResources(): Promise<Resource[]> {
     return [...(await this.#current()).listed];
   }
+}
+
+/**
+ * Under a lock, a URI of a skill the lock refuses (or any URI, when the lock is gone or invalid)
+ * is refused with the reason; otherwise `undefined` (not served).
+ */
+function refuseLocked(offer: Offer, key: string): undefined {
+  let why = offer.blocked;
+  for (const [root, message] of offer.refused) {
+    if (why === undefined && (key === root || key.startsWith(`${root}/`))) why = message;
+  }
+  if (why === undefined) return undefined;
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, lockRefusal(why));
 }
 
 /** One page of `items` (sorted by `keyOf`) after `cursor`, the last key it holds. */
@@ -326,7 +400,8 @@ function assemble(built: Built[]): Offer {
     mimeType: "text/markdown",
     size: files.find((f) => f.uri === entry.uri)?.size,
   })).sort((a, b) => compareCodeUnits(a.uri, b.uri));
-  return { entries, byUri: new Map(entries.map((e) => [e.uri, e])), files, dirs: sorted, listed };
+  const byUri = new Map(entries.map((e) => [e.uri, e]));
+  return { entries, byUri, files, dirs: sorted, listed, refused: new Map() };
 }
 
 /** Adds `file` and every folder on its way below `root` to the children of their parents. */

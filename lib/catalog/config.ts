@@ -136,6 +136,12 @@ export const CONFIG_FIELDS = {
   dedupe: { type: "boolean", default: true, doc: "Drop copies of the same skill." },
   lenient: { type: "boolean", default: true, doc: "Accept skills with fixable frontmatter." },
   excludeSkills: { type: "strings", default: [], doc: "Skill names never published." },
+  locked: {
+    type: "boolean",
+    default: false,
+    doc: "Serve only skills whose bundle matches the project's `skills-anywhere.lock.json` " +
+      "(read by the dsh provider; the MCP server has its own switch).",
+  },
   ranks: {
     type: "ranks",
     default: DEFAULT_RANKS,
@@ -281,6 +287,7 @@ function resolveValues(raw: RawConfig) {
     maxDepth: value("maxDepth"),
     dedupe: value("dedupe"),
     lenient: value("lenient"),
+    locked: value("locked"),
     excludeSkills: value("excludeSkills"),
   };
 }

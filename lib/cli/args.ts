@@ -129,6 +129,10 @@ export const OPTIONS = {
     value: "<file>",
     about: "require Authorization: Bearer <token>, the token read once from <file>",
   },
+  locked: {
+    type: "boolean",
+    about: "serve only the skills whose bundle matches the project's skills-anywhere.lock.json",
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 /** An option name. */

@@ -460,8 +460,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   mcp: {
     group: "serve",
     summary: "serve the catalog to MCP clients over stdin and stdout, or over HTTP",
-    synopsis: "[--http [<host>:]<port> [--token-file <file>]] [--cwd <dir>]",
-    options: ["http", "token-file"],
+    synopsis: "[--http [<host>:]<port> [--token-file <file>]] [--locked] [--cwd <dir>]",
+    options: ["http", "token-file", "locked"],
     noArguments: true,
     examples: [
       [
@@ -477,13 +477,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "dsh-skills-anywhere mcp --http 0.0.0.0:8080 --token-file ~/.config/skills-token",
         "for a team, behind a load balancer: every request needs the bearer token",
       ],
+      [
+        "dsh-skills-anywhere mcp --locked",
+        "serve only what the project's lock names, byte for byte; receipts carry the lock's SHA-256",
+      ],
     ],
     exits: [
       [0, "the client closed the connection, or SIGINT/SIGTERM"],
       [
         2,
         "bad usage (an unknown option, a bad --http address, an empty or unreadable " +
-        "--token-file), or an address that cannot be bound",
+        "--token-file), an address that cannot be bound, or --locked without a valid lock",
       ],
     ],
     run: async (...args) => (await import("./mcp.ts")).runMcp(...args),

@@ -2,7 +2,9 @@
  * The `mcp` command: the composition root loads the MCP server lazily, so no
  * other command pays for the MCP SDK. Without options it serves stdin and
  * stdout; `--http [HOST:]PORT` serves Streamable HTTP on `/mcp` instead, and
- * `--token-file FILE` makes that endpoint require a bearer token.
+ * `--token-file FILE` makes that endpoint require a bearer token. `--locked`
+ * serves only what the project's lock allows (see `lib/load/locked.ts`); it
+ * refuses to start without a valid lock.
  *
  * @example
  * ```ts
@@ -15,11 +17,14 @@
 import { resolve } from "node:path";
 import { type OptionValues, UsageError } from "./args.ts";
 import { findProjectRoot } from "../catalog/config.ts";
+import { KindError } from "../errors.ts";
+import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import { readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import { stderrLog, untrustedNotice } from "./catalog.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
+import { PROGRAM } from "./commands.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
@@ -83,14 +88,40 @@ async function noteUntrusted(cwd: string, io: Io): Promise<void> {
   if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
 }
 
+/** With `--locked`: the project's lock file, which must exist and be valid now (exit 2 otherwise). */
+async function lockedFile(cwd: string): Promise<string> {
+  const file = projectLockPath(await findProjectRoot(cwd));
+  const read = await readProjectLock(file);
+  if (read === undefined) {
+    throw new KindError(
+      "no-lock",
+      `--locked: no lock at ${quote(file)}; run "${PROGRAM} lock" after reviewing the skills`,
+    );
+  }
+  if (!read.ok) {
+    throw new KindError(
+      "invalid-lock",
+      `--locked: ${quote(file)}: ${read.message}; run "${PROGRAM} lock" to rewrite it`,
+    );
+  }
+  return file;
+}
+
 /** The catalog settings of the served catalog: background sync on, no file watching. */
 const MCP_CONFIG = { sync: true, watch: false };
 
 /** Serves Streamable HTTP until SIGINT or SIGTERM, saying where on stderr. */
-async function serveHttp(address: ListenAddress, token: string | undefined, cwd: string, io: Io) {
+async function serveHttp(
+  address: ListenAddress,
+  token: string | undefined,
+  lockFile: string | undefined,
+  cwd: string,
+  io: Io,
+) {
   const { runHttp } = await import("../../mcp/mod.ts");
   await runHttp({
     cwd,
+    lockFile,
     config: MCP_CONFIG,
     log: stderrLog(io),
     ...address,
@@ -124,12 +155,13 @@ export async function runMcp(
   const address = values.http === undefined ? undefined : listenAddress(values.http);
   const tokenFile = values["token-file"];
   const token = tokenFile === undefined ? undefined : readToken(resolve(cwd, tokenFile));
+  const lockFile = values.locked === true ? await lockedFile(cwd) : undefined;
   if (address === undefined && io.inIsTty) io.err(TERMINAL_NOTE);
   await noteUntrusted(cwd, io);
-  if (address !== undefined) await serveHttp(address, token, cwd, io);
+  if (address !== undefined) await serveHttp(address, token, lockFile, cwd, io);
   else {
     const { runStdio } = await import("../../mcp/mod.ts");
-    await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io) });
+    await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io), lockFile });
   }
   return 0;
 }

@@ -80,6 +80,8 @@ export interface OpenOptions {
    * its own git dir says so and no file under the skill differs from that commit.
    */
   expectedSourceCommit?: string;
+  /** The SHA-256 of the lock file that enforced this load, for the receipt's `lock_sha256`. */
+  lockSha256?: string;
   /** Load even when the author disabled model invocation (for a person reading it, not a model). */
   includeDisabled?: boolean;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
@@ -250,6 +252,7 @@ function receiptOf(
   fresh: FreshSkill,
   tools: string[],
   commit: string | null | undefined,
+  lockSha256: string | undefined,
 ): LoadReceipt {
   const receipt: LoadReceipt = {
     schema: "skills-anywhere-load-1",
@@ -265,6 +268,7 @@ function receiptOf(
     permissions_enforced: false,
   };
   if (commit !== undefined) receipt.source_commit = commit;
+  if (lockSha256 !== undefined) receipt.lock_sha256 = lockSha256;
   return receipt;
 }
 
@@ -273,7 +277,7 @@ function loadedOf(
   target: LoadTarget,
   fresh: FreshSkill,
   commit: string | null | undefined,
-  words: RenderWords | undefined,
+  options: OpenOptions,
 ): LoadedSkill {
   const { name, directory, path } = target;
   const { skill } = fresh;
@@ -287,8 +291,8 @@ function loadedOf(
     source: target.source,
     content,
     sha256: sha256Hex(fresh.bytes),
-    receipt: receiptOf(name, fresh, tools, commit),
-    text: renderSkill({ name, directory, content, declaredTools: tools }, words),
+    receipt: receiptOf(name, fresh, tools, commit, options.lockSha256),
+    text: renderSkill({ name, directory, content, declaredTools: tools }, options.words),
   };
   if (tools.length > 0) loaded.declared_tools = tools;
   if (fresh.bundle !== undefined) loaded.bundle = fresh.bundle;
@@ -324,5 +328,5 @@ export async function openSkill(target: LoadTarget, options: OpenOptions): Promi
   if (refused !== undefined) return refused;
   const commit = await checkCommit(target, options);
   if (!commit.ok) return commit;
-  return { ok: true, skill: loadedOf(target, fresh, commit.value, options.words) };
+  return { ok: true, skill: loadedOf(target, fresh, commit.value, options) };
 }

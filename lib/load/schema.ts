@@ -71,7 +71,9 @@ void bundleSchemaMatches;
 
 /**
  * The `skills-anywhere-load-1` receipt: what was loaded, never the text
- * itself. `source_commit` is present when the load looked the commit up.
+ * itself. `source_commit` is present when the load looked the commit up;
+ * `lock_sha256` (the SHA-256 of the project lock file's bytes) when the load
+ * was enforced by a lock.
  */
 export const LOAD_RECEIPT_SCHEMA = {
   type: "object",
@@ -88,6 +90,7 @@ export const LOAD_RECEIPT_SCHEMA = {
     declared_tools: { type: ["array", "null"], items: STRING },
     permissions_enforced: { const: false },
     source_commit: { type: ["string", "null"] },
+    lock_sha256: STRING,
   },
   required: [
     "schema",

@@ -38,10 +38,11 @@ export type ShareRefusal =
   | "invalid"
   | "disabled";
 
-/** A skill that can be shared: its directory's files and its SKILL.md bytes. */
+/** A skill that can be shared: its directory's files, their bundle digest and its SKILL.md bytes. */
 export interface Shareable {
   ok: true;
   files: BundleFile[];
+  bundleSha256: string;
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
@@ -87,7 +88,7 @@ export async function readShareable(
         `its files hold ${total} bytes, over the ${formatBytes(MAX_SHARED_SKILL_BYTES)} limit`,
       );
     }
-    return { ok: true, files: manifest.files, skillBytes };
+    return { ok: true, files: manifest.files, bundleSha256: manifest.sha256, skillBytes };
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     const kind = error.kind === "too-many-files" || error.kind === "too-large"

@@ -1,0 +1,290 @@
+/**
+ * Enforcing a project's lock while serving: a skill may be served only when
+ * the lock names it with the same published name, origin and path, and its
+ * directory's bundle digest now equals the locked `bundle_sha256`. A locked
+ * skill whose `bundle_sha256` is `null` (it could not be bundled when it was
+ * locked) is never served: nothing reviewed can be checked against it.
+ *
+ * {@linkcode LockGate} reads the lock file again whenever it changed on disk
+ * (one `lstat` per question otherwise); a lock that is gone or invalid serves
+ * nothing, and every question is answered with that reason. Loads go through
+ * {@linkcode openLocked}: `openSkill` with the locked digest as
+ * `expectedBundleSha256`, so the check is made on the very bytes returned,
+ * and the receipt carries the lock file's SHA-256.
+ *
+ * Refusals are {@linkcode LockRefusalKind} failures in neutral words; each
+ * surface words them for its users.
+ *
+ * @example
+ * ```ts
+ * import { LockGate } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skills: DiscoveredSkill[];
+ * const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ * const served = await gate.allowed(skills);
+ * console.log(served.length);
+ * ```
+ * @module
+ */
+import { lstat } from "node:fs/promises";
+import { basename } from "node:path";
+import { DigestCache } from "../bundle/digests.ts";
+import { BundleError } from "../bundle/manifest.ts";
+import { readBundle } from "../bundle/read.ts";
+import type { DiscoveredSkill } from "../catalog/discover.ts";
+import { type Failure, failure } from "../errors.ts";
+import { parseSkillBytes } from "./fresh.ts";
+import { type LoadResult, type OpenOptions, openSkill } from "./mod.ts";
+import type { ParsedSkill } from "../skill/parse.ts";
+import { lockOrigin } from "../lock/names.ts";
+import { readProjectLock } from "../lock/file.ts";
+import type { LockOrigin, LockSkill, ProjectLock } from "../lock/format.ts";
+
+/** Why a skill is not served under a lock. */
+export type LockRefusalKind =
+  /** The lock does not name this skill. */
+  | "not-locked"
+  /** Its bundle digest is not the locked one. */
+  | "changed"
+  /** The lock names it from another origin or path. */
+  | "moved"
+  /** It had no bundle when locked, or has none now. */
+  | "unbundlable"
+  /** The lock file is gone. */
+  | "no-lock"
+  /** The lock file cannot be read or is not a valid lock. */
+  | "invalid-lock";
+
+/** A valid lock as read now: the document, its file's SHA-256 and its entries by name. */
+export interface LockSnapshot {
+  ok: true;
+  lock: ProjectLock;
+  sha256: string;
+  byName: ReadonlyMap<string, LockSkill>;
+}
+
+/** The lock in force: a snapshot, or why nothing is served. */
+export type LockState = LockSnapshot | Failure<"no-lock" | "invalid-lock">;
+
+/** A skill the lock allows: its entry, with the digest a load must match. */
+export interface Allowed {
+  ok: true;
+  entry: LockSkill;
+  bundleSha256: string;
+}
+
+/** The lock's verdict on one skill. */
+export type Verdict = Allowed | Failure<LockRefusalKind>;
+
+/** A lock read is reused only when the file's identity is unchanged and was settled at read time. */
+const SETTLE_NS = 1_000_000_000n;
+
+function sameOrigin(a: LockOrigin, b: LockOrigin): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/**
+ * The lock's verdict on `skill` whose bundle digest is now `bundleSha256`
+ * (`undefined` when it cannot be bundled now). Pure.
+ *
+ * @example
+ * ```ts
+ * import { verdictOf, type LockSnapshot } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const snapshot: LockSnapshot;
+ * declare const skill: DiscoveredSkill;
+ * const verdict = verdictOf(snapshot, skill, "0".repeat(64));
+ * console.log(verdict.ok ? "served" : verdict.kind);
+ * ```
+ */
+export function verdictOf(
+  snapshot: LockSnapshot,
+  skill: DiscoveredSkill,
+  bundleSha256: string | undefined,
+): Verdict {
+  const name = JSON.stringify(skill.name);
+  const entry = snapshot.byName.get(skill.name);
+  if (entry === undefined) return failure("not-locked", `skill ${name} is not in the lock`);
+  if (!sameOrigin(entry.origin, lockOrigin(skill.origin)) || entry.path !== skill.relativePath) {
+    return failure("moved", `skill ${name} is not where the lock says it comes from`);
+  }
+  if (entry.bundle_sha256 === null) {
+    return failure("unbundlable", `skill ${name} has no bundle digest in the lock`);
+  }
+  if (bundleSha256 === undefined) {
+    return failure("unbundlable", `skill ${name} cannot be bundled now`);
+  }
+  if (bundleSha256 !== entry.bundle_sha256) {
+    return failure("changed", `skill ${name} changed since it was locked`);
+  }
+  return { ok: true, entry, bundleSha256 };
+}
+
+/** The refusal of a load whose bytes turned out not to be the locked ones. */
+function changedNow(name: string): Failure<"changed"> {
+  return failure("changed", `skill ${JSON.stringify(name)} changed since it was locked`);
+}
+
+/** The lock file of one project, read again when it changes; see the module doc. */
+export class LockGate {
+  /** The lock file's path. */
+  readonly file: string;
+  readonly #digests: DigestCache;
+  #state?: { key: string; state: LockState };
+
+  /** A gate over the lock at `file`; bundle digests are kept in `digests` (default a new cache). */
+  constructor(file: string, options: { digests?: DigestCache } = {}) {
+    this.file = file;
+    this.#digests = options.digests ?? new DigestCache();
+  }
+
+  /** The lock in force now (read again when the file changed). Never throws for a bad file. */
+  async state(): Promise<LockState> {
+    const key = await identityOf(this.file);
+    if (key !== undefined && this.#state?.key === key) return this.#state.state;
+    const state = await readState(this.file);
+    this.#state = key === undefined || !settled(key) ? undefined : { key, state };
+    return state;
+  }
+
+  /** The verdict on `skill` now: the lock in force and its current bundle digest. */
+  async check(skill: DiscoveredSkill, state?: LockState): Promise<Verdict> {
+    const now = state ?? await this.state();
+    if (!now.ok) return now;
+    const entry = now.byName.get(skill.name);
+    if (entry?.bundle_sha256 == null) return verdictOf(now, skill, undefined);
+    return verdictOf(now, skill, await this.bundleSha256(skill));
+  }
+
+  /** The skills among `skills` the lock allows now, in their order. */
+  async allowed(skills: readonly DiscoveredSkill[]): Promise<DiscoveredSkill[]> {
+    const state = await this.state();
+    if (!state.ok) return [];
+    const kept: DiscoveredSkill[] = [];
+    for (const skill of skills) if ((await this.check(skill, state)).ok) kept.push(skill);
+    return kept;
+  }
+
+  /** The skill's bundle digest now; `undefined` when it cannot be bundled. */
+  async bundleSha256(skill: DiscoveredSkill): Promise<string | undefined> {
+    if (basename(skill.path) !== "SKILL.md") return undefined;
+    try {
+      return (await readBundle(skill.directory, { digests: this.#digests })).manifest.sha256;
+    } catch (error) {
+      if (error instanceof BundleError) return undefined;
+      throw error;
+    }
+  }
+}
+
+async function readState(file: string): Promise<LockState> {
+  const read = await readProjectLock(file);
+  if (read === undefined) return failure("no-lock", "the project's lock file is gone");
+  if (!read.ok) return failure("invalid-lock", `the project's lock is invalid: ${read.message}`);
+  const byName = new Map(read.lock.skills.map((s) => [s.name, s]));
+  return { ok: true, lock: read.lock, sha256: read.sha256, byName };
+}
+
+/** The file's identity (device, inode, size, times); `undefined` when it cannot be stat'ed. */
+async function identityOf(file: string): Promise<string | undefined> {
+  try {
+    const s = await lstat(file, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a file with this identity last changed long enough ago to be trusted unchanged. */
+function settled(key: string): boolean {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const [, , , mtime, ctime] = key.split(":").map(BigInt);
+  return now - mtime > SETTLE_NS && now - ctime > SETTLE_NS;
+}
+
+/**
+ * Opens `skill` under the lock: refused with the lock's reason unless it is
+ * allowed, else `openSkill` with the locked digest as `expectedBundleSha256`
+ * (the bytes returned are the ones checked) and the lock file's SHA-256 in the
+ * receipt. A caller's own bundle pin that differs from the lock is refused as
+ * `bundle-mismatch`; its other pins still apply.
+ *
+ * @example
+ * ```ts
+ * import { LockGate, openLocked } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skill: DiscoveredSkill;
+ * const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ * const result = await openLocked(gate, skill, { lenient: true });
+ * console.log(result.ok ? result.skill.receipt.lock_sha256 : result.kind);
+ * ```
+ */
+export async function openLocked(
+  gate: LockGate,
+  skill: DiscoveredSkill,
+  options: OpenOptions,
+): Promise<LoadResult | Failure<LockRefusalKind>> {
+  const state = await gate.state();
+  if (!state.ok) return state;
+  const entry = state.byName.get(skill.name);
+  const verdict = verdictOf(state, skill, entry?.bundle_sha256 ?? undefined);
+  if (!verdict.ok) return verdict;
+  const pinned = options.expectedBundleSha256;
+  if (pinned !== undefined && pinned !== verdict.bundleSha256) {
+    return failure("bundle-mismatch", "the expected bundle digest is not the locked one");
+  }
+  const result = await openSkill(skill, {
+    ...options,
+    expectedBundleSha256: verdict.bundleSha256,
+    lockSha256: state.sha256,
+  });
+  if (result.ok || pinned !== undefined) return result;
+  if (result.kind === "bundle-mismatch") return changedNow(skill.name);
+  if (result.kind === "bundle-invalid") {
+    return failure("unbundlable", `skill ${JSON.stringify(skill.name)} cannot be bundled now`);
+  }
+  return result;
+}
+
+/** What {@linkcode readLocked} returns: the skill parsed from the bundle bytes the lock allowed. */
+export type LockedRead =
+  | { ok: true; skill: ParsedSkill; lockSha256: string }
+  | Failure<LockRefusalKind | "invalid">;
+
+/**
+ * Reads `skill`'s directory once, fresh, and parses its SKILL.md from those
+ * bytes, only when their bundle digest is the locked one (for a surface that
+ * serves the parsed skill itself, such as a registry's definition).
+ *
+ * @example
+ * ```ts
+ * import { LockGate, readLocked } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skill: DiscoveredSkill;
+ * const read = await readLocked(new LockGate("/repo/skills-anywhere.lock.json"), skill, { lenient: true });
+ * console.log(read.ok ? read.skill.content : read.message);
+ * ```
+ */
+export async function readLocked(
+  gate: LockGate,
+  skill: DiscoveredSkill,
+  options: { lenient: boolean },
+): Promise<LockedRead> {
+  const state = await gate.state();
+  if (!state.ok) return state;
+  let read;
+  try {
+    read = basename(skill.path) === "SKILL.md" ? await readBundle(skill.directory) : undefined;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+  }
+  const verdict = verdictOf(state, skill, read?.manifest.sha256);
+  if (!verdict.ok) return verdict;
+  const parsed = parseSkillBytes(read!.skillBytes, {
+    fallbackName: skill.renamedFrom ?? skill.name,
+    lenient: options.lenient,
+    confineTo: skill.confineTo,
+  });
+  return parsed.ok ? { ok: true, skill: parsed.skill, lockSha256: state.sha256 } : parsed;
+}
