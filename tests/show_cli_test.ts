@@ -46,7 +46,7 @@ Deno.test("show: name, description, origin, path, digests, tools, flags, then th
         "name:        pdf-forms",
         "description: Fill in PDF forms and check the result.",
         "from:        claude-code (user)",
-        `path:        ${path}`,
+        "path:        ~/.claude/skills/pdf-forms/SKILL.md",
         `sha256:      ${sha(PDF)}`,
         `bundle:      ${bundle} (2 files, ${new TextEncoder().encode(PDF).length + 14} bytes)`,
         "tools:       Bash(python:*), Read",

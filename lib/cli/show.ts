@@ -29,6 +29,7 @@ import { PROGRAM } from "./commands.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
+import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** Runs `show`: 0 shown, 1 unknown name or a file that cannot be read now. */
@@ -52,7 +53,11 @@ export async function runShow(
     return 1;
   }
   if (values.raw) return showRaw(skill, config.lenient, io);
-  return await showSkill(skill, { lenient: config.lenient, json: values.json === true }, io);
+  return await showSkill(skill, {
+    lenient: config.lenient,
+    json: values.json === true,
+    home: config.home,
+  }, io);
 }
 
 /** The line for a name the catalog does not publish, with the closest names. */
@@ -91,6 +96,8 @@ export interface ShowOptions {
   lenient: boolean;
   /** One JSON document instead of text. */
   json: boolean;
+  /** The home folder: text output shows paths below it as `~/…`, as `list` does (default: none). */
+  home?: string;
 }
 
 /** The loaded skill and, when its bundle digest could not be computed, why. */
@@ -142,7 +149,7 @@ export async function showSkill(
   }
   const { loaded, bundleUnavailable } = opened;
   if (options.json) io.out(jsonText(showDoc(skill, loaded, bundleUnavailable)));
-  else io.out(showText(skill, loaded, bundleUnavailable, io));
+  else io.out(showText(skill, loaded, bundleUnavailable, io, options.home));
   return 0;
 }
 
@@ -179,6 +186,7 @@ function headerRows(
   skill: DiscoveredSkill,
   loaded: LoadedSkill,
   bundleUnavailable: string | undefined,
+  home: string | undefined,
 ): [string, string][] {
   const bundle = loaded.bundle;
   const tools = loaded.declared_tools ?? [];
@@ -186,7 +194,7 @@ function headerRows(
     ["name", loaded.name],
     ["description", loaded.description],
     ["from", originLabel(skill.origin)],
-    ["path", loaded.path],
+    ["path", home === undefined ? loaded.path : tildePath(loaded.path, home)],
     ["sha256", loaded.sha256],
     [
       "bundle",
@@ -224,9 +232,10 @@ function showText(
   loaded: LoadedSkill,
   bundleUnavailable: string | undefined,
   io: Io,
+  home: string | undefined,
 ): string {
   const style = outStyles(io);
-  const rows = headerRows(skill, loaded, bundleUnavailable);
+  const rows = headerRows(skill, loaded, bundleUnavailable, home);
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   const lines = rows.map(([label, value]) => {
     const shown = label === "name"
