@@ -58,3 +58,14 @@ Deno.test("server.json: the MCP registry schema's rules for every field it uses"
     }
   }
 });
+
+Deno.test("CHANGELOG.md: Keep a Changelog, an Unreleased section, then this version", async () => {
+  const text = await Deno.readTextFile(`${ROOT}CHANGELOG.md`);
+  ok(text.includes("[Keep a Changelog]("), "names the format");
+  const versions = [...text.matchAll(/^## \[([^\]]+)\]/gm)].map((found) => found[1]);
+  deepEqual(versions.slice(0, 2), ["Unreleased", VERSION]);
+  for (const version of versions) ok(text.includes(`\n[${version}]: https://`), `${version} link`);
+  for (const heading of text.matchAll(/^### (.+)$/gm)) {
+    ok(["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"].includes(heading[1]));
+  }
+});
