@@ -18,7 +18,7 @@ import { npmTool } from "../scripts/npm_tools.ts";
 import { ROOT } from "./helpers.ts";
 
 /** The npm package shipping a headless Chromium, at an exact version. */
-export const SHIPPED_CHROMIUM = "@sparticuz/chromium@153.0.0";
+const SHIPPED_CHROMIUM = "@sparticuz/chromium@153.0.0";
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 const inflate = promisify(brotliDecompress);
 
