@@ -10,6 +10,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "npm", "dist");
 const ESBUILD = "esbuild@0.28.2";
 
+/** The source repository, also in server.json (`repository.url`). */
+const REPOSITORY = "https://github.com/dsh-skills-anywhere/dsh-skills-anywhere";
+
 /** The MCP registry name, also in server.json. */
 export const MCP_NAME = "io.github.dsh-skills-anywhere/dsh-skills-anywhere";
 
@@ -46,6 +49,9 @@ const pkg = {
   description:
     "One catalog of Agent Skills for every coding agent: CLI, stdio MCP server, and review tools (check, bundle).",
   license: "MIT",
+  repository: { type: "git", url: `git+${REPOSITORY}.git` },
+  homepage: `${REPOSITORY}#readme`,
+  bugs: { url: `${REPOSITORY}/issues` },
   type: "module",
   bin: { [TOOL_NAME]: "dist/cli.js" },
   exports: {
@@ -65,7 +71,18 @@ const pkg = {
   },
   dsh: { bundle: { patch: "./cordis.patch.yml" } },
   engines: { node: ">=20.16" },
-  keywords: ["agent-skills", "skills", "mcp", "claude-code", "codex", "cursor", "gemini-cli"],
+  keywords: [
+    "agent-skills",
+    "skills",
+    "skill-md",
+    "mcp",
+    "mcp-server",
+    "claude-code",
+    "codex",
+    "cursor",
+    "gemini-cli",
+    "cli",
+  ],
   mcpName: MCP_NAME,
 };
 await writeFile(join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");

@@ -2,11 +2,20 @@
 // copied to a temporary folder so that its project gets a `.git` marker of its own (git cannot
 // track one inside this repository) and nothing ever touches your real home: HOME and DSH_HOME
 // point into the copy. Then it runs `list --all` and `doctor` as a user would.
-import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+// The CLI runs with `--quiet`: on the first run Deno fetches only the npm packages the CLI imports
+// (deno.json turns on lazy npm caching), and this script says so in one line instead of Deno's
+// per-package progress.
+import { cp, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+const fetched = await stat(join(ROOT, "node_modules", "js-yaml")).then(() => true, () => false);
+if (!fetched) {
+  console.log(
+    "First run: fetching the npm packages the CLI uses into node_modules/ (about 20 MB, once).\n",
+  );
+}
 const work = await mkdtemp(join(tmpdir(), "dsh-skills-anywhere-demo-"));
 try {
   await cp(join(ROOT, "testdata", "demo"), work, { recursive: true });

@@ -139,6 +139,12 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   deepEqual(pkg.dsh, { bundle: { patch: "./cordis.patch.yml" } });
   equal(pkg.dependencies, undefined);
   equal(pkg.engines.node, ">=20.16");
+  // Release metadata: where the source, the home page and the issues are, from server.json's repo.
+  const repo = JSON.parse(await Deno.readTextFile(`${ROOT}server.json`)).repository.url;
+  deepEqual(pkg.repository, { type: "git", url: `git+${repo}.git` });
+  equal(pkg.homepage, `${repo}#readme`);
+  deepEqual(pkg.bugs, { url: `${repo}/issues` });
+  ok(pkg.keywords.includes("agent-skills") && pkg.keywords.includes("mcp"), pkg.keywords);
   await withTempDir(async (dir) => {
     const pack = await run("npm", ["pack", "--silent", "--pack-destination", dir], {
       cwd: `${ROOT}npm/dist`,

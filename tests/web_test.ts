@@ -9,11 +9,11 @@ import { extname, join, normalize, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { buildManifest, BUNDLE_LIMITS, type BundleManifest } from "../lib/bundle/manifest.ts";
+import { findBrowser } from "./browser.ts";
 import { ROOT, run, runCli, withTempDir } from "./helpers.ts";
 
 const DIST = join(ROOT, "web", "dist");
 const SCREENSHOT = join(ROOT, "docs", "web-page.png");
-const CHROMIUM = "/usr/bin/chromium";
 const LAUNCH_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -148,7 +148,13 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
   };
 
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    const found = await findBrowser();
+    const env = { ...Deno.env.toObject(), ...found.env };
+    browser = await chromium.launch({
+      executablePath: found.executablePath,
+      env,
+      args: LAUNCH_ARGS,
+    });
     const context: BrowserContext = await browser.newContext({
       acceptDownloads: true,
       viewport: { width: 1280, height: 900 },

@@ -1,0 +1,110 @@
+// A fresh machine, simulated: a copy of this checkout's files (tracked and new, nothing git
+// ignores: no node_modules/, no .cache/), an empty Deno cache (DENO_DIR), an empty HOME (so an empty
+// npm cache) and a PATH with every program of this machine except Chromium. On it, the browser test
+// file passes (the tests fetch their own browser, tests/browser.ts), and the demo installs only the
+// packages the CLI imports, prints one line about it, and nothing from the runtime on a warm run.
+import { equal, ok } from "node:assert/strict";
+import { delimiter, dirname, join } from "node:path";
+import { exists, ROOT, run, type RunResult, withTempDir } from "./helpers.ts";
+
+const BROWSERS = /^(chromium|chromium-browser|google-chrome|google-chrome-stable)$/;
+/** Packages only the tests or the dsh provider import: never installed for the CLI. */
+const NOT_FOR_THE_CLI = [
+  "playwright-core",
+  "fast-check",
+  "@deepseek-ai",
+  "@modelcontextprotocol/client",
+  "@modelcontextprotocol/sdk",
+];
+
+/** Copies the checkout's files (as `git ls-files -co --exclude-standard` lists them) to `dir`. */
+async function copyCheckout(dir: string): Promise<void> {
+  const listed = await run("git", ["ls-files", "-z", "-co", "--exclude-standard"], { cwd: ROOT });
+  equal(listed.code, 0, listed.stderr);
+  for (const path of listed.stdout.split("\0").filter((line) => line !== "")) {
+    if (!(await exists(join(ROOT, path)))) continue; // deleted in the work tree
+    await Deno.mkdir(dirname(join(dir, path)), { recursive: true });
+    await Deno.copyFile(join(ROOT, path), join(dir, path));
+  }
+}
+
+/** A folder of links to every program on PATH but the Chromium ones (the first of each name). */
+async function pathWithoutChromium(dir: string): Promise<string> {
+  await Deno.mkdir(dir);
+  for (const folder of (Deno.env.get("PATH") ?? "").split(delimiter)) {
+    const entries = await Array.fromAsync(Deno.readDir(folder)).catch(() => []);
+    for (const entry of entries) {
+      if (BROWSERS.test(entry.name) || entry.isDirectory) continue;
+      await Deno.symlink(join(folder, entry.name), join(dir, entry.name)).catch(() => {});
+    }
+  }
+  return dir;
+}
+
+interface FreshMachine {
+  clone: string;
+  deno: (args: string[]) => Promise<RunResult>;
+}
+
+/** Runs `fn` on a new simulated fresh machine. */
+async function withFreshMachine(fn: (machine: FreshMachine) => Promise<void>): Promise<void> {
+  await withTempDir(async (dir) => {
+    const clone = join(dir, "clone");
+    await copyCheckout(clone);
+    await Deno.mkdir(join(dir, "home"));
+    await Deno.mkdir(join(dir, "deno-dir"));
+    const env = {
+      PATH: await pathWithoutChromium(join(dir, "bin")),
+      HOME: join(dir, "home"),
+      DENO_DIR: join(dir, "deno-dir"),
+      CHROME_PATH: "",
+      NO_COLOR: "1",
+    };
+    const deno = (args: string[]) => run(Deno.execPath(), args, { cwd: clone, env });
+    await fn({ clone, deno });
+  });
+}
+
+async function installed(clone: string): Promise<string[]> {
+  const top = await Array.fromAsync(Deno.readDir(join(clone, "node_modules")));
+  const names: string[] = [];
+  for (const entry of top.filter((entry) => !entry.name.startsWith("."))) {
+    if (!entry.name.startsWith("@")) names.push(entry.name);
+    else {
+      const scoped = await Array.fromAsync(Deno.readDir(join(clone, "node_modules", entry.name)));
+      names.push(entry.name, ...scoped.map((inner) => `${entry.name}/${inner.name}`));
+    }
+  }
+  return names.sort();
+}
+
+Deno.test("fresh machine: the browser test file passes with no Chromium and empty caches", async () => {
+  await withFreshMachine(async ({ clone, deno }) => {
+    const result = await deno(["test", "-A", "tests/web_test.ts"]);
+    const output = result.stdout + result.stderr;
+    equal(result.code, 0, output.slice(-4000));
+    ok(/ok \| 1 passed/.test(result.stdout), result.stdout.slice(-2000));
+    const unpacked = await Array.fromAsync(Deno.readDir(join(clone, ".cache", "browser")));
+    equal(unpacked.length, 1, "the npm-shipped Chromium was unpacked into .cache/browser");
+    ok(await exists(join(clone, ".cache", "browser", unpacked[0].name, "chromium")));
+  });
+});
+
+Deno.test("fresh machine: the demo fetches only the CLI's packages, says so once, then is quiet", async () => {
+  await withFreshMachine(async ({ clone, deno }) => {
+    const demo = ["run", "-A", "--quiet", "scripts/demo.ts"];
+    const cold = await deno(demo);
+    equal(cold.code, 0, cold.stderr);
+    equal(cold.stderr, "", "nothing from the runtime on the first run");
+    ok(cold.stdout.startsWith("First run: fetching the npm packages"), cold.stdout.slice(0, 300));
+    ok(cold.stdout.includes("$ dsh-skills-anywhere list --all"), cold.stdout);
+    const names = await installed(clone);
+    for (const name of NOT_FOR_THE_CLI) ok(!names.includes(name), `${name} installed: ${names}`);
+    ok(names.includes("js-yaml") && names.includes("@modelcontextprotocol/server"), `${names}`);
+
+    const warm = await deno(demo);
+    equal(warm.code, 0, warm.stderr);
+    equal(warm.stderr, "", "nothing from the runtime on a warm run");
+    ok(!warm.stdout.includes("First run"), warm.stdout.slice(0, 300));
+  });
+});
