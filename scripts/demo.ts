@@ -1,13 +1,13 @@
-// `deno task demo`: the main job on the bundled demo workspace. The workspace (testdata/demo) is
-// copied to a temporary folder so that its project gets a `.git` marker of its own (git cannot
-// track one inside this repository) and nothing ever touches your real home: HOME and DSH_HOME
-// point into the copy. Then it runs `list --all` and `doctor` as a user would.
+// `deno task demo`: the main job on the bundled demo workspace (scripts/demo_workspace.ts: a copy
+// of testdata/demo in a temporary folder, the project at `~/project`), so nothing ever touches your
+// real home: HOME and DSH_HOME point into the copy. Then it runs `list --all` and `doctor` in the
+// project as a user would.
 // The CLI runs with `--quiet`: on the first run Deno fetches only the npm packages the CLI imports
 // (deno.json turns on lazy npm caching), and this script says so in one line instead of Deno's
 // per-package progress.
-import { cp, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { demoWorkspace } from "./demo_workspace.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const fetched = await stat(join(ROOT, "node_modules", "js-yaml")).then(() => true, () => false);
@@ -16,16 +16,14 @@ if (!fetched) {
     "First run: fetching the npm packages the CLI uses into node_modules/ (about 20 MB, once).\n",
   );
 }
-const work = await mkdtemp(join(tmpdir(), "dsh-skills-anywhere-demo-"));
+const { root: work, home, project } = await demoWorkspace();
 try {
-  await cp(join(ROOT, "testdata", "demo"), work, { recursive: true });
-  await mkdir(join(work, "project", ".git"));
   // Deno keeps its cache under HOME unless told otherwise; keep using the real one.
   const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
   const denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir;
   const env = {
-    HOME: join(work, "home"),
-    DSH_HOME: join(work, "home", ".dsh"),
+    HOME: home,
+    DSH_HOME: join(home, ".dsh"),
     DENO_DIR: denoDir,
     NO_COLOR: "1",
   };
@@ -35,7 +33,7 @@ try {
     );
     const { code } = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), ...args],
-      cwd: join(work, "project"),
+      cwd: project,
       env,
       stdout: "inherit",
       stderr: "inherit",

@@ -3,7 +3,7 @@
 // registry on first use and are cached in `.cache/npm-tools/` (git-ignored; scripts/npm_tools.ts). Every server
 // scenario of the suite is in exactly one list below: required (every check passes), partial
 // (every check passes but the named ones, which need the suite's own fixtures), or not run (with
-// the reason); the README repeats the not-run list.
+// the reason); docs/mcp.md repeats the not-run list.
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
 import process from "node:process";
@@ -52,7 +52,7 @@ const PARTIAL: Record<string, Record<string, string>> = {
   caching: { "sep-2549-prompts-list-caching-hints": "this server offers no prompts" },
 };
 
-/** Scenarios not run, each with the reason (the README lists the same). */
+/** Scenarios not run, each with the reason (docs/mcp.md lists the same). */
 const NOT_RUN: readonly (readonly [string, readonly string[]])[] = [
   [
     "stateless by design (no session id), so sessions and resumable SSE streams do not apply",
