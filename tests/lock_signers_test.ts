@@ -181,3 +181,67 @@ Deno.test("lock keeps the signers block when it rewrites the whole lock or some 
     });
   });
 });
+
+Deno.test("check --allowed-signers: a valid signature passes, a foreign one fails, a missing one is a note", async () => {
+  await withSandbox(async (box) => {
+    await signedProject(box);
+    await Deno.remove(join(box.project, LOCK));
+    const allowed = ["--allowed-signers", ".github/allowed_signers"];
+    const good = await box.cli("check", ...allowed, `${SKILLS}/pdf`);
+    equal(good.code, 0, good.stdout);
+    const fingerprint = await fingerprintOf(box, "ana");
+    match(good.stdout, /^Signature ".*pdf\/SKILL\.md": signed by "ana@example\.com" \(SHA256:/m);
+    const json = JSON.parse((await box.cli("check", "--json", ...allowed, `${SKILLS}/pdf`)).stdout);
+    deepEqual(json.signatures, [
+      {
+        path: `${SKILLS}/pdf/SKILL.md`,
+        status: "signed",
+        principal: "ana@example.com",
+        fingerprint,
+      },
+    ]);
+    await Deno.remove(join(box.project, `${SKILLS}/excel.skills-anywhere.sig`));
+    const unsigned = await box.cli("check", "--format", "sarif", ...allowed, `${SKILLS}/excel`);
+    equal(unsigned.code, 0, unsigned.stdout);
+    const sarif = JSON.parse(unsigned.stdout);
+    deepEqual(await sarifErrors(sarif), []);
+    const notes = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId === "signature");
+    deepEqual(notes.map((r: { level: string }) => r.level), ["note"]);
+    await newKey(box, "eve");
+    await signSkill(box, "pdf", "eve");
+    const foreign = await box.cli("check", "--format", "sarif", ...allowed, `${SKILLS}/pdf`);
+    equal(foreign.code, 1);
+    const [finding] = JSON.parse(foreign.stdout).runs[0].results.filter((r: { ruleId: string }) =>
+      r.ruleId === "signature"
+    );
+    equal(finding.level, "error");
+    match(finding.message.text, /^unknown-signer: no allowed signer has key SHA256:/);
+    equal(finding.locations[0].physicalLocation.artifactLocation.uri, `${SKILLS}/pdf/SKILL.md`);
+  });
+});
+
+Deno.test("check takes the project lock's signers: an unsigned skill fails when the lock requires signatures", async () => {
+  await withSandbox(async (box) => {
+    await signedProject(box);
+    equal((await box.cli("check", `${SKILLS}/excel`)).code, 0);
+    await Deno.remove(join(box.project, `${SKILLS}/excel.skills-anywhere.sig`));
+    const text = await box.cli("check", `${SKILLS}/excel`);
+    equal(text.code, 1, text.stdout);
+    match(text.stdout, /^Signature ".*excel\/SKILL\.md": unsigned: no signature /m);
+    const json = JSON.parse((await box.cli("check", "--json", `${SKILLS}/excel`)).stdout);
+    equal(json.exitCode, 1);
+    equal(json.signatures[0].status, "unsigned");
+  });
+});
+
+Deno.test("check on a lone SKILL.md with no signers known says nothing of signatures", async () => {
+  await withSandbox(async (box) => {
+    await writeTree(box.project, {
+      "lone/SKILL.md": "---\nname: lone\ndescription: Alone.\n---\nBody.\n",
+    });
+    const json = JSON.parse((await box.cli("check", "--json", "lone/SKILL.md")).stdout);
+    equal(json.signatures, undefined);
+    const missing = await box.cli("check", "--allowed-signers", "nope", "lone/SKILL.md");
+    oneLine(missing, /allowed signers file ".*nope" cannot be read \(missing\)/);
+  });
+});

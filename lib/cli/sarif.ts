@@ -202,8 +202,8 @@ function surfaceResults(
 }
 
 /**
- * The SARIF log of a `check` report; paths are resolved against `root` and
- * written relative to it.
+ * The SARIF log of a `check` report (and its signature findings, rule
+ * `signature`); paths are resolved against `root` and written relative to it.
  *
  * @example
  * ```ts
@@ -213,7 +213,11 @@ function surfaceResults(
  * console.log(log.version); // "2.1.0"
  * ```
  */
-export function checkSarif(report: FileCheckReport, root: string): SarifLog {
+export function checkSarif(
+  report: FileCheckReport,
+  root: string,
+  signatures: readonly SignatureResult[] = [],
+): SarifLog {
   const results: SarifResult[] = [];
   for (const file of report.files) {
     const add: Add = (ruleId, level, text, line) =>
@@ -234,7 +238,23 @@ export function checkSarif(report: FileCheckReport, root: string): SarifLog {
       add(f.rule, specLevel(f, report.profile), f.message, f.line ?? 1);
     }
   }
+  for (const s of signatures) {
+    const message = { text: s.text };
+    results.push({
+      ruleId: "signature",
+      level: s.level,
+      message,
+      locations: [location(s.path, root, 1)],
+    });
+  }
   return sarifLog(results);
+}
+
+/** A signature finding of `check`: the checked file, its level and its words. */
+export interface SignatureResult {
+  path: string;
+  level: SarifLevel;
+  text: string;
 }
 
 /** Where `verify`'s results point. */

@@ -129,7 +129,7 @@ export async function signedVerdict(
     return failure("bad-allowed-signers", `cannot check signatures: ${signers.message}`);
   }
   const entry = verdict.entry;
-  const signed = await verifySkillSignature(skill.directory, entry, entry.files, signers.text);
+  const signed = await verifySkillSignature(skill.directory, entry.files, signers.text);
   if (signed.ok) {
     return { ...verdict, signer: { principal: signed.principal, fingerprint: signed.fingerprint } };
   }

@@ -29,7 +29,7 @@
  * declare const entry: LockSkill;
  * const signers = await readAllowedSigners("/repo", { allowed_signers: "allowed_signers", require: true });
  * if (signers.ok) {
- *   const verdict = await verifySkillSignature("/repo/skills/pdf", entry, entry.files, signers.text);
+ *   const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, signers.text);
  *   console.log(verdict.ok ? verdict.principal : verdict.kind);
  * }
  * ```
@@ -37,7 +37,13 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { type BundleFile, canonicalString, compareManifests } from "../bundle/manifest.ts";
+import {
+  BundleError,
+  type BundleFile,
+  canonicalString,
+  compareManifests,
+} from "../bundle/manifest.ts";
+import { readBundle } from "../bundle/read.ts";
 import { type Failure, failure } from "../errors.ts";
 import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
 import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
@@ -164,41 +170,44 @@ function changedFiles(locked: readonly BundleFile[], current: readonly BundleFil
   ].join(", ");
 }
 
+/** Options of {@linkcode verifySkillSignature}. */
+export interface SkillSignatureOptions {
+  /** The rows that were reviewed (a lock's): a signature over them names the changed files. */
+  locked?: readonly BundleFile[];
+  /** The time signer lines' validity is checked at (default: the present). */
+  now?: Date;
+}
+
 /**
  * Verifies the signature beside `directory` over the bundle rows `current`
- * against the allowed-signers text, at `now` (default: the present). When it
- * fails over `current` but holds over the locked rows of `entry`, the verdict
- * is `changed-since-signed`, naming the files.
+ * against the allowed-signers text. When it fails over `current` but holds
+ * over the `locked` rows, the verdict is `changed-since-signed`, naming the
+ * files.
  *
  * @example
  * ```ts
  * import { verifySkillSignature } from "./signers.ts";
  * import type { LockSkill } from "./format.ts";
  * declare const entry: LockSkill, allowed: string;
- * const verdict = await verifySkillSignature("/repo/skills/pdf", entry, entry.files, allowed);
+ * const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, allowed);
  * console.log(verdict.ok ? verdict.fingerprint : verdict.message);
  * ```
  */
 export async function verifySkillSignature(
   directory: string,
-  entry: LockSkill,
   current: readonly BundleFile[],
   allowedSigners: string,
-  now: Date = new Date(),
+  options: SkillSignatureOptions = {},
 ): Promise<SkillSignature> {
   const signature = await readSignature(signatureFileOf(directory));
   if (!(signature instanceof Uint8Array)) return signature;
-  const options = { namespace: SIGNATURE_NAMESPACE, now };
-  const result = await verifySignature(encode(current), signature, allowedSigners, options);
-  if (result.ok || result.kind !== "bad-signature" || entry.files.length === 0) return result;
-  const signedLocked = await verifySignature(
-    encode(entry.files),
-    signature,
-    allowedSigners,
-    options,
-  );
+  const how = { namespace: SIGNATURE_NAMESPACE, now: options.now ?? new Date() };
+  const result = await verifySignature(encode(current), signature, allowedSigners, how);
+  const locked = options.locked ?? [];
+  if (result.ok || result.kind !== "bad-signature" || locked.length === 0) return result;
+  const signedLocked = await verifySignature(encode(locked), signature, allowedSigners, how);
   if (!signedLocked.ok) return result;
-  const files = changedFiles(entry.files, current);
+  const files = changedFiles(locked, current);
   return failure(
     "changed-since-signed",
     `the directory changed since it was signed${files === "" ? "" : ` (${files})`}`,
@@ -223,7 +232,7 @@ function skillVerdict(
   if (current.bundle_sha256 === null) {
     return failure("unsigned", "it cannot be bundled now, so no signature can cover it");
   }
-  return verifySkillSignature(directory, entry, current.files, allowed, at);
+  return verifySkillSignature(directory, current.files, allowed, { locked: entry.files, now: at });
 }
 
 /**
@@ -266,4 +275,33 @@ export async function checkLockSignatures(
     }
   }
   return result;
+}
+
+/**
+ * Verifies the signature beside the skill directory `directory` over its
+ * bundle as read now: `unsigned` when no signature file is beside it,
+ * `unbundlable` when the directory cannot be bundled.
+ *
+ * @example
+ * ```ts
+ * import { verifyDirectorySignature } from "./signers.ts";
+ * declare const allowed: string;
+ * const verdict = await verifyDirectorySignature("/repo/skills/pdf", allowed);
+ * console.log(verdict.ok ? verdict.principal : verdict.kind);
+ * ```
+ */
+export async function verifyDirectorySignature(
+  directory: string,
+  allowedSigners: string,
+): Promise<SkillSignature | Failure<"unbundlable">> {
+  const signature = await readSignature(signatureFileOf(directory));
+  if (!(signature instanceof Uint8Array)) return signature;
+  let rows: readonly BundleFile[];
+  try {
+    rows = (await readBundle(directory)).manifest.files;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    return failure("unbundlable", `the directory cannot be bundled: ${error.message}`);
+  }
+  return await verifySkillSignature(directory, rows, allowedSigners);
 }
