@@ -11,6 +11,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { withSandbox, writeTree } from "./helpers.ts";
+import { parseLock, serialiseLock } from "../lib/lock/format.ts";
 import { sarifErrors } from "./sarif_schema.ts";
 import {
   fingerprintOf,
@@ -244,4 +245,33 @@ Deno.test("check on a lone SKILL.md with no signers known says nothing of signat
     const missing = await box.cli("check", "--allowed-signers", "nope", "lone/SKILL.md");
     oneLine(missing, /allowed signers file ".*nope" cannot be read \(missing\)/);
   });
+});
+
+Deno.test("a lock with signers round-trips byte for byte, signers right after schema; bad signers blocks are refused", async () => {
+  const lock = {
+    schema: "skills-anywhere-lock-1" as const,
+    signers: { allowed_signers: ".github/allowed_signers", require: true },
+    skills: [],
+    sources: [],
+  };
+  const text = serialiseLock(lock);
+  equal(
+    text,
+    '{\n  "schema": "skills-anywhere-lock-1",\n  "signers": {\n    "allowed_signers": ".github/allowed_signers",\n    "require": true\n  },\n  "skills": [],\n  "sources": []\n}\n',
+  );
+  const parsed = await parseLock(new TextEncoder().encode(text));
+  ok(parsed.ok);
+  equal(serialiseLock(parsed.lock), text);
+  for (
+    const signers of [
+      { allowed_signers: "a", require: true, extra: 1 },
+      { allowed_signers: "a" },
+      { allowed_signers: "a\u0000b", require: false },
+      { allowed_signers: "", require: false },
+      null,
+    ]
+  ) {
+    const bad = await parseLock(new TextEncoder().encode(JSON.stringify({ ...lock, signers })));
+    equal(bad.ok ? "accepted" : bad.kind, "bad-signers", JSON.stringify(signers));
+  }
 });
