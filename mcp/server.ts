@@ -130,7 +130,17 @@ const REFUSALS: Record<string, (name: string, message: string) => string> = {
   "not-git": (name) =>
     `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
   ...Object.fromEntries(
-    ["not-locked", "changed", "moved", "unbundlable", "no-lock", "invalid-lock"].map((kind) => [
+    [
+      "not-locked",
+      "changed",
+      "moved",
+      "unbundlable",
+      "no-lock",
+      "invalid-lock",
+      "unsigned",
+      "bad-signature",
+      "bad-allowed-signers",
+    ].map((kind) => [
       kind,
       (_name: string, message: string) => lockRefusal(message),
     ]),

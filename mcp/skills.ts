@@ -57,7 +57,7 @@ import { renamePrefix } from "../lib/catalog/precedence.ts";
 import { readBoundedSync } from "../lib/fs/mod.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { readShareable } from "../lib/load/share.ts";
-import { type LockState, verdictOf } from "../lib/load/locked.ts";
+import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
 
@@ -217,8 +217,9 @@ class CatalogSkillSource implements SkillSource {
     const taken = new Map<string, string>();
     const entries = new Map<string, Skill>();
     const refused = new Map<string, string>();
+    const signers = lock?.ok ? await this.#catalog.lock?.signers(lock) : undefined;
     for (const skill of report.skills.filter(offerable)) {
-      const one = await this.#buildOne(skill, entries, lock, refused);
+      const one = await this.#buildOne(skill, entries, lock, refused, signers);
       if (one === undefined) continue;
       const first = taken.get(one.root);
       if (first !== undefined) {
@@ -238,11 +239,16 @@ class CatalogSkillSource implements SkillSource {
     entries: Map<string, Skill>,
     lock: LockState | undefined,
     refused: Map<string, string>,
+    signers: Signers,
   ): Promise<Built | undefined> {
     const lenient = this.#catalog.config.lenient;
     const shared = await readShareable(skill, { digests: this.#digests, lenient });
     const locked = lock?.ok
-      ? verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined)
+      ? await signedVerdict(
+        verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined),
+        skill,
+        signers,
+      )
       : undefined;
     if (locked?.ok === false) {
       refused.set(rootUri(skill), locked.message);

@@ -15,7 +15,7 @@ import { SystemPrompt } from "@deepseek-ai/dsh-system-prompt";
 import { ToolRuntime } from "@deepseek-ai/dsh-tools";
 import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
-import { runCli, skillMd, withTempDir, writeTree } from "./helpers.ts";
+import { run, runCli, skillMd, withTempDir, writeTree } from "./helpers.ts";
 
 interface ToolOutcome {
   isError: boolean;
@@ -125,6 +125,40 @@ Deno.test("dsh locked: without a project there is no lock, so nothing is invocab
       const mine = await call(m, "open_skill", { name: "mine" });
       assert.equal(mine.isError, true, text(mine));
       assert.match(text(mine), /no project lock/);
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+Deno.test("dsh locked: a lock requiring signatures serves the signed skill and refuses the unsigned one by name", async () => {
+  await withTempDir(async (base) => {
+    const { home, project } = await lockedProject(base);
+    const env = { HOME: home, DSH_HOME: join(home, ".dsh") };
+    const key = join(base, "ana");
+    const made = await run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
+    assert.equal(made.code, 0, made.stderr);
+    const pub = (await Deno.readTextFile(`${key}.pub`)).split(" ").slice(0, 2).join(" ");
+    await writeTree(project, { "allowed_signers": `ana@example.com ${pub}\n` });
+    const signed = await runCli(["sign", ".claude/skills/pdf", "--key", key], {
+      cwd: project,
+      env,
+    });
+    assert.equal(signed.code, 0, signed.stderr);
+    const file = join(project, "skills-anywhere.lock.json");
+    const { schema, skills, sources } = JSON.parse(await Deno.readTextFile(file));
+    const signers = { allowed_signers: "allowed_signers", require: true };
+    await Deno.writeTextFile(file, JSON.stringify({ schema, signers, skills, sources }));
+    const m = await mount(home);
+    try {
+      const listed = await m.ctx.skills.list({ cwd: project });
+      const invocable = listed.filter((s) => s.invocation.modelInvocable).map((s) => s.name);
+      assert.deepEqual(invocable, ["pdf"]);
+      const excel = await call(m, "open_skill", { name: "excel" }, project);
+      assert.equal(excel.isError, true, text(excel));
+      assert.match(text(excel), /skill "excel" is not signed by an allowed signer: no signature/);
+      const pdf = await call(m, "open_skill", { name: "pdf" }, project);
+      assert.equal(pdf.isError, false, text(pdf));
     } finally {
       await m.close();
     }

@@ -17,6 +17,12 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { checkSarif, reportFormat } from "./sarif.ts";
+import {
+  checkSignatures,
+  type SignatureEntry,
+  signatureLevel,
+  signersForCheck,
+} from "./check_signatures.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { counted } from "./words.ts";
 
@@ -67,9 +73,32 @@ export async function runCheck(
     resourcesHint: "with --resources",
   });
   const format = reportFormat(values);
-  if (format === "sarif") io.out(jsonText(checkSarif(report, cwd)));
-  else io.out(format === "json" ? jsonText(report) : renderCheck(report, outStyles(io)));
-  return report.exitCode;
+  const signers = await signersForCheck(values, cwd);
+  const signatures = signers === undefined ? [] : await checkSignatures(report, signers, cwd);
+  const findings = signatures.flatMap((entry) => {
+    const level = signatureLevel(entry, signers?.require === true);
+    const text = entry.status === "signed" ? "" : `${entry.kind}: ${entry.message}`;
+    return level === undefined ? [] : [{ path: entry.path, level, text }];
+  });
+  const exitCode = report.exitCode === 0 && findings.some((f) => f.level === "error")
+    ? 1
+    : report.exitCode;
+  if (format === "sarif") io.out(jsonText(checkSarif(report, cwd, findings)));
+  else if (format === "json") {
+    io.out(jsonText(signers === undefined ? report : { ...report, exitCode, signatures }));
+  } else io.out(renderCheck(report, outStyles(io)) + signatureText(signatures, findings));
+  return exitCode;
+}
+
+/** One line per checked directory's signature, after the report; every path escaped. */
+function signatureText(signatures: SignatureEntry[], findings: { level: string }[]): string {
+  if (signatures.length === 0) return "";
+  const failing = findings.filter((f) => f.level === "error").length;
+  return signatures.map((s) =>
+    s.status === "signed"
+      ? `Signature ${quote(s.path)}: signed by ${quote(s.principal)} (${s.fingerprint})\n`
+      : `Signature ${quote(s.path)}: ${escapeTerminal(s.kind)}: ${escapeTerminal(s.message)}\n`
+  ).join("") + (failing > 0 ? `${counted(failing, "signature")} not accepted.\n` : "");
 }
 
 /** Where a hidden character sits: raw count and lines, then the decoded fields. */

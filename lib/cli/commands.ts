@@ -287,7 +287,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     synopsis: "[--profile strict|lenient|spec|reference] [--lenient]\n" +
       "    [--fail-on-repair] [--require-pinned-sources] [--fail-on-hidden-characters]\n" +
       "    [--resources] [--fail-on-resource-issues] [--json | --format text|json|sarif]\n" +
-      "    [--cwd <dir>]\n" +
+      "    [--allowed-signers <file>] [--cwd <dir>]\n" +
       "    [--] <SKILL.md files or skill directories...>",
     arguments: [[
       "<files...>",
@@ -303,9 +303,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       "fail-on-hidden-characters",
       "resources",
       "fail-on-resource-issues",
+      "allowed-signers",
     ],
     examples: [
       ["dsh-skills-anywhere check skills/pdf", "one skill, strict"],
+      [
+        "dsh-skills-anywhere check --allowed-signers .github/allowed_signers skills/pdf",
+        "also verify skills/pdf.skills-anywhere.sig (a bad signature fails, a missing one is a note)",
+      ],
       [
         "dsh-skills-anywhere check --profile spec --require-pinned-sources skills/*/SKILL.md",
         "a CI gate",
@@ -318,10 +323,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     exits: [
       [0, "every file passed"],
-      [1, "a file failed its gate"],
+      [1, "a file failed its gate, or its directory's signature does not hold"],
       [
         2,
-        "a file could not be read (missing, not a regular file, over 1 MiB, not UTF-8), or bad usage",
+        "a file could not be read (missing, not a regular file, over 1 MiB, not UTF-8), an unusable allowed signers file, or bad usage",
       ],
     ],
     run: async (...args) => (await import("./check.ts")).runCheck(...args),
@@ -333,7 +338,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     arguments: [["<directory>", "the skill directory"]],
     options: ["json", "against"],
     examples: [
-      ["dsh-skills-anywhere bundle skills/pdf --json > pdf.manifest.json", "record what you reviewed"],
+      [
+        "dsh-skills-anywhere bundle skills/pdf --json > pdf.manifest.json",
+        "record what you reviewed",
+      ],
       [
         "dsh-skills-anywhere bundle skills/pdf --against pdf.manifest.json",
         "prove the directory is still what you reviewed",
@@ -386,8 +394,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     exits: [
       [0, "everything matches the lock"],
-      [1, "a difference (each one is listed)"],
-      [2, "no lock file, an invalid one (not JSON, wrong schema, tampered rows), or bad usage"],
+      [
+        1,
+        "a difference (each one is listed), or, when the lock requires signatures, a locked skill not validly signed by an allowed signer",
+      ],
+      [
+        2,
+        "no lock file, an invalid one (not JSON, wrong schema, tampered rows, a signers path outside the project), an unusable allowed signers file, or bad usage",
+      ],
     ],
     run: async (...args) => (await import("./lock.ts")).runVerify(...args),
   },

@@ -20,6 +20,7 @@ import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import { type ProjectLock, serialiseLock } from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
+import { checkLockSignatures } from "../lock/signers.ts";
 import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
@@ -126,6 +127,8 @@ export async function runLock(
   if (unknownNames(positionals, published, io)) return 1;
   const names = positionals.length === 0 ? undefined : positionals;
   const now = await lockNow(catalog, config, io, names);
+  const signers = (lock ?? await previousLock(file, io))?.signers;
+  if (signers !== undefined) now.signers = signers;
   if (names !== undefined) {
     const kept = lock?.skills ?? [];
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
@@ -142,6 +145,14 @@ export async function runLock(
     );
   }
   return 0;
+}
+
+/** The lock being rewritten, to keep its signers; an invalid one is replaced (said on stderr). */
+async function previousLock(file: string, io: Io): Promise<ProjectLock | undefined> {
+  const read = await readProjectLock(file);
+  if (read === undefined || read.ok) return read?.lock;
+  io.err(`${PREFIX}the old lock was invalid (${read.message}); it is replaced, signers included\n`);
+  return undefined;
 }
 
 function lockNow(
@@ -173,22 +184,65 @@ export async function runVerify(
   const format = reportFormat(values);
   const { config, catalog, file, shown, lock } = await project(cwd, io, true);
   const locked = lockOrRefuse(lock, shown);
-  const report = compareLocks(locked, await lockNow(catalog, config, io));
+  const now = await lockNow(catalog, config, io);
+  const report = compareLocks(locked, now);
+  await addSignatures(report, locked, now, catalog, shown);
   if (format === "sarif") {
     const skillFiles = new Map(catalog.report.skills.map((s) => [s.name, s.path]));
     const root = catalog.projectRoot ?? cwd;
-    io.out(jsonText(verifySarif(report, { root, lockFile: file, skillFiles })));
+    io.out(jsonText(verifySarif(report, {
+      root,
+      lockFile: file,
+      skillFiles,
+      signaturesRequired: locked.signers?.require === true,
+    })));
   } else {
-    io.out(format === "json" ? jsonText(report) : renderReport(report, shown, outStyles(io)));
+    io.out(
+      format === "json"
+        ? jsonText(report)
+        : renderReport(report, shown, locked.signers?.require === true, outStyles(io)),
+    );
   }
   return report.matches ? 0 : 1;
 }
 
+/**
+ * With trusted signers in the lock: each locked skill's signature verdict in the report; a
+ * failing one is a difference when the lock requires signatures. An unusable allowed-signers
+ * file is one line, exit 2.
+ */
+async function addSignatures(
+  report: VerifyReport,
+  locked: ProjectLock,
+  now: ProjectLock,
+  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  shown: string,
+): Promise<void> {
+  if (locked.signers === undefined) return;
+  const directories = new Map(catalog.report.skills.map((s) => [s.name, s.directory]));
+  const root = catalog.projectRoot!;
+  const checked = await checkLockSignatures(locked, now, directories, root);
+  if (!checked.ok) throw new KindError("bad-allowed-signers", `${shown}: ${checked.message}`);
+  report.signatures = checked.signatures;
+  report.signed = checked.signed;
+  if (locked.signers.require && checked.signatures.length > 0) report.matches = false;
+}
+
 /** One line per difference, every name and path quoted and escaped, then a summary. */
-function renderReport(report: VerifyReport, shown: string, st: Styles): string {
+function renderReport(
+  report: VerifyReport,
+  shown: string,
+  required: boolean,
+  st: Styles,
+): string {
   const file = escapeTerminal(shown);
+  const warnings = signatureLines(report, required, st);
   if (report.matches) {
-    return st.ok(`verified ${counted(report.locked, "skill")}: all match ${file}`) + "\n";
+    const signed = report.signed === undefined ? "" : `, ${report.signed.length} signed`;
+    return [
+      ...warnings,
+      st.ok(`verified ${counted(report.locked, "skill")}${signed}: all match ${file}`),
+    ].join("\n") + "\n";
   }
   const lines: string[] = [];
   for (const c of report.changed) {
@@ -221,9 +275,21 @@ function renderReport(report: VerifyReport, shown: string, st: Styles): string {
       }`,
     );
   }
+  if (required) lines.push(...warnings);
   const n = lines.filter((l) => !l.startsWith("  ")).length;
+  if (!required) lines.push(...warnings);
   lines.push(st.bad(`${counted(n, "difference")} from ${file}`));
   return lines.join("\n") + "\n";
+}
+
+/** One line per signature difference: red when it fails `verify`, yellow when only reported. */
+function signatureLines(report: VerifyReport, required: boolean, st: Styles): string[] {
+  const failing = required;
+  return (report.signatures ?? []).map((s) =>
+    `${failing ? st.bad("signature") : st.warn("signature")} ${quote(s.name)}: ${
+      escapeTerminal(s.kind)
+    }: ${escapeTerminal(s.message)}`
+  );
 }
 
 /** A locked origin in words: its kind, then its other fields in key order. */

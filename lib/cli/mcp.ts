@@ -14,11 +14,12 @@
  * ```
  * @module
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { type OptionValues, UsageError } from "./args.ts";
 import { findProjectRoot } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
+import { readAllowedSigners } from "../lock/signers.ts";
 import { readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import { stderrLog, untrustedNotice } from "./catalog.ts";
@@ -103,6 +104,11 @@ async function lockedFile(cwd: string): Promise<string> {
       "invalid-lock",
       `--locked: ${quote(file)}: ${read.message}; run "${PROGRAM} lock" to rewrite it`,
     );
+  }
+  const signers = read.lock.signers;
+  const allowed = signers?.require ? await readAllowedSigners(dirname(file), signers) : undefined;
+  if (allowed?.ok === false) {
+    throw new KindError("bad-allowed-signers", `--locked: ${quote(file)}: ${allowed.message}`);
   }
   return file;
 }

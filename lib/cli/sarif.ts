@@ -79,7 +79,7 @@ type CheckRule =
   | "resource-issue";
 
 /** The difference kinds of `verify`. */
-type VerifyRule = "changed" | "missing" | "added" | "moved" | "source";
+type VerifyRule = "changed" | "missing" | "added" | "moved" | "source" | "signature";
 
 /** Every rule's one-line description. */
 const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
@@ -111,6 +111,7 @@ const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
   added: "every skill found is locked",
   moved: "every locked skill comes from the origin and path it was locked at",
   source: "every Git source is at its locked commit",
+  signature: "the skill directory is signed by an allowed signer, over its current files",
 };
 
 /**
@@ -201,8 +202,8 @@ function surfaceResults(
 }
 
 /**
- * The SARIF log of a `check` report; paths are resolved against `root` and
- * written relative to it.
+ * The SARIF log of a `check` report (and its signature findings, rule
+ * `signature`); paths are resolved against `root` and written relative to it.
  *
  * @example
  * ```ts
@@ -212,7 +213,11 @@ function surfaceResults(
  * console.log(log.version); // "2.1.0"
  * ```
  */
-export function checkSarif(report: FileCheckReport, root: string): SarifLog {
+export function checkSarif(
+  report: FileCheckReport,
+  root: string,
+  signatures: readonly SignatureResult[] = [],
+): SarifLog {
   const results: SarifResult[] = [];
   for (const file of report.files) {
     const add: Add = (ruleId, level, text, line) =>
@@ -233,7 +238,23 @@ export function checkSarif(report: FileCheckReport, root: string): SarifLog {
       add(f.rule, specLevel(f, report.profile), f.message, f.line ?? 1);
     }
   }
+  for (const s of signatures) {
+    const message = { text: s.text };
+    results.push({
+      ruleId: "signature",
+      level: s.level,
+      message,
+      locations: [location(s.path, root, 1)],
+    });
+  }
   return sarifLog(results);
+}
+
+/** A signature finding of `check`: the checked file, its level and its words. */
+export interface SignatureResult {
+  path: string;
+  level: SarifLevel;
+  text: string;
 }
 
 /** Where `verify`'s results point. */
@@ -244,6 +265,8 @@ export interface VerifyPlaces {
   lockFile: string;
   /** Each published skill's Markdown file (absolute), by published name. */
   skillFiles?: ReadonlyMap<string, string>;
+  /** Whether the lock requires signatures (a signature finding is then an error, else a warning). */
+  signaturesRequired?: boolean;
 }
 
 /** One changed skill in words: which digests differ and which files. */
@@ -276,8 +299,8 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
     const file = name === undefined ? undefined : places.skillFiles?.get(name);
     return location(file ?? places.lockFile, places.root, file === undefined ? undefined : 1);
   };
-  const add = (ruleId: VerifyRule, text: string, name?: string) =>
-    results.push({ ruleId, level: "error", message: { text }, locations: [at(name)] });
+  const add = (ruleId: VerifyRule, text: string, name?: string, level: SarifLevel = "error") =>
+    results.push({ ruleId, level, message: { text }, locations: [at(name)] });
   for (const c of report.changed) add("changed", changedText(c), c.name);
   for (const name of report.missing) add("missing", `skill ${name} is locked but not found`);
   for (const name of report.added) add("added", `skill ${name} is found but not locked`, name);
@@ -289,6 +312,10 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
       s.current_commit ?? "(none)"
     }`;
     add("source", text);
+  }
+  const level = places.signaturesRequired ? "error" : "warning";
+  for (const f of report.signatures ?? []) {
+    add("signature", `skill ${f.name}: ${f.kind}: ${f.message}`, f.name, level);
   }
   return sarifLog(results);
 }

@@ -12,6 +12,15 @@
  * `expectedBundleSha256`, so the check is made on the very bytes returned,
  * and the receipt carries the lock file's SHA-256.
  *
+ * When the lock names trusted signers with `require: true`, a skill is served
+ * only when, besides, the signature beside its directory (see
+ * `../lock/signers.ts`) is valid over the LOCKED rows and made by a signer of
+ * the allowed-signers file the lock names (read again at each question). As
+ * the load then checks the bytes it returns against the locked digest, the
+ * bytes served are the ones the signature covers; the receipt names the
+ * signer. With `require: false`, signatures are not checked while serving
+ * (`verify` reports them).
+ *
  * Refusals are {@linkcode LockRefusalKind} failures in neutral words; each
  * surface words them for its users.
  *
@@ -27,7 +36,7 @@
  * @module
  */
 import { lstat } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { DigestCache } from "../bundle/digests.ts";
 import { BundleError } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
@@ -38,6 +47,7 @@ import { type LoadResult, type OpenOptions, openSkill } from "./mod.ts";
 import type { ParsedSkill } from "../skill/parse.ts";
 import { lockOrigin } from "../lock/names.ts";
 import { readProjectLock } from "../lock/file.ts";
+import { readAllowedSigners, verifySkillSignature } from "../lock/signers.ts";
 import type { LockOrigin, LockSkill, ProjectLock } from "../lock/format.ts";
 
 /** Why a skill is not served under a lock. */
@@ -53,7 +63,13 @@ export type LockRefusalKind =
   /** The lock file is gone. */
   | "no-lock"
   /** The lock file cannot be read or is not a valid lock. */
-  | "invalid-lock";
+  | "invalid-lock"
+  /** The lock requires signatures and none is beside the skill's directory. */
+  | "unsigned"
+  /** The lock requires signatures and the skill's is not valid, or not by an allowed signer. */
+  | "bad-signature"
+  /** The lock requires signatures and its allowed-signers file cannot be used. */
+  | "bad-allowed-signers";
 
 /** A valid lock as read now: the document, its file's SHA-256 and its entries by name. */
 export interface LockSnapshot {
@@ -71,6 +87,54 @@ export interface Allowed {
   ok: true;
   entry: LockSkill;
   bundleSha256: string;
+  /** The allowed signer, when the lock requires signatures. */
+  signer?: { principal: string; fingerprint: string };
+}
+
+/** The allowed-signers text a lock requires signatures by; undefined when it requires none. */
+export type Signers = { ok: true; text: string } | Failure<"bad-allowed-signers"> | undefined;
+
+/** The allowed-signers file the lock in force requires signatures by (read now). */
+async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers> {
+  const signers = state.lock.signers;
+  if (signers === undefined || !signers.require) return undefined;
+  return await readAllowedSigners(dirname(lockFile), signers);
+}
+
+/**
+ * `verdict` with the signature requirement of `signers` (from {@linkcode LockGate.signers})
+ * applied: the signature beside the skill's directory must hold over the locked rows.
+ *
+ * @example
+ * ```ts
+ * import { LockGate, signedVerdict, verdictOf } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skill: DiscoveredSkill, digest: string;
+ * const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ * const state = await gate.state();
+ * if (state.ok) {
+ *   const verdict = await signedVerdict(verdictOf(state, skill, digest), skill, await gate.signers(state));
+ *   console.log(verdict.ok ? verdict.signer?.principal : verdict.kind);
+ * }
+ * ```
+ */
+export async function signedVerdict(
+  verdict: Verdict,
+  skill: DiscoveredSkill,
+  signers: Signers,
+): Promise<Verdict> {
+  if (!verdict.ok || signers === undefined) return verdict;
+  const name = JSON.stringify(skill.name);
+  if (!signers.ok) {
+    return failure("bad-allowed-signers", `cannot check signatures: ${signers.message}`);
+  }
+  const entry = verdict.entry;
+  const signed = await verifySkillSignature(skill.directory, entry.files, signers.text);
+  if (signed.ok) {
+    return { ...verdict, signer: { principal: signed.principal, fingerprint: signed.fingerprint } };
+  }
+  const kind = signed.kind === "unsigned" ? "unsigned" : "bad-signature";
+  return failure(kind, `skill ${name} is not signed by an allowed signer: ${signed.message}`);
 }
 
 /** The lock's verdict on one skill. */
@@ -148,21 +212,33 @@ export class LockGate {
     return state;
   }
 
-  /** The verdict on `skill` now: the lock in force and its current bundle digest. */
-  async check(skill: DiscoveredSkill, state?: LockState): Promise<Verdict> {
+  /**
+   * The verdict on `skill` now: the lock in force, its current bundle digest and, when the lock
+   * requires them, its signature (`signers`: the allowed signers as read for several questions).
+   */
+  async check(skill: DiscoveredSkill, state?: LockState, signers?: Signers): Promise<Verdict> {
     const now = state ?? await this.state();
     if (!now.ok) return now;
     const entry = now.byName.get(skill.name);
-    if (entry?.bundle_sha256 == null) return verdictOf(now, skill, undefined);
-    return verdictOf(now, skill, await this.bundleSha256(skill));
+    const digest = entry?.bundle_sha256 == null ? undefined : await this.bundleSha256(skill);
+    const verdict = verdictOf(now, skill, digest);
+    return await signedVerdict(verdict, skill, signers ?? await this.signers(now));
+  }
+
+  /** The allowed signers the lock in force requires signatures by, read now (undefined: none). */
+  signers(state: LockSnapshot): Promise<Signers> {
+    return signersOf(state, this.file);
   }
 
   /** The skills among `skills` the lock allows now, in their order. */
   async allowed(skills: readonly DiscoveredSkill[]): Promise<DiscoveredSkill[]> {
     const state = await this.state();
     if (!state.ok) return [];
+    const signers = await this.signers(state);
     const kept: DiscoveredSkill[] = [];
-    for (const skill of skills) if ((await this.check(skill, state)).ok) kept.push(skill);
+    for (const skill of skills) {
+      if ((await this.check(skill, state, signers)).ok) kept.push(skill);
+    }
     return kept;
   }
 
@@ -228,7 +304,11 @@ export async function openLocked(
   const state = await gate.state();
   if (!state.ok) return state;
   const entry = state.byName.get(skill.name);
-  const verdict = verdictOf(state, skill, entry?.bundle_sha256 ?? undefined);
+  const verdict = await signedVerdict(
+    verdictOf(state, skill, entry?.bundle_sha256 ?? undefined),
+    skill,
+    await gate.signers(state),
+  );
   if (!verdict.ok) return verdict;
   const pinned = options.expectedBundleSha256;
   if (pinned !== undefined && pinned !== verdict.bundleSha256) {
@@ -238,6 +318,7 @@ export async function openLocked(
     ...options,
     expectedBundleSha256: verdict.bundleSha256,
     lockSha256: state.sha256,
+    signer: verdict.signer,
   });
   if (result.ok || pinned !== undefined) return result;
   if (result.kind === "bundle-mismatch") return changedNow(skill.name);
@@ -279,7 +360,12 @@ export async function readLocked(
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
   }
-  const verdict = verdictOf(state, skill, read?.manifest.sha256);
+  const signers = await gate.signers(state);
+  const verdict = await signedVerdict(
+    verdictOf(state, skill, read?.manifest.sha256),
+    skill,
+    signers,
+  );
   if (!verdict.ok) return verdict;
   const parsed = parseSkillBytes(read!.skillBytes, {
     fallbackName: skill.renamedFrom ?? skill.name,

@@ -82,6 +82,8 @@ export interface OpenOptions {
   expectedSourceCommit?: string;
   /** The SHA-256 of the lock file that enforced this load, for the receipt's `lock_sha256`. */
   lockSha256?: string;
+  /** The allowed signer whose signature the lock required, for the receipt's `signer`. */
+  signer?: { principal: string; fingerprint: string };
   /** Load even when the author disabled model invocation (for a person reading it, not a model). */
   includeDisabled?: boolean;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
@@ -252,7 +254,7 @@ function receiptOf(
   fresh: FreshSkill,
   tools: string[],
   commit: string | null | undefined,
-  lockSha256: string | undefined,
+  enforced: Pick<OpenOptions, "lockSha256" | "signer">,
 ): LoadReceipt {
   const receipt: LoadReceipt = {
     schema: "skills-anywhere-load-1",
@@ -268,7 +270,13 @@ function receiptOf(
     permissions_enforced: false,
   };
   if (commit !== undefined) receipt.source_commit = commit;
-  if (lockSha256 !== undefined) receipt.lock_sha256 = lockSha256;
+  if (enforced.lockSha256 !== undefined) receipt.lock_sha256 = enforced.lockSha256;
+  if (enforced.signer !== undefined) {
+    receipt.signer = {
+      principal: enforced.signer.principal,
+      fingerprint: enforced.signer.fingerprint,
+    };
+  }
   return receipt;
 }
 
@@ -291,7 +299,7 @@ function loadedOf(
     source: target.source,
     content,
     sha256: sha256Hex(fresh.bytes),
-    receipt: receiptOf(name, fresh, tools, commit, options.lockSha256),
+    receipt: receiptOf(name, fresh, tools, commit, options),
     text: renderSkill({ name, directory, content, declaredTools: tools }, options.words),
   };
   if (tools.length > 0) loaded.declared_tools = tools;

@@ -73,7 +73,8 @@ void bundleSchemaMatches;
  * The `skills-anywhere-load-1` receipt: what was loaded, never the text
  * itself. `source_commit` is present when the load looked the commit up;
  * `lock_sha256` (the SHA-256 of the project lock file's bytes) when the load
- * was enforced by a lock.
+ * was enforced by a lock; `signer` (the allowed signer's principal and key
+ * fingerprint) when that lock required a signature and it held.
  */
 export const LOAD_RECEIPT_SCHEMA = {
   type: "object",
@@ -91,6 +92,11 @@ export const LOAD_RECEIPT_SCHEMA = {
     permissions_enforced: { const: false },
     source_commit: { type: ["string", "null"] },
     lock_sha256: STRING,
+    signer: {
+      type: "object",
+      properties: { principal: STRING, fingerprint: STRING },
+      required: ["principal", "fingerprint"],
+    },
   },
   required: [
     "schema",

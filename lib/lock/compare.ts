@@ -51,7 +51,26 @@ export interface SourceDifference {
   current_commit: string | null;
 }
 
-/** A `skills-anywhere-verify-1` report. */
+/** A locked skill whose signature is not accepted (a `signature` difference). */
+export interface SignatureDifference {
+  name: string;
+  /** Why: `unsigned`, `bad-signature`, `unknown-signer`, `expired`, `changed-since-signed`… */
+  kind: string;
+  message: string;
+}
+
+/** A locked skill validly signed by an allowed signer. */
+export interface SignedSkill {
+  name: string;
+  principal: string;
+  fingerprint: string;
+}
+
+/**
+ * A `skills-anywhere-verify-1` report. `signatures` and `signed` are present
+ * only when the lock names trusted signers; the signature differences count
+ * against `matches` only when the lock requires signatures.
+ */
 export interface VerifyReport {
   schema: typeof VERIFY_SCHEMA;
   matches: boolean;
@@ -62,6 +81,8 @@ export interface VerifyReport {
   added: string[];
   moved: MovedSkill[];
   sources: SourceDifference[];
+  signatures?: SignatureDifference[];
+  signed?: SignedSkill[];
 }
 
 function manifestOf(skill: LockSkill): BundleManifest {

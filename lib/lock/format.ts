@@ -2,9 +2,18 @@
  * The `skills-anywhere-lock-1` format: what a project reviewed, one committed
  * file that diffs well.
  *
- * A lock is a JSON object with exactly three keys:
+ * A lock is a JSON object with exactly three keys, and an optional fourth,
+ * `signers`, right after `schema`:
  *
- *     {"schema": "skills-anywhere-lock-1", "skills": [...], "sources": [...]}
+ *     {"schema": "skills-anywhere-lock-1", "signers": {...}, "skills": [...], "sources": [...]}
+ *
+ * `signers` (optional) names the reviewers the project trusts:
+ * `{"allowed_signers": <path>, "require": <boolean>}`, exactly those two keys
+ * in that order. The path is the project's allowed-signers file (the
+ * `ssh-keygen` ALLOWED SIGNERS format), relative to the project root:
+ * `/`-separated, no empty, `.` or `..` segment, not absolute, no drive or
+ * backslash (see {@linkcode isSignersPath}); where it may be read from is
+ * checked again at read time (`./signers.ts`).
  *
  * Each entry of `skills` (sorted by `name`, code-unit order, names unique):
  *
@@ -80,9 +89,19 @@ export interface LockSource {
   commit: string | null;
 }
 
+/** The reviewers a project trusts: its allowed-signers file, and whether a signature is required. */
+export interface LockSigners {
+  /** The allowed-signers file, relative to the project root, `/`-separated. */
+  allowed_signers: string;
+  /** Whether every locked skill needs a valid signature by one of them. */
+  require: boolean;
+}
+
 /** A `skills-anywhere-lock-1` document. */
 export interface ProjectLock {
   schema: typeof LOCK_SCHEMA;
+  /** The trusted signers, when the project names any. */
+  signers?: LockSigners;
   skills: LockSkill[];
   sources: LockSource[];
 }
@@ -95,6 +114,7 @@ export type LockErrorKind =
   | "wrong-schema"
   | "bad-skill"
   | "bad-source"
+  | "bad-signers"
   | "unsorted"
   | "digest-mismatch";
 
@@ -104,8 +124,10 @@ const MESSAGES: Readonly<Record<LockErrorKind, string>> = {
   "not-utf8": "not valid UTF-8",
   "not-json": "not valid JSON",
   "wrong-schema":
-    `not a ${LOCK_SCHEMA} document (expected exactly "schema", "skills" and "sources")`,
+    `not a ${LOCK_SCHEMA} document (expected exactly "schema", "skills" and "sources", and optionally "signers")`,
   "bad-skill": "skill entry % is malformed",
+  "bad-signers":
+    `"signers" must be {"allowed_signers": <a relative path inside the project, "/"-separated, without "..">, "require": true or false}`,
   "bad-source": "source entry % is malformed",
   unsorted: "entries are not sorted by name (or key), or one appears twice",
   "digest-mismatch": "skill % has files that do not add up to its bundle_sha256",
@@ -196,6 +218,31 @@ async function checkSkill(value: unknown): Promise<Failure<LockErrorKind> | unde
   return undefined;
 }
 
+/**
+ * Whether `path` may name a project's allowed-signers file: relative,
+ * `/`-separated, every segment non-empty and neither `.` nor `..`, no
+ * backslash, colon or control character (so no drive, no UNC path).
+ *
+ * @example
+ * ```ts
+ * import { isSignersPath } from "./format.ts";
+ * isSignersPath(".github/allowed_signers"); // true
+ * isSignersPath("../../etc/passwd"); // false
+ * ```
+ */
+export function isSignersPath(path: unknown): path is string {
+  // deno-lint-ignore no-control-regex
+  if (typeof path !== "string" || path === "" || /[\\:\u0000-\u001f\u007f]/.test(path)) {
+    return false;
+  }
+  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+function isSigners(value: unknown): value is LockSigners {
+  return isPlainObject(value) && hasKeys(value, ["allowed_signers", "require"]) &&
+    isSignersPath(value.allowed_signers) && typeof value.require === "boolean";
+}
+
 function isSource(value: unknown): value is LockSource {
   return isPlainObject(value) && hasKeys(value, ["key", "url", "ref", "commit"]) &&
     isText(value.key) && isText(value.url) && isNullableText(value.ref) &&
@@ -216,9 +263,10 @@ function isSource(value: unknown): value is LockSource {
  */
 export async function validateLock(value: unknown): Promise<LockParse> {
   if (
-    !isPlainObject(value) || !hasKeys(value, ["schema", "skills", "sources"]) ||
+    !isPlainObject(value) || !hasKeys(value, ["schema", "skills", "sources"], ["signers"]) ||
     value.schema !== LOCK_SCHEMA || !Array.isArray(value.skills) || !Array.isArray(value.sources)
   ) return refuse("wrong-schema");
+  if (value.signers !== undefined && !isSigners(value.signers)) return refuse("bad-signers");
   for (const entry of value.skills) {
     const refused = await checkSkill(entry);
     if (refused !== undefined) return refused;
@@ -231,7 +279,11 @@ export async function validateLock(value: unknown): Promise<LockParse> {
   if (!sortedUnique(skills.map((s) => s.name)) || !sortedUnique(sources.map((s) => s.key))) {
     return refuse("unsorted");
   }
-  return { ok: true, lock: { schema: LOCK_SCHEMA, skills, sources } };
+  const signers = value.signers as LockSigners | undefined;
+  return {
+    ok: true,
+    lock: { schema: LOCK_SCHEMA, ...(signers === undefined ? {} : { signers }), skills, sources },
+  };
 }
 
 /**
@@ -293,5 +345,8 @@ export function serialiseLock(lock: ProjectLock): string {
   const sources = lock.sources
     .map(({ key, url, ref, commit }) => ({ key, url, ref, commit }))
     .sort((a, b) => compareCodeUnits(a.key, b.key));
-  return JSON.stringify({ schema: LOCK_SCHEMA, skills, sources }, null, 2) + "\n";
+  const signers = lock.signers === undefined ? {} : {
+    signers: { allowed_signers: lock.signers.allowed_signers, require: lock.signers.require },
+  };
+  return JSON.stringify({ schema: LOCK_SCHEMA, ...signers, skills, sources }, null, 2) + "\n";
 }
