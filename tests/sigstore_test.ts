@@ -2,6 +2,7 @@
 // a real test PKI (openssl: root CA, Fulcio-like leaf, RFC 3161 timestamp authority), real DSSE
 // signatures; each refusal has its kind.
 import { equal, match } from "node:assert/strict";
+import nodeCrypto from "node:crypto";
 import { readBundle } from "../lib/bundle/read.ts";
 import { verifySigstoreBundle } from "../lib/sign/sigstore.ts";
 import { leaf, makeBundle, makePki, type Pki, statement, trustedRoot } from "./sigstore_pki.ts";
@@ -319,4 +320,48 @@ Deno.test("the Sigstore packages load only when a Sigstore bundle is checked", a
   };
   for (const dir of ["lib", "mcp", "dsh", "web/src"]) await walk(dir);
   equal(importers.sort().join("\n"), "lib/cli/sign.ts: lazy\nlib/sign/sigstore.ts: @sigstore");
+});
+
+// Real bundles of the Sigstore conformance suite (testdata/sigstore/NOTICE.md): Rekor v1 and v2
+// entries, SCTs and an RFC 3161 timestamp, each checked against the trusted root shipped with it.
+const SAMPLES = {
+  "intoto-with-custom-trust-root": {
+    digest: "330a043220fa13e01d68a7db39c89e12b0c4c3b6a0346fe624b0903f1303b5b2",
+    subject: "d.txt",
+  },
+  "rekor2-dsse-happy-path": {
+    digest: "a0cfc71271d6e278e57cd332ff957c3f7043fdda354c4cbb190a30d56efa01bf",
+    subject: "a.txt",
+  },
+};
+const BEACON = {
+  certificateIdentity:
+    "https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml@refs/heads/main",
+  certificateIssuer: "https://token.actions.githubusercontent.com",
+};
+const sample = (name: string, file: string) =>
+  Deno.readFileSync(`${ROOT}testdata/sigstore/${name}/${file}`);
+
+Deno.test("public conformance bundles verify against their own trusted roots, and only them", () => {
+  const verify = nodeCrypto.verify;
+  for (const [name, { digest, subject }] of Object.entries(SAMPLES)) {
+    const bundle = sample(name, "bundle.sigstore.json");
+    const root = sample(name, "trusted_root.json");
+    const result = verifySigstoreBundle(bundle, root, digest, BEACON);
+    if (!result.ok) throw new Error(`${name}: ${result.message}`);
+    equal(result.identity, BEACON.certificateIdentity);
+    equal(result.subject, subject);
+    equal(kindOf(verifySigstoreBundle(bundle, root, DIGEST, BEACON)), "subject-mismatch");
+    const other = { ...BEACON, certificateIdentity: "https://github.com/acme/x" };
+    equal(kindOf(verifySigstoreBundle(bundle, root, digest, other)), "identity-mismatch");
+  }
+  const [a, b] = Object.keys(SAMPLES);
+  const crossed = verifySigstoreBundle(
+    sample(a, "bundle.sigstore.json"),
+    sample(b, "trusted_root.json"),
+    SAMPLES[a as keyof typeof SAMPLES].digest,
+    BEACON,
+  );
+  equal(kindOf(crossed), "untrusted");
+  equal(nodeCrypto.verify, verify, "node:crypto's verify is restored");
 });
