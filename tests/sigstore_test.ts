@@ -113,6 +113,16 @@ Deno.test("a signed payload that is not an in-toto statement is refused as such"
   await withPki(async (pki) => {
     equal(kindOf(await verdict(pki, { payloadType: "text/plain" })), "not-in-toto");
     equal(kindOf(await verdict(pki, { payload: '{"_type":"other"}' })), "not-in-toto");
+    // a message-signature bundle (cosign sign-blob) signs a digest, not a statement
+    const signer = await leaf(pki, ID, ISSUER);
+    const bundle = JSON.parse(await makeBundle(pki, { signer, payload: statement(DIGEST) }));
+    const { sig } = bundle.dsseEnvelope.signatures[0];
+    delete bundle.dsseEnvelope;
+    const digest = btoa(String.fromCharCode(...DIGEST.match(/../g)!.map((h) => parseInt(h, 16))));
+    bundle.messageSignature = { messageDigest: { algorithm: "SHA2_256", digest }, signature: sig };
+    const root = bytes(await trustedRoot(pki));
+    const blob = verifySigstoreBundle(bytes(JSON.stringify(bundle)), root, DIGEST, policy);
+    equal(kindOf(blob), "not-in-toto");
   });
 });
 
