@@ -40,8 +40,9 @@ export const MAX_LOCK_BYTES = 32 * 1024 * 1024;
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
- * Largest SSH signature, OpenSSH private key or allowed-signers file read
- * (a 16384-bit RSA key and its signature take under 8 KiB).
+ * Largest SSH signature, OpenSSH private key, allowed-signers file, Sigstore
+ * bundle or Sigstore trusted root read (a 16384-bit RSA key and its signature
+ * take under 8 KiB; a Sigstore bundle or the public-good root, 10 to 20 KiB).
  */
 export const MAX_SIGNING_FILE_BYTES = 256 * 1024;
 

@@ -117,6 +117,28 @@ export const OPTIONS = {
     about:
       "the trusted keys, in ssh-keygen's allowed signers format (as Git's gpg.ssh.allowedSignersFile)",
   },
+  "sigstore-bundle": {
+    type: "string",
+    value: "<file>",
+    about:
+      "the Sigstore bundle to check (a DSSE envelope with an in-toto statement, as cosign writes)",
+  },
+  "trusted-root": {
+    type: "string",
+    value: "<file>",
+    about:
+      "the Sigstore trusted root (trusted_root.json) whose authorities are trusted; nothing is fetched",
+  },
+  "certificate-identity": {
+    type: "string",
+    value: "<identity>",
+    about: "the signing certificate's identity (its SAN: an email or a URI), matched exactly",
+  },
+  "certificate-oidc-issuer": {
+    type: "string",
+    value: "<url>",
+    about: "the OIDC issuer the signing certificate records, matched exactly",
+  },
   purge: { type: "boolean", about: "also delete the cached checkout (inside the cache only)" },
   http: {
     type: "string",

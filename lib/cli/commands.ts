@@ -438,14 +438,26 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   "verify-signature": {
     group: "review",
-    summary: "check a skill directory's SSH signature against an allowed signers file",
+    summary:
+      "check a skill directory's SSH signature (allowed signers) or Sigstore bundle (trusted root)",
     synopsis:
-      "<directory> --signature <file> --allowed-signers <file> [--identity <principal>] [--json]",
+      "<directory> (--signature <file> --allowed-signers <file> [--identity <principal>] | --sigstore-bundle <file> --trusted-root <file> --certificate-identity <identity> --certificate-oidc-issuer <url>) [--json]",
     arguments: [["<directory>", "the skill directory"]],
-    options: ["signature", "allowed-signers", "identity", "json"],
+    options: [
+      "signature",
+      "allowed-signers",
+      "identity",
+      "sigstore-bundle",
+      "trusted-root",
+      "certificate-identity",
+      "certificate-oidc-issuer",
+      "json",
+    ],
     optionHelp: {
       identity:
         "the signer must be this principal (without it: any principal listing the key, as Git does)",
+      "sigstore-bundle":
+        "a Sigstore bundle (v0.1 to v0.3) whose DSSE in-toto statement names the directory's bundle digest; instead of --signature",
       json: "print the verdict as one JSON document",
     },
     examples: [
@@ -457,16 +469,23 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "dsh-skills-anywhere verify-signature skills/pdf --signature pdf.sig --allowed-signers allowed_signers --identity ana@example.com --json",
         "require Ana's signature, for a CI step",
       ],
+      [
+        "dsh-skills-anywhere verify-signature skills/pdf --sigstore-bundle pdf.sigstore.json --trusted-root trusted_root.json --certificate-identity ana@example.com --certificate-oidc-issuer https://accounts.google.com",
+        "a cosign attestation by Ana, checked offline against the trusted root you supply",
+      ],
     ],
     exits: [
-      [0, "a valid signature by an allowed signer"],
+      [
+        0,
+        "a valid signature by an allowed signer (or by the Sigstore identity and issuer asked for)",
+      ],
       [
         1,
-        "invalid: the directory differs from what was signed, an unknown key, a wrong namespace, or a signer outside its namespaces or validity dates",
+        "invalid: the directory differs from what was signed, an unknown key, a wrong namespace, a signer outside its namespaces or validity dates; for Sigstore: a certificate or timestamp the trusted root does not vouch for, a statement over other content, another identity or issuer",
       ],
       [
         2,
-        "bad input: a file that is not an SSH signature, an unsupported key, an invalid allowed signers file, a missing directory, or bad usage",
+        "bad input: a file that is not an SSH signature, a Sigstore bundle or trusted root, an unsupported key, an invalid allowed signers file, a missing directory, or bad usage (mixing --signature and --sigstore-bundle options)",
       ],
     ],
     run: async (...args) => (await import("./sign.ts")).runVerifySignature(...args),

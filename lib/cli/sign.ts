@@ -2,7 +2,9 @@
  * The `sign` and `verify-signature` commands: sign a skill directory's
  * bundle (the canonical message whose SHA-256 is the bundle digest) with an
  * SSH key, as `ssh-keygen -Y sign -n skills-anywhere` would, and verify such
- * a signature against an allowed-signers file. An encrypted private key is
+ * a signature against an allowed-signers file, or a Sigstore bundle (cosign's
+ * DSSE in-toto attestation over the bundle digest) against a supplied trusted
+ * root, identity and OIDC issuer. An encrypted private key is
  * handed to `ssh-keygen` (which asks for its passphrase); no private key is
  * ever written anywhere.
  *
@@ -31,7 +33,7 @@ import { type VerifyErrorKind, type VerifyResult, verifySignature } from "../sig
 import { toBase64 } from "../sign/wire.ts";
 import { writeWhole } from "../sources/files.ts";
 import { concatBytes, tryDecodeUtf8 } from "../util.ts";
-import { type OptionValues, UsageError } from "./args.ts";
+import { OPTIONS, type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
@@ -44,6 +46,13 @@ const BAD_INPUT: ReadonlySet<VerifyErrorKind> = new Set([
   "not-signature",
   "unsupported-key",
   "bad-allowed-signers",
+]);
+
+/** Sigstore refusals that mean the input is not what it claims to be (exit 2). */
+const SIGSTORE_BAD_INPUT: ReadonlySet<string> = new Set([
+  "not-bundle",
+  "bad-trusted-root",
+  "not-in-toto",
 ]);
 
 /** A refusal of input (exit 2), one line. */
@@ -226,6 +235,9 @@ export async function runVerifySignature(
   checkVerifyUsage(positionals, values);
   const directory = resolve(cwd, positionals[0]);
   try {
+    if (values["sigstore-bundle"] !== undefined) {
+      return await verifySigstore(directory, values, cwd, io);
+    }
     const { signature, signers } = await readVerifyInputs(values, cwd);
     const { manifest, message } = await bundleMessage(directory);
     const result = await verifySignature(message, signature, signers, {
@@ -245,17 +257,81 @@ export async function runVerifySignature(
   }
 }
 
-/** Refuses a `verify-signature` command line without one directory, a signature and a signers file. */
+/**
+ * Verifies a Sigstore bundle over the directory against the trusted root and the identity and
+ * issuer asked for; the Sigstore packages are loaded here, only when a bundle is to be checked.
+ */
+async function verifySigstore(
+  directory: string,
+  values: OptionValues,
+  cwd: string,
+  io: Io,
+): Promise<number> {
+  const bundle = await readSmall(resolve(cwd, values["sigstore-bundle"]!), "Sigstore bundle");
+  const root = await readSmall(resolve(cwd, values["trusted-root"]!), "trusted root");
+  const { manifest } = await bundleMessage(directory);
+  const { verifySigstoreBundle } = await import("../sign/sigstore.ts");
+  const result = verifySigstoreBundle(bundle, root, manifest.sha256, {
+    certificateIdentity: values["certificate-identity"]!,
+    certificateIssuer: values["certificate-oidc-issuer"]!,
+  });
+  const base = { schema: VERIFICATION_SCHEMA, directory, bundle_sha256: manifest.sha256 };
+  const where = shown(directory, cwd);
+  if (!result.ok) {
+    const code = SIGSTORE_BAD_INPUT.has(result.kind) ? 2 : 1;
+    return printRefusal(result, code, base, where, values, io);
+  }
+  const { identity, issuer, subject, predicateType, mediaType } = result;
+  if (values.json) {
+    const facts = {
+      identity,
+      issuer,
+      subject,
+      predicate_type: predicateType,
+      media_type: mediaType,
+    };
+    io.out(jsonText({ ...base, valid: true, method: "sigstore", ...facts }));
+  } else {
+    const words = `Good Sigstore signature for ${quote(identity)} (OIDC issuer ${
+      quote(issuer)
+    }) over ${quote(where)}`;
+    io.out(outStyles(io).ok(words) + "\n");
+  }
+  return 0;
+}
+
+/** The SSH options and the Sigstore options of `verify-signature`: one set or the other. */
+const SSH_OPTIONS = ["signature", "allowed-signers", "identity"] as const;
+const SIGSTORE_OPTIONS = [
+  "sigstore-bundle",
+  "trusted-root",
+  "certificate-identity",
+  "certificate-oidc-issuer",
+] as const;
+
+/**
+ * Refuses a `verify-signature` command line without one directory and either a signature and a
+ * signers file, or a Sigstore bundle, a trusted root, an identity and an issuer (never a mix).
+ */
 function checkVerifyUsage(positionals: string[], values: OptionValues): void {
   const command = "verify-signature";
   if (positionals.length !== 1) {
     throw new UsageError(`${command} takes exactly one directory`, command);
   }
-  if (values.signature === undefined) {
-    throw new UsageError(`${command} needs --signature <file>`, command);
+  const sigstore = values["sigstore-bundle"] !== undefined;
+  const [needed, excluded] = sigstore
+    ? [SIGSTORE_OPTIONS, SSH_OPTIONS]
+    : [SSH_OPTIONS.slice(0, 2), SIGSTORE_OPTIONS];
+  const mixed = excluded.find((name) => values[name] !== undefined);
+  if (mixed !== undefined) {
+    const kind = sigstore ? "--sigstore-bundle" : "--signature";
+    const hint = mixed === "identity" ? " (the Sigstore signer is --certificate-identity)" : "";
+    throw new UsageError(`--${mixed} cannot be used with ${kind}${hint}`, command);
   }
-  if (values["allowed-signers"] === undefined) {
-    throw new UsageError(`${command} needs --allowed-signers <file>`, command);
+  const missing = needed.find((name) => values[name] === undefined);
+  if (missing !== undefined) {
+    const or = missing === "signature" ? " (or --sigstore-bundle <file>)" : "";
+    throw new UsageError(`${command} needs --${missing} ${OPTIONS[missing].value}${or}`, command);
   }
 }
 
@@ -279,7 +355,18 @@ function printVerdict(
     }
     return 0;
   }
-  const code = BAD_INPUT.has(result.kind) ? 2 : 1;
+  return printRefusal(result, BAD_INPUT.has(result.kind) ? 2 : 1, base, directory, values, io);
+}
+
+/** Prints a refusal (JSON on stdout, or one stderr line); returns `code`. */
+function printRefusal(
+  result: { kind: string; message: string },
+  code: number,
+  base: Record<string, string>,
+  directory: string,
+  values: OptionValues,
+  io: Io,
+): number {
   const what = code === 2
     ? "verify-signature refused"
     : `invalid signature for ${quote(directory)}`;
