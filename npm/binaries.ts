@@ -6,7 +6,7 @@
 //   deno task build:bin                 all five targets
 //   deno task build:bin linux-x64       only the named ones
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { run } from "./run.ts";
@@ -63,4 +63,9 @@ for (const [name, target] of selected) {
   console.log(`${name}: ${target.file} (${((await stat(outfile)).size / 1048576).toFixed(1)} MiB)`);
 }
 await writeFile(join(OUT, "SHA256SUMS"), sums.join("\n") + "\n");
+// The binaries embed the npm bundle: its third-party notices ship beside them.
+await copyFile(
+  join(ROOT, "npm", "dist", "THIRD_PARTY_NOTICES.md"),
+  join(OUT, "THIRD_PARTY_NOTICES.md"),
+);
 console.log(`dist/bin/SHA256SUMS: ${sums.length} files`);

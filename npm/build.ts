@@ -4,6 +4,7 @@
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
+import { thirdPartyNotices } from "./notices.ts";
 import { run } from "./run.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -21,6 +22,7 @@ export const MCP_NAME = "io.github.dsh-skills-anywhere/dsh-skills-anywhere";
 await run(Deno.execPath(), ["install", "--quiet"]);
 await rm(OUT, { recursive: true, force: true });
 await mkdir(join(OUT, "dist"), { recursive: true });
+const metafile = join(OUT, "meta.json");
 await run("npx", [
   "-y",
   ESBUILD,
@@ -40,8 +42,11 @@ await run("npx", [
   "--chunk-names=chunks/[name]-[hash]",
   `--outdir=${join(OUT, "dist")}`,
   "--banner:js=import { createRequire as __dsaRequire } from 'node:module'; const require = __dsaRequire(import.meta.url);",
+  `--metafile=${metafile}`,
   "--log-level=warning",
 ]);
+const notices = await thirdPartyNotices(ROOT, metafile);
+await rm(metafile);
 
 const pkg = {
   name: TOOL_NAME,
@@ -60,7 +65,7 @@ const pkg = {
     "./mcp": "./dist/mcp.js",
     "./package.json": "./package.json",
   },
-  files: ["dist", "cordis.patch.yml", "README.md", "LICENSE"],
+  files: ["dist", "cordis.patch.yml", "README.md", "LICENSE", "THIRD_PARTY_NOTICES.md"],
   peerDependencies: {
     "@deepseek-ai/dsh-skill": ">=0.1.0-rc.8",
     "@deepseek-ai/dsh-tools": ">=0.1.0-rc.8",
@@ -88,6 +93,7 @@ const pkg = {
 await writeFile(join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 await copyFile(join(ROOT, "README.md"), join(OUT, "README.md"));
 await copyFile(join(ROOT, "LICENSE"), join(OUT, "LICENSE"));
+await writeFile(join(OUT, "THIRD_PARTY_NOTICES.md"), notices);
 await copyFile(join(ROOT, "dsh", "cordis.patch.yml"), join(OUT, "cordis.patch.yml"));
 
 let bytes = 0;

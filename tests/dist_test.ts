@@ -145,6 +145,15 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   equal(pkg.homepage, `${repo}#readme`);
   deepEqual(pkg.bugs, { url: `${repo}/issues` });
   ok(pkg.keywords.includes("agent-skills") && pkg.keywords.includes("mcp"), pkg.keywords);
+  // Every bundled npm package's licence travels with it (esbuild's legal comments are dropped).
+  ok(pkg.files.includes("THIRD_PARTY_NOTICES.md"), pkg.files);
+  const notices = await Deno.readTextFile(`${ROOT}npm/dist/THIRD_PARTY_NOTICES.md`);
+  for (
+    const bundled of ["js-yaml@", "zod@", "@modelcontextprotocol/server@", "@sigstore/verify@"]
+  ) {
+    ok(notices.includes(`## ${bundled}`), `${bundled} is not in THIRD_PARTY_NOTICES.md`);
+  }
+  ok(notices.includes("Permission is hereby granted") && notices.includes("Apache License"));
   await withTempDir(async (dir) => {
     const pack = await run("npm", ["pack", "--silent", "--pack-destination", dir], {
       cwd: `${ROOT}npm/dist`,
