@@ -187,7 +187,7 @@ Deno.test("mcp --locked without a lock, or with a tampered one, exits 2 with one
     equal(none.code, 2, none.stderr);
     match(
       none.stderr,
-      /^dsh-skills-anywhere: --locked: no lock at .*; run "dsh-skills-anywhere lock"/,
+      /^dsh-skills-anywhere: --locked: no lock file at \S*skills-anywhere.lock.json; run "dsh-skills-anywhere lock"/,
     );
     equal(none.stderr.trimEnd().split("\n").length, 1, none.stderr);
   });

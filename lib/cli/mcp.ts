@@ -22,7 +22,8 @@ import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import { readAllowedSigners } from "../lock/signers.ts";
 import { readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
-import { stderrLog, untrustedNotice } from "./catalog.ts";
+import { cliConfig, stderrLog, untrustedNotice } from "./catalog.ts";
+import { tildePath } from "./table.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { PROGRAM } from "./commands.ts";
@@ -92,23 +93,24 @@ async function noteUntrusted(cwd: string, io: Io): Promise<void> {
 /** With `--locked`: the project's lock file, which must exist and be valid now (exit 2 otherwise). */
 async function lockedFile(cwd: string): Promise<string> {
   const file = projectLockPath(await findProjectRoot(cwd));
+  const shown = tildePath(file, cliConfig().home);
   const read = await readProjectLock(file);
   if (read === undefined) {
     throw new KindError(
       "no-lock",
-      `--locked: no lock at ${quote(file)}; run "${PROGRAM} lock" after reviewing the skills`,
+      `--locked: no lock file at ${shown}; run "${PROGRAM} lock" after reviewing the skills`,
     );
   }
   if (!read.ok) {
     throw new KindError(
       "invalid-lock",
-      `--locked: ${quote(file)}: ${read.message}; run "${PROGRAM} lock" to rewrite it`,
+      `--locked: ${shown}: ${read.message}; run "${PROGRAM} lock" to rewrite it`,
     );
   }
   const signers = read.lock.signers;
   const allowed = signers?.require ? await readAllowedSigners(dirname(file), signers) : undefined;
   if (allowed?.ok === false) {
-    throw new KindError("bad-allowed-signers", `--locked: ${quote(file)}: ${allowed.message}`);
+    throw new KindError("bad-allowed-signers", `--locked: ${shown}: ${allowed.message}`);
   }
   return file;
 }
