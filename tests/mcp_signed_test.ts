@@ -9,11 +9,8 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
-import { Client } from "@modelcontextprotocol/client";
-import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { MAIN, type Sandbox, withSandbox } from "./helpers.ts";
+import { withSandbox } from "./helpers.ts";
+import { withLocked } from "./mcp_locked_helpers.ts";
 import { rejection, textOf, type ToolResult } from "./mcp_helpers.ts";
 import {
   fingerprintOf,
@@ -23,44 +20,6 @@ import {
   signSkill,
   SKILLS,
 } from "./signers_fixture.ts";
-
-interface Served {
-  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
-  skillUris(): Promise<string[]>;
-  read(uri: string): Promise<unknown>;
-  listed(): Promise<string[]>;
-}
-
-/** Runs `fn` with an SDK 2 client connected to `mcp --locked` over stdio. */
-async function withLocked(box: Sandbox, fn: (s: Served) => Promise<void>): Promise<void> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", MAIN, "mcp", "--locked", "--cwd", box.project],
-    env: box.env,
-    cwd: box.project,
-    stderr: "pipe",
-  });
-  (transport.stderr as Readable | null)?.on("data", () => {});
-  const client = new Client({ name: "mcp-signed", version: "1.0.0" });
-  await client.connect(transport);
-  const skills = new SkillsClient(
-    client as unknown as ConstructorParameters<typeof SkillsClient>[0],
-  );
-  try {
-    await fn({
-      call: async (name, args = {}) =>
-        await client.callTool({ name, arguments: args }) as ToolResult,
-      skillUris: async () => (await skills.list()).skills.map((e) => e.uri),
-      read: (uri) => client.readResource({ uri }),
-      listed: async () => {
-        const result = await client.callTool({ name: "list_skills", arguments: {} }) as ToolResult;
-        return (result.structuredContent!.skills as { name: string }[]).map((s) => s.name);
-      },
-    });
-  } finally {
-    await client.close();
-  }
-}
 
 function assertRefused(result: ToolResult, why: RegExp): void {
   equal(result.isError, true, textOf(result));
@@ -78,7 +37,7 @@ Deno.test("mcp --locked refuses an unsigned skill by name and serves the signed 
         await s.call("open_skill", { name: "excel" }),
         /skill "excel" is not signed by an allowed signer: no signature "excel\.skills-anywhere\.sig"/,
       );
-      equal((await s.skillUris()).join(","), "skill://pdf/SKILL.md");
+      equal(((await s.skills.list()).skills.map((e) => e.uri)).join(","), "skill://pdf/SKILL.md");
       match(await rejection(s.read("skill://excel/SKILL.md")), /"excel" is not signed/);
       equal((await s.call("open_skill", { name: "pdf" })).isError, undefined);
     });
