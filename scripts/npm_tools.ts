@@ -15,17 +15,25 @@ async function exists(path: string): Promise<boolean> {
 /**
  * The `node_modules` folder holding `specs` (exact `name@version`s, installed together without
  * running any install script), installed on first use. `probe` is a path inside `node_modules`
- * that proves the install is complete.
+ * that proves the install is complete. `overrides` (npm's `overrides` field, exact versions) pins
+ * transitive dependencies; it is part of the cache key, so a changed pin installs afresh.
  */
-export async function npmTool(specs: string | readonly string[], probe: string): Promise<string> {
+export async function npmTool(
+  specs: string | readonly string[],
+  probe: string,
+  overrides: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const list = typeof specs === "string" ? [specs] : specs;
-  const folder = join(CACHE, list.join("+").replace(/[^A-Za-z0-9@._+-]/g, "_"));
+  const pins = Object.entries(overrides).map(([name, version]) => `${name}=${version}`);
+  const key = [...list, ...pins].join("+");
+  const folder = join(CACHE, key.replace(/[^A-Za-z0-9@._+=-]/g, "_"));
   const modules = join(folder, "node_modules");
   if (await exists(join(modules, probe))) return modules;
   await Deno.mkdir(CACHE, { recursive: true });
   const staging = await Deno.makeTempDir({ dir: CACHE, prefix: ".install-" });
   try {
-    await Deno.writeTextFile(join(staging, "package.json"), '{"private":true}\n');
+    const manifest = { private: true, ...(pins.length > 0 ? { overrides } : {}) };
+    await Deno.writeTextFile(join(staging, "package.json"), JSON.stringify(manifest) + "\n");
     const npm = await new Deno.Command("npm", {
       args: [
         "install",

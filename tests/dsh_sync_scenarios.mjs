@@ -189,6 +189,39 @@ export async function watchTriggersChange(env) {
 }
 
 /**
+ * Editing `<root>/<name>/SKILL.md` (no change to the root itself) is reported, for a skill there
+ * at start and for one added while running; the catalog then shows the new description.
+ */
+export async function watchSeesSkillFileEdits(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  await t.add(t.userSkills, "edited-one", "Before the edit.");
+  const m = await mount(env, t.config({ watch: true }));
+  const description = async (name) =>
+    (await m.ctx.skills.list()).find((s) => s.name === name)?.description;
+  try {
+    assert.equal(await description("edited-one"), "Before the edit.");
+    const before = m.changes.count;
+    await sleep(100);
+    await t.add(t.userSkills, "edited-one", "After the edit.");
+    await until(() => m.changes.count > before, "skills/change after editing SKILL.md");
+    await until(async () => (await description("edited-one")) === "After the edit.", "new text");
+    await t.add(t.userSkills, "edited-two", "Added while running.");
+    await until(async () => (await description("edited-two")) !== undefined, "the added skill");
+    const mid = m.changes.count;
+    await sleep(100);
+    await t.add(t.userSkills, "edited-two", "Edited after it was added.");
+    await until(() => m.changes.count > mid, "skills/change after editing the added skill");
+    await until(
+      async () => (await description("edited-two")) === "Edited after it was added.",
+      "the added skill's new text",
+    );
+  } finally {
+    await m.close();
+  }
+}
+
+/**
  * The provider's log lines (registration, a failed background sync) reach dsh's logger with the
  * plugin's prefix exactly once.
  */
