@@ -37,15 +37,14 @@ interface DshContext {
 }
 
 /**
- * The dsh surface's log: each message goes to dsh's logger with the plugin's
- * prefix, added here and nowhere else (the provider and the core log bare
- * sentences).
+ * The dsh surface's log: each message goes to dsh's logger, which Cordis names
+ * after this plugin (`skills-anywhere`), so the message itself carries no
+ * prefix (dsh prints the logger's name before it).
  */
 function dshLog(logger: DshContext["logger"]): Log {
   return (level, message) => {
-    const line = `${name}: ${message}`;
-    if (level === "warn") logger.warn(line);
-    else logger.info(line);
+    if (level === "warn") logger.warn(message);
+    else logger.info(message);
   };
 }
 

@@ -26,6 +26,7 @@ import {
   type Invocability,
   isOpenable,
 } from "../lib/load/find.ts";
+import { counted } from "../lib/cli/words.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 
@@ -110,11 +111,14 @@ interface FindValue {
 }
 
 function renderFound(value: FindValue): string {
+  const unlisted = `${value.unlisted} not in the catalog`;
   if (value.matches.length === 0) {
-    return `No skills matched. ${value.total} skills searched (${value.unlisted} not in the catalog). Try different keywords.`;
+    return `No skills matched. ${
+      counted(value.total, "skill")
+    } searched (${unlisted}). Try different keywords.`;
   }
   return [
-    `${value.matches.length} of ${value.total} skills matched (${value.unlisted} searched skills are not in the catalog):`,
+    `${value.matches.length} of ${counted(value.total, "skill")} matched (${unlisted}):`,
     ...value.matches.map((m) =>
       `- ${m.name}${m.listed ? "" : " (not in catalog: load with open_skill)"} — ${m.description}`
     ),
@@ -123,9 +127,10 @@ function renderFound(value: FindValue): string {
 
 /**
  * Searches the whole registry, bodies included (each skill's content, loaded through the
- * registry at search time). Its summaries carry no metadata (a budget-hidden skill looks
- * like an author-disabled one) and may predate an edit, so each match is confirmed by loading
- * it the way open_skill does: find lists what open_skill opens, and nothing else.
+ * registry once per search). Its summaries carry no metadata (a budget-hidden skill looks
+ * like an author-disabled one) and may predate an edit, so each skill is judged by its load,
+ * the way open_skill judges it: find lists what open_skill opens, and nothing else, and the
+ * counts it gives (`total` searched, `unlisted` of them) leave author-disabled skills out.
  */
 async function find(
   ctx: ToolsContext,
@@ -134,22 +139,31 @@ async function find(
   exec: Exec,
 ): Promise<FindValue> {
   const view = viewOptions(exec);
-  const all = await ctx.skills.list(view);
-  const load = (skill: SkillSummary) =>
-    ctx.skills.get(skill.name, view).catch((error) => {
-      if (view.signal.aborted) throw error;
-      return undefined; // unreadable now: not something open_skill would serve
-    });
+  const loads = new Map<string, Promise<SkillDefinition | undefined>>();
+  const load = (skill: SkillSummary) => {
+    let loading = loads.get(skill.name);
+    if (loading === undefined) {
+      loading = ctx.skills.get(skill.name, view).catch((error) => {
+        if (view.signal.aborted) throw error;
+        return undefined; // unreadable now: not something open_skill would serve
+      });
+      loads.set(skill.name, loading);
+    }
+    return loading;
+  };
   const confirmed = async (skill: SkillSummary) => {
     const loaded = await load(skill);
     return loaded !== undefined && openable(loaded);
   };
+  const all = await ctx.skills.list(view);
+  const searchable: SkillSummary[] = [];
+  for (const skill of all) if (await confirmed(skill)) searchable.push(skill);
   const body = async (skill: SkillSummary) => (await load(skill))?.content;
-  const found = await findSkills(all, args, { limits, openable: confirmed, body });
+  const found = await findSkills(searchable, args, { limits, body });
   if (!found.ok) throw refusal(found);
   return {
     total: found.total,
-    unlisted: all.filter((s) => !s.invocation.modelInvocable).length,
+    unlisted: searchable.filter((s) => !s.invocation.modelInvocable).length,
     matches: found.matches.map(({ skill }) => ({
       name: skill.name,
       description: skill.description,

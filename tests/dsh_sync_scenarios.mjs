@@ -222,8 +222,9 @@ export async function watchSeesSkillFileEdits(env) {
 }
 
 /**
- * The provider's log lines (registration, a failed background sync) reach dsh's logger with the
- * plugin's prefix exactly once.
+ * The provider's log lines (registration, a failed background sync) reach dsh's logger named
+ * `skills-anywhere` (the plugin's name, which dsh prints before each line) and carry no prefix
+ * of their own: dsh prints "skills-anywhere: provider … registered", not the name twice.
  */
 export async function logLinesPrefixedOnce(env) {
   const { assert } = env;
@@ -233,20 +234,22 @@ export async function logLinesPrefixedOnce(env) {
     env,
     t.config({ sync: true, syncOnStart: false, syncIntervalMs: 250, sources: [`${t.base}/gone`] }),
   );
-  const texts = m.ctx.logger.buffer.map((message) => message.args[0]);
+  const messages = [...m.ctx.logger.buffer];
   m.ctx.logger.exporter({
     levels: { default: 3 },
-    export: (message) => texts.push(message.args[0]),
+    export: (message) => messages.push(message),
   });
   const ours = () =>
-    texts.filter((text) => typeof text === "string" && /skills-anywhere|failed/.test(text));
+    messages.filter((message) =>
+      typeof message.args[0] === "string" && /registered|failed/.test(message.args[0])
+    );
   try {
-    await until(() => ours().some((text) => / failed: /.test(text)), "the failed sync's line");
+    await until(() => ours().some((m) => / failed: /.test(m.args[0])), "the failed sync's line");
     const lines = ours();
-    assert.ok(lines.some((text) => text.includes("registered")), lines.join("\n"));
-    for (const text of lines) {
-      assert.ok(text.startsWith("skills-anywhere: "), `unprefixed: ${text}`);
-      assert.equal(text.split("skills-anywhere: ").length, 2, `prefixed twice: ${text}`);
+    assert.ok(lines.some((m) => m.args[0].includes("registered")), lines.join("\n"));
+    for (const message of lines) {
+      assert.equal(message.name, "skills-anywhere", message.args[0]);
+      assert.ok(!message.args[0].includes("skills-anywhere: "), `prefixed: ${message.args[0]}`);
     }
   } finally {
     await m.close();
