@@ -187,14 +187,21 @@ export async function hiddenCandidatesPublished(env) {
   await t.add(t.userSkills, "a", "Skill a.");
   await t.add(t.userSkills, "b", "Skill b.");
   await t.add(t.userSkills, "c", "Skill c.", { front: ["user-invocable: false"] });
+  await t.add(t.userSkills, "d", "Skill d.", { front: ["disable-model-invocation: true"] });
   const raw = t.config({ catalog: { limit: 1 } });
   // What the registry sees.
   const m = await mount(env, raw);
   try {
-    const byName = Object.fromEntries(
-      (await m.ctx.skills.list()).map((s) => [s.name, s.invocation]),
-    );
+    const listed = await m.ctx.skills.list();
+    const byName = Object.fromEntries(listed.map((s) => [s.name, s.invocation]));
     assert.deepEqual(byName.a, { modelInvocable: true, userInvocable: true });
+    // Budget-hidden and author-disabled stay apart in what dsh's `/` menu reads (whenToUse).
+    const when = Object.fromEntries(listed.map((s) => [s.name, s.whenToUse]));
+    assert.match(when.b, /^Not in the model's skill catalog \(skills-anywhere budget\)/);
+    assert.equal(when.c, when.b);
+    assert.deepEqual(byName.d, { modelInvocable: false, userInvocable: true });
+    assert.equal(when.a, undefined);
+    assert.equal(when.d, undefined);
     assert.deepEqual(byName.b, { modelInvocable: false, userInvocable: true });
     assert.deepEqual(byName.c, { modelInvocable: false, userInvocable: false });
     const b = await m.ctx.skills.get("b");
