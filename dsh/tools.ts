@@ -32,8 +32,13 @@ import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 
 /** The Cordis plugin name. */
 export const name = "skills-anywhere-tools";
-/** The services the plugin needs. */
-export const inject = ["skills", "tools"];
+/**
+ * The services the row needs to activate: only the skill registry. The tools
+ * themselves are registered once dsh's tool runtime (`tools`) is there too, in
+ * a child of the row, so a profile without a tool runtime still boots (dsh
+ * refuses to start while a row stays pending) and simply offers no tools.
+ */
+export const inject = ["skills"];
 /** The configuration schema. */
 export const Config = ToolsConfig;
 
@@ -63,6 +68,11 @@ interface ToolsContext {
     ): Promise<SkillDefinition | undefined>;
   };
   tools: { register(definition: unknown): () => void };
+}
+
+/** The row's own context: Cordis's `inject` starts a child once the services exist. */
+interface PluginContext {
+  inject(services: string[], apply: (ctx: ToolsContext) => void): unknown;
 }
 
 interface Exec {
@@ -246,7 +256,8 @@ function registerOpen(ctx: ToolsContext): void {
 }
 
 /**
- * Registers the tools the configuration enables.
+ * Registers the tools the configuration enables, as soon as (and whenever)
+ * dsh's tool runtime is there.
  *
  * @example
  * ```ts
@@ -255,7 +266,9 @@ function registerOpen(ctx: ToolsContext): void {
  * apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true });
  * ```
  */
-export function apply(ctx: ToolsContext, config: ToolsConfigValue): void {
-  if (config.find) registerFind(ctx, findLimits(config.findLimit, config.findMaxLimit));
-  if (config.open) registerOpen(ctx);
+export function apply(ctx: PluginContext, config: ToolsConfigValue): void {
+  ctx.inject(["skills", "tools"], (inner) => {
+    if (config.find) registerFind(inner, findLimits(config.findLimit, config.findMaxLimit));
+    if (config.open) registerOpen(inner);
+  });
 }

@@ -21,7 +21,8 @@ export async function pluginRegistersProvider(env) {
   assert.equal(env.provider.name, "skills-anywhere");
   assert.deepEqual([...env.provider.inject], ["skills"]);
   assert.equal(env.tools.name, "skills-anywhere-tools");
-  assert.deepEqual([...env.tools.inject], ["skills", "tools"]);
+  // The tools row activates with the registry alone (see toolsRowWithoutToolRuntime).
+  assert.deepEqual([...env.tools.inject], ["skills"]);
   const t = await tree(env);
   await t.add(t.userSkills, "user-one", "A user skill.");
   await t.add(t.projectSkills, "project-one", "A project skill.");

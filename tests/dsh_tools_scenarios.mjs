@@ -1,6 +1,6 @@
 // dsh scenarios: the model tools find_skills and open_skill through the real ToolRuntime. See
 // tests/dsh_scenarios.mjs for `env`.
-import { call, catalogStateOf, mount, pdfTree, textOf } from "./dsh_fixtures.mjs";
+import { call, catalogStateOf, mount, pdfTree, textOf, until } from "./dsh_fixtures.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // Tools
@@ -53,6 +53,30 @@ export async function findAndOpenWithBudget(env) {
     // limit is clamped to at least 1.
     const one = await call(m.ctx, "find_skills", { query: "pdf", limit: 0 });
     assert.equal(one.value.matches.length, 1);
+  } finally {
+    await m.close();
+  }
+}
+
+/**
+ * A profile without dsh's tool runtime: the tools row still activates (dsh refuses to boot while a
+ * row stays pending) and offers nothing; once a tool runtime is plugged in, the tools appear.
+ */
+export async function toolsRowWithoutToolRuntime(env) {
+  const { assert } = env;
+  const t = await pdfTree(env);
+  const m = await mount(env, t.config());
+  try {
+    const fiber = await m.ctx.plugin(env.tools, {});
+    assert.equal(fiber.ctx.get("tools"), undefined);
+    assert.deepEqual((await m.ctx.skills.list()).length, 4);
+    await m.ctx.plugin(env.SystemPrompt);
+    await m.ctx.plugin(env.ToolRuntime);
+    await until(() => m.ctx.get("tools")?.get("find_skills") !== undefined, "find_skills");
+    const found = await call(m.ctx, "find_skills", { query: "pdf" });
+    assert.equal(found.isError, false, textOf(found));
+    await fiber.dispose();
+    assert.equal(m.ctx.get("tools").get("find_skills"), undefined);
   } finally {
     await m.close();
   }
