@@ -15,6 +15,7 @@
 import type { Log } from "../lib/util.ts";
 import { catalogConfig, ProviderConfig, type ProviderConfigValue } from "./config.ts";
 import { type ProviderControl, SkillsAnywhereProvider } from "./provider.ts";
+import type { WinnerSource } from "./shadows.ts";
 
 /** The Cordis plugin name. */
 export const name = "skills-anywhere";
@@ -25,7 +26,7 @@ export const Config = ProviderConfig;
 
 /** The minimal shape of the dsh context this plugin uses. */
 interface DshContext {
-  skills: {
+  skills: WinnerSource & {
     registerProvider(create: (control: ProviderControl) => SkillsAnywhereProvider): () => void;
   };
   logger: {
@@ -54,7 +55,10 @@ export function apply(ctx: DshContext, config: ProviderConfigValue): void {
   const log = dshLog(ctx.logger);
   let provider: SkillsAnywhereProvider | undefined;
   ctx.skills.registerProvider((control) => {
-    provider = new SkillsAnywhereProvider(resolved, log, control);
+    const registry = ctx.skills;
+    provider = new SkillsAnywhereProvider(resolved, log, control, {
+      list: (options) => registry.list(options),
+    });
     return provider;
   });
   ctx.effect(() => () => provider?.dispose(), "skills-anywhere provider");

@@ -33,6 +33,7 @@ import type { SyncResult } from "../lib/sources/sync.ts";
 import type { Log } from "../lib/util.ts";
 import { budgetLimit, type DshConfig } from "./config.ts";
 import { type Candidate, type Definition, toCandidate, toDefinition } from "./record.ts";
+import { Shadows, type WinnerSource } from "./shadows.ts";
 import { ProjectViews } from "./views.ts";
 import { debounce, type Debounced, Watcher } from "./watch.ts";
 
@@ -70,11 +71,16 @@ export class SkillsAnywhereProvider {
   readonly #sync: SyncScheduler;
   readonly #watcher: Watcher;
   readonly #invalidate: Debounced;
+  readonly #shadows?: Shadows;
   readonly #noticed = new Set<string>();
   #disposed = false;
 
-  /** Builds the provider; starts the first sync and the file polls when configured to. */
-  constructor(config: DshConfig, log: Log, control?: ProviderControl) {
+  /**
+   * Builds the provider; starts the first sync and the file polls when configured to.
+   * `registry` (dsh's, when registered there) tells which names other providers win, so the
+   * budget skips them.
+   */
+  constructor(config: DshConfig, log: Log, control?: ProviderControl, registry?: WinnerSource) {
     this.#config = config;
     this.name = config.providerName;
     this.#log = log;
@@ -82,6 +88,12 @@ export class SkillsAnywhereProvider {
     this.#invalidate = debounce(() => {
       if (!this.#disposed) this.#control?.invalidate();
     }, DEBOUNCE_MS);
+    if (registry !== undefined && control !== undefined) {
+      this.#shadows = new Shadows(this.name, registry, () => {
+        this.#views.clear();
+        this.#invalidateSoon();
+      });
+    }
     this.#watcher = new Watcher(() => this.#invalidateSoon());
     this.#sync = new SyncScheduler(config, {
       log,
@@ -104,9 +116,12 @@ export class SkillsAnywhereProvider {
     return this.#config;
   }
 
-  /** The candidates for `cwd` (its project roots and project sources file included). */
+  /**
+   * The candidates for `cwd` (its project roots and project sources file included), the budget
+   * spent on the names no other provider wins in the viewing `scope` (as last seen).
+   */
   async list(
-    options: { cwd?: string; signal?: AbortSignal } = {},
+    options: { cwd?: string; signal?: AbortSignal; scope?: unknown } = {},
   ): Promise<Candidate[] | { candidates: Candidate[]; complete: false }> {
     const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
     if (projectRoot !== undefined && this.#sync.addProject(projectRoot)) {
@@ -121,7 +136,11 @@ export class SkillsAnywhereProvider {
     if (this.#config.watch && this.#control !== undefined && !this.#disposed) {
       this.#watcher.watchRoots(roots, projectRoot);
     }
-    const states = this.#views.remember(projectRoot, report, this.#config.catalog);
+    const shadowed = this.#shadows?.get(options.scope, options.cwd);
+    const states = this.#views.remember(projectRoot, report, this.#config.catalog, shadowed);
+    if (this.#config.catalog.limit > 0 && !this.#disposed) {
+      this.#shadows?.check(options.scope, options.cwd, report.skills.map((skill) => skill.name));
+    }
     const candidates = report.skills.map((skill) =>
       toCandidate(skill, states.get(skill.name)!, this.name)
     );
@@ -202,6 +221,7 @@ export class SkillsAnywhereProvider {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#invalidate.cancel();
+    this.#shadows?.close();
     this.#watcher.close();
     await this.#sync.stop();
   }

@@ -9,6 +9,7 @@ import {
   skillMd,
   textOf,
   tree,
+  until,
   upstream,
 } from "./dsh_fixtures.mjs";
 
@@ -121,6 +122,53 @@ export async function budgetLimitTwo(env) {
     assert.equal(await catalogStateOf(m.ctx, "a"), "visible");
     assert.equal(await catalogStateOf(m.ctx, "b"), "visible");
     assert.equal(await catalogStateOf(m.ctx, "c"), "hidden");
+  } finally {
+    await m.close();
+  }
+}
+
+/**
+ * The budget is spent after dsh's precedence: with limit 2 over a, b, c, d and another provider
+ * (rank 100, like dsh's project `.dsh/skills`) winning a and b, the two places go to c and d.
+ */
+export async function budgetSkipsShadowedNames(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  for (const name of ["a", "b", "c", "d"]) await t.add(t.userSkills, name, `Skill ${name}.`);
+  const m = await mount(env, t.config({ catalog: { limit: 2 } }));
+  const theirs = (name) => ({
+    name,
+    description: `Their ${name}.`,
+    invocation: { modelInvocable: true, userInvocable: true },
+    source: "project-dsh",
+    provider: "filesystem",
+    rank: 100,
+    locator: name,
+  });
+  try {
+    await m.ctx.plugin({
+      name: "dsh-filesystem-stand-in",
+      inject: ["skills"],
+      apply(inner) {
+        inner.skills.registerProvider(() => ({
+          name: "filesystem",
+          list: () => [theirs("a"), theirs("b")],
+          get: (candidate) => ({ ...theirs(candidate.name), content: "Theirs." }),
+        }));
+      },
+    });
+    const ours = async () =>
+      (await m.ctx.skills.list())
+        .filter((s) => s.provider === "skills-anywhere" && s.invocation.modelInvocable)
+        .map((s) => s.name);
+    await until(async () => (await ours()).join() === "c,d", "c and d in the catalog");
+    const all = await m.ctx.skills.list();
+    assert.deepEqual(all.map((s) => [s.name, s.provider]), [
+      ["a", "filesystem"],
+      ["b", "filesystem"],
+      ["c", "skills-anywhere"],
+      ["d", "skills-anywhere"],
+    ]);
   } finally {
     await m.close();
   }
