@@ -33,7 +33,7 @@ import type { SyncResult } from "../lib/sources/sync.ts";
 import type { Log } from "../lib/util.ts";
 import { budgetLimit, type DshConfig } from "./config.ts";
 import { type Candidate, type Definition, toCandidate, toDefinition } from "./record.ts";
-import { Shadows, type WinnerSource } from "./shadows.ts";
+import { shadowedNames, type WinnerSource } from "./shadows.ts";
 import { ProjectViews } from "./views.ts";
 import { debounce, type Debounced, Watcher } from "./watch.ts";
 
@@ -71,7 +71,7 @@ export class SkillsAnywhereProvider {
   readonly #sync: SyncScheduler;
   readonly #watcher: Watcher;
   readonly #invalidate: Debounced;
-  readonly #shadows?: Shadows;
+  readonly #registry?: WinnerSource;
   readonly #noticed = new Set<string>();
   #disposed = false;
 
@@ -88,12 +88,7 @@ export class SkillsAnywhereProvider {
     this.#invalidate = debounce(() => {
       if (!this.#disposed) this.#control?.invalidate();
     }, DEBOUNCE_MS);
-    if (registry !== undefined && control !== undefined) {
-      this.#shadows = new Shadows(this.name, registry, () => {
-        this.#views.clear();
-        this.#invalidateSoon();
-      });
-    }
+    this.#registry = registry;
     this.#watcher = new Watcher(() => this.#invalidateSoon());
     this.#sync = new SyncScheduler(config, {
       log,
@@ -118,7 +113,7 @@ export class SkillsAnywhereProvider {
 
   /**
    * The candidates for `cwd` (its project roots and project sources file included), the budget
-   * spent on the names no other provider wins in the viewing `scope` (as last seen).
+   * spent on the names no other provider wins in the viewing `scope` (asked of the registry).
    */
   async list(
     options: { cwd?: string; signal?: AbortSignal; scope?: unknown } = {},
@@ -136,11 +131,10 @@ export class SkillsAnywhereProvider {
     if (this.#config.watch && this.#control !== undefined && !this.#disposed) {
       this.#watcher.watchRoots(roots, projectRoot);
     }
-    const shadowed = this.#shadows?.get(options.scope, options.cwd);
+    const shadowed = this.#registry === undefined || this.#config.catalog.limit === 0
+      ? undefined
+      : await shadowedNames(this.#registry, this.name, options, report.skills.map((s) => s.name));
     const states = this.#views.remember(projectRoot, report, this.#config.catalog, shadowed);
-    if (this.#config.catalog.limit > 0 && !this.#disposed) {
-      this.#shadows?.check(options.scope, options.cwd, report.skills.map((skill) => skill.name));
-    }
     const candidates = report.skills.map((skill) =>
       toCandidate(skill, states.get(skill.name)!, this.name)
     );
@@ -221,7 +215,6 @@ export class SkillsAnywhereProvider {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#invalidate.cancel();
-    this.#shadows?.close();
     this.#watcher.close();
     await this.#sync.stop();
   }

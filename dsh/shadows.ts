@@ -1,117 +1,67 @@
 /**
- * Which of the provider's names another dsh provider wins, per view (viewing
+ * Which of the provider's names another dsh provider wins in a view (viewing
  * scope and working directory), so the catalog budget is spent after dsh's
  * precedence: a name dsh's own `.dsh/skills` or a preset's filesystem
- * provider shadows takes no place. The registry is asked after a listing,
- * outside it (a provider cannot ask the registry while the registry asks it);
- * when the answer changes, `changed` is called and the next listing spends
- * the budget again.
+ * provider shadows takes no place. The provider asks the registry itself,
+ * from inside its own listing; the registry then lists every provider again,
+ * this one included, and that inner listing (recognised through
+ * `AsyncLocalStorage`, so a concurrent listing of the same view is not
+ * mistaken for it) answers without asking again. The winners do not depend on
+ * budget states, so the inner answer is as good as any.
  *
  * @example
  * ```ts
- * import { Shadows } from "./shadows.ts";
+ * import { shadowedNames } from "./shadows.ts";
  * declare const registry: {
  *   list(o: { cwd?: string; scope?: unknown }): Promise<{ name: string; provider: string }[]>;
  * };
- * const shadows = new Shadows("skills-anywhere", registry, () => console.log("spend again"));
- * shadows.check(undefined, "/repo", ["pdf", "docx"]);
- * console.log(shadows.get(undefined, "/repo").size);
+ * const shadowed = await shadowedNames(registry, "skills-anywhere", { cwd: "/repo" }, ["pdf"]);
+ * console.log(shadowed.has("pdf"));
  * ```
  * @module
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /** What the provider reads of dsh's registry: the winner of each name in a view. */
 export interface WinnerSource {
-  list(options: { cwd?: string; scope?: unknown }): Promise<{ name: string; provider: string }[]>;
+  list(
+    options: { cwd?: string; scope?: unknown; signal?: AbortSignal },
+  ): Promise<{ name: string; provider: string }[]>;
 }
 
-const GLOBAL = {};
-const NONE: ReadonlySet<string> = new Set();
+/**
+ * The ask in progress, per async context. A token counts only while its ask runs: timers and
+ * watchers created inside an ask inherit the context, and must not pass for it afterwards.
+ */
+const asking = new AsyncLocalStorage<object>();
+const running = new Set<object>();
 
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  return a.size === b.size && [...a].every((name) => b.has(name));
-}
-
-/** The names another provider wins, per viewing scope and working directory. */
-export class Shadows {
-  readonly #byScope = new WeakMap<object, Map<string, ReadonlySet<string>>>();
-  readonly #running = new Map<string, { again: string[] | undefined }>();
-  readonly #keys = new WeakMap<object, number>();
-  #nextKey = 1;
-  #closed = false;
-
-  /** `provider`: our provider name; `changed`: called when a view's shadowed names change. */
-  constructor(
-    readonly provider: string,
-    readonly registry: WinnerSource,
-    readonly changed: () => void,
-  ) {}
-
-  /** The names of ours another provider won in this view, as last seen (none at first). */
-  get(scope: unknown, cwd: string | undefined): ReadonlySet<string> {
-    return this.#byScope.get(scopeKey(scope))?.get(cwd ?? "") ?? NONE;
+/**
+ * The names among `names` that a provider other than `provider` wins in the view of `options`;
+ * none when called from the registry listing this function started.
+ */
+export async function shadowedNames(
+  registry: WinnerSource,
+  provider: string,
+  options: { cwd?: string; scope?: unknown; signal?: AbortSignal },
+  names: readonly string[],
+): Promise<ReadonlySet<string>> {
+  const current = asking.getStore();
+  if (current !== undefined && running.has(current)) return new Set();
+  const token = {};
+  running.add(token);
+  let winners: { name: string; provider: string }[];
+  try {
+    winners = await asking.run(token, () => registry.list(options));
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return new Set(); // the registry could not list this view now: spend as before
+  } finally {
+    running.delete(token);
   }
-
-  /** Asks the registry, soon, which of `names` another provider wins in this view. */
-  check(scope: unknown, cwd: string | undefined, names: readonly string[]): void {
-    if (this.#closed) return;
-    const id = `${this.#id(scopeKey(scope))}\0${cwd ?? ""}`;
-    const running = this.#running.get(id);
-    if (running !== undefined) {
-      running.again = [...names];
-      return;
-    }
-    const state = { again: undefined as string[] | undefined };
-    this.#running.set(id, state);
-    setTimeout(async () => {
-      try {
-        let next: readonly string[] | undefined = names;
-        while (next !== undefined && !this.#closed) {
-          state.again = undefined;
-          await this.#ask(scope, cwd, next);
-          next = state.again;
-        }
-      } finally {
-        this.#running.delete(id);
-      }
-    }, 0);
-  }
-
-  async #ask(scope: unknown, cwd: string | undefined, names: readonly string[]): Promise<void> {
-    let winners: { name: string; provider: string }[];
-    try {
-      winners = await this.registry.list({ cwd, scope });
-    } catch {
-      return; // the registry could not list this view now: keep what is known
-    }
-    const byName = new Map(winners.map((skill) => [skill.name, skill.provider]));
-    const shadowed = new Set(names.filter((name) => {
-      const winner = byName.get(name);
-      return winner !== undefined && winner !== this.provider;
-    }));
-    const key = scopeKey(scope);
-    const views = this.#byScope.get(key) ?? new Map<string, ReadonlySet<string>>();
-    this.#byScope.set(key, views);
-    if (sameSet(views.get(cwd ?? "") ?? NONE, shadowed)) return;
-    views.set(cwd ?? "", shadowed);
-    if (!this.#closed) this.changed();
-  }
-
-  #id(key: object): number {
-    let id = this.#keys.get(key);
-    if (id === undefined) {
-      id = this.#nextKey++;
-      this.#keys.set(key, id);
-    }
-    return id;
-  }
-
-  /** Stops asking. */
-  close(): void {
-    this.#closed = true;
-  }
-}
-
-function scopeKey(scope: unknown): object {
-  return typeof scope === "object" && scope !== null ? scope : GLOBAL;
+  const byName = new Map(winners.map((skill) => [skill.name, skill.provider]));
+  return new Set(names.filter((name) => {
+    const winner = byName.get(name);
+    return winner !== undefined && winner !== provider;
+  }));
 }
