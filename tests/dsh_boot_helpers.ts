@@ -145,7 +145,8 @@ export class WebDsh {
 
   #collect(stream: ReadableStream<Uint8Array>): void {
     (async () => {
-      for await (const text of stream.pipeThrough(new TextDecoderStream())) this.#output.push(text);
+      const decoder = new TextDecoder();
+      for await (const bytes of stream) this.#output.push(decoder.decode(bytes, { stream: true }));
     })();
   }
 
