@@ -291,3 +291,47 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
     ok(!toolNames(agentTurn(world.model.requests)).includes("find_skills"));
   });
 });
+
+/** A row that lists the registry's skills once the profile is up, prints them and exits 0. */
+const OBSERVER = `export const name = "observer";
+export const inject = ["skills"];
+export function apply(ctx) {
+  setTimeout(async () => {
+    const skills = await ctx.skills.list({ cwd: process.cwd() });
+    console.log("OBSERVED " + JSON.stringify(skills.map((s) => [s.name, s.provider])));
+    process.exit(0);
+  }, 500);
+}
+`;
+
+Deno.test("dsh booted (1): a profile with the skill registry and no tool runtime", async () => {
+  await withWorld(async (world, tarball) => {
+    await addPlugin(world, "lean", tarball);
+    // Only this plugin's bundle; the profile's own layer adds the skill registry (and the
+    // timer and hmr rows dsh's launcher needs), no tool runtime, and turns the tools row on.
+    const manifestFile = join(profileDir(world, "lean"), "package.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    manifest.dsh.profile.bundles = ["dsh-skills-anywhere"];
+    await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
+    const observer = join(world.home, "..", "observer.mjs");
+    await writeFile(observer, OBSERVER);
+    await writeFile(
+      join(profileDir(world, "lean"), "cordis.patch.yml"),
+      `- insert:
+    - { id: timer, name: '@deepseek-ai/cordis-plugin-timer' }
+    - { id: hmr, name: '@deepseek-ai/cordis-plugin-hmr', config: { root: [] } }
+    - { id: skill, name: '@deepseek-ai/dsh-skill' }
+    - { id: observer, name: ${JSON.stringify(observer)} }
+- id: skills-anywhere-tools
+  disabled: false
+`,
+    );
+    const booted = await runDsh(world, ["--profile", "lean"]);
+    equal(booted.code, 0, booted.stdout + booted.stderr);
+    const line = booted.stdout.split("\n").find((text) => text.startsWith("OBSERVED "));
+    ok(line, booted.stdout + booted.stderr);
+    const listed = new Map(JSON.parse(line.slice("OBSERVED ".length)) as [string, string][]);
+    equal(listed.get("ours-a"), "skills-anywhere");
+    equal(listed.get("both-places"), "skills-anywhere");
+  });
+});
