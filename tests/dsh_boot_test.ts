@@ -292,19 +292,34 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
   });
 });
 
-/** A row that lists the registry's skills once the profile is up, prints them and exits 0. */
+/**
+ * A row that, once the profile is up, prints the registry's skills and dsh's log so far (the
+ * Cordis logger's buffer: logger name and arguments of each message), then exits 0.
+ */
 const OBSERVER = `export const name = "observer";
 export const inject = ["skills"];
 export function apply(ctx) {
   setTimeout(async () => {
     const skills = await ctx.skills.list({ cwd: process.cwd() });
     console.log("OBSERVED " + JSON.stringify(skills.map((s) => [s.name, s.provider])));
+    const log = ctx.logger.buffer.map((m) => [m.name, m.args.map(String).join(" ")]);
+    console.log("LOGGED " + JSON.stringify(log));
     process.exit(0);
   }, 500);
 }
 `;
 
-Deno.test("dsh booted (1): a profile with the skill registry and no tool runtime", async () => {
+/** What the observer printed: the skills (name → provider) and the log lines [logger, text]. */
+function observed(stdout: string): { skills: Map<string, string>; log: [string, string][] } {
+  const line = (tag: string) => {
+    const found = stdout.split("\n").find((text) => text.startsWith(`${tag} `));
+    ok(found, stdout);
+    return JSON.parse(found.slice(tag.length + 1));
+  };
+  return { skills: new Map(line("OBSERVED")), log: line("LOGGED") };
+}
+
+Deno.test("dsh booted: a profile with the skill registry and no tool runtime; its log", async () => {
   await withWorld(async (world, tarball) => {
     await addPlugin(world, "lean", tarball);
     // Only this plugin's bundle; the profile's own layer adds the skill registry (and the
@@ -328,10 +343,30 @@ Deno.test("dsh booted (1): a profile with the skill registry and no tool runtime
     );
     const booted = await runDsh(world, ["--profile", "lean"]);
     equal(booted.code, 0, booted.stdout + booted.stderr);
-    const line = booted.stdout.split("\n").find((text) => text.startsWith("OBSERVED "));
-    ok(line, booted.stdout + booted.stderr);
-    const listed = new Map(JSON.parse(line.slice("OBSERVED ".length)) as [string, string][]);
-    equal(listed.get("ours-a"), "skills-anywhere");
-    equal(listed.get("both-places"), "skills-anywhere");
+    const first = observed(booted.stdout);
+    equal(first.skills.get("ours-a"), "skills-anywhere");
+    equal(first.skills.get("both-places"), "skills-anywhere");
+    // (8) The registration line: dsh's logger is named after the plugin, the text is not.
+    const ours = first.log.filter(([logger]) => logger === "skills-anywhere");
+    ok(ours.some(([, text]) => /^provider "skills-anywhere" registered/.test(text)), `${ours}`);
+    for (const [, text] of ours) ok(!text.startsWith("skills-anywhere"), text);
+
+    // (8) After `plugin remove`, the rows the user wrote are what dsh's loader warns about.
+    const removed = await runDsh(world, [
+      "plugin",
+      "--profile",
+      "lean",
+      "remove",
+      "dsh-skills-anywhere",
+    ]);
+    equal(removed.code, 0, removed.stderr);
+    const after = await runDsh(world, ["--profile", "lean"]);
+    equal(after.code, 0, after.stdout + after.stderr);
+    equal(observed(after.stdout).skills.get("ours-a"), undefined);
+    const dump = await runDsh(world, ["--profile", "lean", "--dump-config"]);
+    match(
+      dump.stdout + dump.stderr,
+      /cordis\.patch\.yml\] patch: entry "skills-anywhere-tools" not found/,
+    );
   });
 });
