@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { skillMd, withTempDir } from "./helpers.ts";
 import { packPlugin } from "./dsh_pack.ts";
-import { type ChatRequest, ScriptedModel, toolNames } from "./dsh_model.ts";
+import { type ChatRequest, type Reply, ScriptedModel, toolNames } from "./dsh_model.ts";
 import { type DshWorld, installDsh, runDsh, WebDsh } from "./dsh_boot_helpers.ts";
 
 /** The user patch that works around dsh 0.1.0-rc.8's boot crash (docs/dsh.md). */
@@ -55,10 +55,13 @@ async function writeSkills(world: DshWorld): Promise<void> {
 }
 
 /** Runs `fn` in a fresh world: temp home and project, the scripted model, the packed plugin. */
-async function withWorld(fn: (world: DshWorld, tarball: string) => Promise<void>): Promise<void> {
+async function withWorld(
+  fn: (world: DshWorld, tarball: string) => Promise<void>,
+  script?: (request: ChatRequest) => Reply,
+): Promise<void> {
   const install = await installDsh();
   await withTempDir(async (work) => {
-    const model = new ScriptedModel();
+    const model = new ScriptedModel(script);
     const world: DshWorld = {
       install,
       home: join(work, "home"),
@@ -160,9 +163,13 @@ async function newSession(web: WebDsh, world: DshWorld, preset?: string): Promis
   return created.sessionId as string;
 }
 
-/** The agent's turn among the model's requests (dsh also asks it for a session title). */
-function agentTurn(requests: readonly ChatRequest[]): ChatRequest {
-  const turn = requests.findLast((request) => (request.tools ?? []).length > 0);
+/**
+ * The agent's first or last turn among the model's requests (dsh also asks the model for a
+ * session title, without tools).
+ */
+function agentTurn(requests: readonly ChatRequest[], which: "first" | "last"): ChatRequest {
+  const isTurn = (request: ChatRequest) => (request.tools ?? []).length > 0;
+  const turn = which === "first" ? requests.find(isTurn) : requests.findLast(isTurn);
   ok(turn, `no agent turn among ${requests.length} requests`);
   return turn;
 }
@@ -252,6 +259,28 @@ Deno.test("dsh booted (web): rows, precedence, budget, states, watching, tools p
   });
 });
 
+/** The first agent turn calls find_skills; every other request gets the text "ok". */
+function findOnce(request: ChatRequest): Reply {
+  const first = (request.tools ?? []).length > 0 &&
+    !request.messages.some((message) => message.role === "tool");
+  return first ? { call: { name: "find_skills", arguments: { query: "ours skill" } } } : {
+    text: "ok",
+  };
+}
+
+/** The text of the first tool result the model received. */
+function toolResult(requests: readonly ChatRequest[]): string {
+  for (const request of requests) {
+    const message = request.messages.find((m) => m.role === "tool");
+    if (message !== undefined) {
+      return typeof message.content === "string"
+        ? message.content
+        : JSON.stringify(message.content);
+    }
+  }
+  throw new Error(`no tool result among ${requests.length} requests`);
+}
+
 Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal", async () => {
   await withWorld(async (world, tarball) => {
     await addPlugin(world, "headless", tarball);
@@ -262,7 +291,7 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
     const answered = await runDsh(world, task);
     equal(answered.code, 0, answered.stdout + answered.stderr);
     match(answered.stdout, /ok/);
-    const request = agentTurn(world.model.requests);
+    const request = agentTurn(world.model.requests, "first");
     const tools = toolNames(request);
     for (const name of ["find_skills", "open_skill", "skill"]) {
       ok(tools.includes(name), tools.join());
@@ -276,6 +305,13 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
     ok(!system.includes("Ours ours-c skill."), system);
     ok(system.includes("Theirs aa-shadow-1."), system);
 
+    // (6)(8) The model called find_skills: the budget-hidden ours-c is found and marked, the
+    // author-disabled ours-off is not, and the counts leave it out, in agreeing words.
+    const result = toolResult(world.model.requests);
+    match(result, /^\d+ of \d+ skills matched \(\d+ not in the catalog\):/);
+    match(result, /- ours-c \(not in catalog: load with open_skill\) — Ours ours-c skill\./);
+    ok(!result.includes("ours-off"), result);
+
     // After `plugin remove` the profile still boots (the rows left in its patch only warn, in the
     // log; the web test shows the line), and the model no longer gets our tools.
     const removed = await runDsh(world, [
@@ -288,8 +324,8 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
     equal(removed.code, 0, removed.stderr);
     const clean = await runDsh(world, task);
     equal(clean.code, 0, clean.stdout + clean.stderr);
-    ok(!toolNames(agentTurn(world.model.requests)).includes("find_skills"));
-  });
+    ok(!toolNames(agentTurn(world.model.requests, "last")).includes("find_skills"));
+  }, findOnce);
 });
 
 /**

@@ -8,7 +8,13 @@ export interface ChatMessage {
   role: string;
   content?: unknown;
   tool_calls?: unknown[];
+  tool_call_id?: string;
 }
+
+/** What the scripted model answers: a text, or one call of a tool. */
+export type Reply = { text: string } | {
+  call: { name: string; arguments: Record<string, unknown> };
+};
 
 /** One recorded chat completions request. */
 export interface ChatRequest {
@@ -37,6 +43,13 @@ function chunk(delta: Record<string, unknown>, finish: string | null, usage?: un
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
 
+/** A streamed answer: the chunks, then `[DONE]`. */
+function sse(chunks: string): Response {
+  return new Response(chunks + "data: [DONE]\n\n", {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
+
 /** The scripted model server; `close()` stops it. */
 export class ScriptedModel {
   readonly requests: ChatRequest[] = [];
@@ -45,7 +58,8 @@ export class ScriptedModel {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #waiters: Array<() => void> = [];
 
-  constructor(readonly reply = "ok") {
+  /** `script` picks the answer to each request (default: the text "ok"). */
+  constructor(readonly script: (request: ChatRequest) => Reply = () => ({ text: "ok" })) {
     this.#server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       (request) => this.#handle(request),
@@ -77,25 +91,20 @@ export class ScriptedModel {
     const body = await request.json() as ChatRequest;
     this.requests.push(body);
     for (const wake of this.#waiters.splice(0)) wake();
-    if (body.stream === false) {
-      return Response.json({
-        id: "scripted-1",
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: "deepseek-chat",
-        choices: [{
-          index: 0,
-          message: { role: "assistant", content: this.reply },
-          finish_reason: "stop",
-        }],
-        usage: USAGE,
-      });
+    const reply = this.script(body);
+    if ("call" in reply) {
+      const call = {
+        index: 0,
+        id: `call-${this.requests.length}`,
+        type: "function",
+        function: { name: reply.call.name, arguments: JSON.stringify(reply.call.arguments) },
+      };
+      return sse(
+        chunk({ role: "assistant", tool_calls: [call] }, null) +
+          chunk({}, "tool_calls", USAGE),
+      );
     }
-    const events = chunk({ role: "assistant", content: this.reply }, null) +
-      chunk({}, "stop", USAGE) + "data: [DONE]\n\n";
-    return new Response(events, {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    return sse(chunk({ role: "assistant", content: reply.text }, null) + chunk({}, "stop", USAGE));
   }
 
   /** Stops the server. */
