@@ -144,14 +144,14 @@ export function readDshRecord(
  * that is not model-invocable as user-only, and this line is what tells the
  * two apart there (an author-disabled skill never carries it).
  */
-export const BUDGET_HIDDEN_NOTE =
+const BUDGET_HIDDEN_NOTE =
   "Not in the model's skill catalog (skills-anywhere budget): the model finds it with " +
   "find_skills and loads it with open_skill.";
 
 /**
  * The candidate dsh lists for `skill` in budget state `state`: a hidden skill
  * is not model-invocable but keeps its author's user invocation, and its
- * `whenToUse` starts with {@link BUDGET_HIDDEN_NOTE}.
+ * `whenToUse` starts with the budget note (`BUDGET_HIDDEN_NOTE`).
  *
  * @example
  * ```ts

@@ -53,8 +53,6 @@ function sse(chunks: string): Response {
 /** The scripted model server; `close()` stops it. */
 export class ScriptedModel {
   readonly requests: ChatRequest[] = [];
-  /** Every request line seen (`METHOD /path`), for diagnostics. */
-  readonly seen: string[] = [];
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #waiters: Array<() => void> = [];
 
@@ -81,7 +79,6 @@ export class ScriptedModel {
 
   async #handle(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
-    this.seen.push(`${request.method} ${path}`);
     if (request.method === "GET" && path.endsWith("/models")) {
       return Response.json({ object: "list", data: [{ id: "deepseek-chat", object: "model" }] });
     }
