@@ -208,7 +208,7 @@ async function writePreset(world: DshWorld, id: string): Promise<void> {
   );
 }
 
-Deno.test("dsh booted (web): rows, precedence, budget, states, watching, tools per preset", async () => {
+Deno.test("dsh booted (web): rows, precedence, budget, states, tools per preset", async () => {
   await withWorld(async (world, tarball) => {
     await addPlugin(world, "web", tarball);
     await writeFile(join(profileDir(world, "web"), "cordis.patch.yml"), PROVIDER_ROW);
@@ -244,15 +244,6 @@ Deno.test("dsh booted (web): rows, precedence, budget, states, watching, tools p
       for (const name of ["find_skills", "open_skill"]) {
         ok(toolNames(mineRequest).includes(name), toolNames(mineRequest).join());
       }
-
-      // (2) Editing SKILL.md inside its folder reaches dsh's catalog.
-      const edited = join(world.home, ".claude", "skills", "ours-a", "SKILL.md");
-      await writeFile(edited, skillMd("ours-a", "Ours ours-a, edited.", "Edited body."));
-      await skillList(
-        web,
-        standard,
-        (r) => r.get("ours-a")?.description === "Ours ours-a, edited.",
-      );
     } finally {
       await web.stop();
     }
@@ -330,20 +321,40 @@ Deno.test("dsh booted (headless): ranks hold in one layer, tools opt in, removal
 
 /**
  * A row that, once the profile is up, prints the registry's skills and dsh's log so far (the
- * Cordis logger's buffer: logger name and arguments of each message), then exits 0.
+ * Cordis logger's buffer: logger name and arguments of each message), then rewrites the SKILL.md
+ * at `edit` inside its skill folder and prints the description the registry gives for it (asked
+ * again up to 40 times, 100 ms apart, until it changes), then exits 0.
  */
-const OBSERVER = `export const name = "observer";
+function observerSource(edit: string, name: string): string {
+  return `import { writeFileSync } from "node:fs";
+export const name = "observer";
 export const inject = ["skills"];
+const describe = async (ctx) =>
+  (await ctx.skills.list({ cwd: process.cwd() })).find((s) => s.name === ${JSON.stringify(name)})
+    ?.description;
 export function apply(ctx) {
   setTimeout(async () => {
     const skills = await ctx.skills.list({ cwd: process.cwd() });
     console.log("OBSERVED " + JSON.stringify(skills.map((s) => [s.name, s.provider])));
     const log = ctx.logger.buffer.map((m) => [m.name, m.args.map(String).join(" ")]);
     console.log("LOGGED " + JSON.stringify(log));
+    const before = await describe(ctx);
+    if (before !== undefined) {
+      writeFileSync(${JSON.stringify(edit)}, ${
+    JSON.stringify(skillMd(name, "Edited here.", "New body."))
+  });
+      let now = before;
+      for (let i = 0; i < 40 && now === before; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        now = await describe(ctx);
+      }
+      console.log("EDITED " + JSON.stringify(now));
+    }
     process.exit(0);
   }, 500);
 }
 `;
+}
 
 /** What the observer printed: the skills (name → provider) and the log lines [logger, text]. */
 function observed(stdout: string): { skills: Map<string, string>; log: [string, string][] } {
@@ -355,7 +366,7 @@ function observed(stdout: string): { skills: Map<string, string>; log: [string, 
   return { skills: new Map(line("OBSERVED")), log: line("LOGGED") };
 }
 
-Deno.test("dsh booted: a profile with the skill registry and no tool runtime; its log", async () => {
+Deno.test("dsh booted: a profile with the skill registry and no tool runtime; its log; SKILL.md edits", async () => {
   await withWorld(async (world, tarball) => {
     await addPlugin(world, "lean", tarball);
     // Only this plugin's bundle; the profile's own layer adds the skill registry (and the
@@ -365,7 +376,8 @@ Deno.test("dsh booted: a profile with the skill registry and no tool runtime; it
     manifest.dsh.profile.bundles = ["dsh-skills-anywhere"];
     await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
     const observer = join(world.home, "..", "observer.mjs");
-    await writeFile(observer, OBSERVER);
+    const edit = join(world.home, ".claude", "skills", "ours-a", "SKILL.md");
+    await writeFile(observer, observerSource(edit, "ours-a"));
     await writeFile(
       join(profileDir(world, "lean"), "cordis.patch.yml"),
       `- insert:
@@ -386,6 +398,8 @@ Deno.test("dsh booted: a profile with the skill registry and no tool runtime; it
     const ours = first.log.filter(([logger]) => logger === "skills-anywhere");
     ok(ours.some(([, text]) => /^provider "skills-anywhere" registered/.test(text)), `${ours}`);
     for (const [, text] of ours) ok(!text.startsWith("skills-anywhere"), text);
+    // (2) Editing SKILL.md inside its skill folder reaches dsh's registry.
+    ok(booted.stdout.includes('EDITED "Edited here."'), booted.stdout);
 
     // (8) After `plugin remove`, the rows the user wrote are what dsh's loader warns about.
     const removed = await runDsh(world, [
