@@ -15,6 +15,7 @@
 import type { Log } from "../lib/util.ts";
 import { catalogConfig, ProviderConfig, type ProviderConfigValue } from "./config.ts";
 import { type ProviderControl, SkillsAnywhereProvider } from "./provider.ts";
+import type { WinnerSource } from "./shadows.ts";
 
 /** The Cordis plugin name. */
 export const name = "skills-anywhere";
@@ -25,7 +26,7 @@ export const Config = ProviderConfig;
 
 /** The minimal shape of the dsh context this plugin uses. */
 interface DshContext {
-  skills: {
+  skills: WinnerSource & {
     registerProvider(create: (control: ProviderControl) => SkillsAnywhereProvider): () => void;
   };
   logger: {
@@ -37,15 +38,14 @@ interface DshContext {
 }
 
 /**
- * The dsh surface's log: each message goes to dsh's logger with the plugin's
- * prefix, added here and nowhere else (the provider and the core log bare
- * sentences).
+ * The dsh surface's log: each message goes to dsh's logger, which Cordis names
+ * after this plugin (`skills-anywhere`), so the message itself carries no
+ * prefix (dsh prints the logger's name before it).
  */
 function dshLog(logger: DshContext["logger"]): Log {
   return (level, message) => {
-    const line = `${name}: ${message}`;
-    if (level === "warn") logger.warn(line);
-    else logger.info(line);
+    if (level === "warn") logger.warn(message);
+    else logger.info(message);
   };
 }
 
@@ -55,7 +55,10 @@ export function apply(ctx: DshContext, config: ProviderConfigValue): void {
   const log = dshLog(ctx.logger);
   let provider: SkillsAnywhereProvider | undefined;
   ctx.skills.registerProvider((control) => {
-    provider = new SkillsAnywhereProvider(resolved, log, control);
+    const registry = ctx.skills;
+    provider = new SkillsAnywhereProvider(resolved, log, control, {
+      list: (options) => registry.list(options),
+    });
     return provider;
   });
   ctx.effect(() => () => provider?.dispose(), "skills-anywhere provider");

@@ -45,6 +45,7 @@ import type { SyncResult } from "../lib/sources/sync.ts";
 import type { Log } from "../lib/util.ts";
 import { budgetLimit, type DshConfig } from "./config.ts";
 import { type Candidate, type Definition, toCandidate, toDefinition } from "./record.ts";
+import { shadowedNames, type WinnerSource } from "./shadows.ts";
 import { ProjectViews } from "./views.ts";
 import { debounce, type Debounced, Watcher } from "./watch.ts";
 
@@ -91,13 +92,18 @@ export class SkillsAnywhereProvider {
   readonly #sync: SyncScheduler;
   readonly #watcher: Watcher;
   readonly #invalidate: Debounced;
+  readonly #registry?: WinnerSource;
   readonly #noticed = new Set<string>();
   /** Under `locked`: one gate per lock file, and the skills its latest list saw by name. */
   readonly #gates = new Map<string, { gate: LockGate; skills: Map<string, DiscoveredSkill> }>();
   #disposed = false;
 
-  /** Builds the provider; starts the first sync and the file polls when configured to. */
-  constructor(config: DshConfig, log: Log, control?: ProviderControl) {
+  /**
+   * Builds the provider; starts the first sync and the file polls when configured to.
+   * `registry` (dsh's, when registered there) tells which names other providers win, so the
+   * budget skips them.
+   */
+  constructor(config: DshConfig, log: Log, control?: ProviderControl, registry?: WinnerSource) {
     this.#config = config;
     this.name = config.providerName;
     this.#log = log;
@@ -105,6 +111,7 @@ export class SkillsAnywhereProvider {
     this.#invalidate = debounce(() => {
       if (!this.#disposed) this.#control?.invalidate();
     }, DEBOUNCE_MS);
+    this.#registry = registry;
     this.#watcher = new Watcher(() => this.#invalidateSoon());
     this.#sync = new SyncScheduler(config, {
       log,
@@ -127,9 +134,12 @@ export class SkillsAnywhereProvider {
     return this.#config;
   }
 
-  /** The candidates for `cwd` (its project roots and project sources file included). */
+  /**
+   * The candidates for `cwd` (its project roots and project sources file included), the budget
+   * spent on the names no other provider wins in the viewing `scope` (asked of the registry).
+   */
   async list(
-    options: { cwd?: string; signal?: AbortSignal } = {},
+    options: { cwd?: string; signal?: AbortSignal; scope?: unknown } = {},
   ): Promise<Candidate[] | { candidates: Candidate[]; complete: false }> {
     const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
     if (projectRoot !== undefined && this.#sync.addProject(projectRoot)) {
@@ -150,14 +160,21 @@ export class SkillsAnywhereProvider {
     const served = verdicts === undefined
       ? report
       : { ...report, skills: report.skills.filter((s) => verdicts.verdicts.get(s.name)?.ok) };
-    const states = this.#views.remember(projectRoot, served, this.#config.catalog);
+    const shadowed = this.#registry === undefined || this.#config.catalog.limit === 0
+      ? undefined
+      : await shadowedNames(this.#registry, this.name, options, served.skills.map((s) => s.name));
+    const states = this.#views.remember(projectRoot, served, this.#config.catalog, shadowed);
     const candidates = report.skills.map((skill) => {
       const state = states.get(skill.name);
       const candidate = toCandidate(skill, state ?? "hidden", this.name);
       if (verdicts === undefined) return candidate;
       candidate.locator.projectLock = verdicts.file;
+      const verdict = verdicts.verdicts.get(skill.name);
       if (state === undefined) {
+        // Refused by the lock: no one may invoke it, and it says why (not the budget's note).
         candidate.invocation = { modelInvocable: false, userInvocable: false };
+        const why = verdict !== undefined && !verdict.ok ? `: ${verdict.message}` : "";
+        candidate.whenToUse = `Not served under the project's lock (skills-anywhere locked)${why}.`;
       }
       return candidate;
     });

@@ -140,8 +140,19 @@ export function readDshRecord(
 }
 
 /**
+ * The `whenToUse` line that marks a skill the catalog budget (or `hide`) keeps
+ * out of the model's catalog: dsh's `skill.list` and `/` menu show a skill
+ * that is not model-invocable as user-only, and this line is what tells the
+ * two apart there (an author-disabled skill never carries it).
+ */
+const BUDGET_HIDDEN_NOTE =
+  "Not in the model's skill catalog (skills-anywhere budget): the model finds it with " +
+  "find_skills and loads it with open_skill.";
+
+/**
  * The candidate dsh lists for `skill` in budget state `state`: a hidden skill
- * is not model-invocable but keeps its author's user invocation.
+ * is not model-invocable but keeps its author's user invocation, and its
+ * `whenToUse` starts with the budget note (`BUDGET_HIDDEN_NOTE`).
  *
  * @example
  * ```ts
@@ -175,7 +186,10 @@ export function toCandidate(
     resourceBase: { kind: "directory", path: skill.directory },
     metadata: toDshMetadata(skill, { catalog: state }),
   };
-  if (skill.whenToUse !== undefined) candidate.whenToUse = skill.whenToUse;
+  const whenToUse = state === "hidden"
+    ? [BUDGET_HIDDEN_NOTE, skill.whenToUse].filter((line) => line !== undefined).join(" ")
+    : skill.whenToUse;
+  if (whenToUse !== undefined) candidate.whenToUse = whenToUse;
   return candidate;
 }
 

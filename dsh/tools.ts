@@ -26,13 +26,19 @@ import {
   type Invocability,
   isOpenable,
 } from "../lib/load/find.ts";
+import { counted } from "../lib/cli/words.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 
 /** The Cordis plugin name. */
 export const name = "skills-anywhere-tools";
-/** The services the plugin needs. */
-export const inject = ["skills", "tools"];
+/**
+ * The services the row needs to activate: only the skill registry. The tools
+ * themselves are registered once dsh's tool runtime (`tools`) is there too, in
+ * a child of the row, so a profile without a tool runtime still boots (dsh
+ * refuses to start while a row stays pending) and simply offers no tools.
+ */
+export const inject = ["skills"];
 /** The configuration schema. */
 export const Config = ToolsConfig;
 
@@ -62,6 +68,11 @@ interface ToolsContext {
     ): Promise<SkillDefinition | undefined>;
   };
   tools: { register(definition: unknown): () => void };
+}
+
+/** The row's own context: Cordis's `inject` starts a child once the services exist. */
+interface PluginContext {
+  inject(services: string[], apply: (ctx: ToolsContext) => void): unknown;
 }
 
 interface Exec {
@@ -110,11 +121,14 @@ interface FindValue {
 }
 
 function renderFound(value: FindValue): string {
+  const unlisted = `${value.unlisted} not in the catalog`;
   if (value.matches.length === 0) {
-    return `No skills matched. ${value.total} skills searched (${value.unlisted} not in the catalog). Try different keywords.`;
+    return `No skills matched. ${
+      counted(value.total, "skill")
+    } searched (${unlisted}). Try different keywords.`;
   }
   return [
-    `${value.matches.length} of ${value.total} skills matched (${value.unlisted} searched skills are not in the catalog):`,
+    `${value.matches.length} of ${counted(value.total, "skill")} matched (${unlisted}):`,
     ...value.matches.map((m) =>
       `- ${m.name}${m.listed ? "" : " (not in catalog: load with open_skill)"} — ${m.description}`
     ),
@@ -123,9 +137,10 @@ function renderFound(value: FindValue): string {
 
 /**
  * Searches the whole registry, bodies included (each skill's content, loaded through the
- * registry at search time). Its summaries carry no metadata (a budget-hidden skill looks
- * like an author-disabled one) and may predate an edit, so each match is confirmed by loading
- * it the way open_skill does: find lists what open_skill opens, and nothing else.
+ * registry once per search). Its summaries carry no metadata (a budget-hidden skill looks
+ * like an author-disabled one) and may predate an edit, so each skill is judged by its load,
+ * the way open_skill judges it: find lists what open_skill opens, and nothing else, and the
+ * counts it gives (`total` searched, `unlisted` of them) leave author-disabled skills out.
  */
 async function find(
   ctx: ToolsContext,
@@ -134,22 +149,31 @@ async function find(
   exec: Exec,
 ): Promise<FindValue> {
   const view = viewOptions(exec);
-  const all = await ctx.skills.list(view);
-  const load = (skill: SkillSummary) =>
-    ctx.skills.get(skill.name, view).catch((error) => {
-      if (view.signal.aborted) throw error;
-      return undefined; // unreadable now: not something open_skill would serve
-    });
+  const loads = new Map<string, Promise<SkillDefinition | undefined>>();
+  const load = (skill: SkillSummary) => {
+    let loading = loads.get(skill.name);
+    if (loading === undefined) {
+      loading = ctx.skills.get(skill.name, view).catch((error) => {
+        if (view.signal.aborted) throw error;
+        return undefined; // unreadable now: not something open_skill would serve
+      });
+      loads.set(skill.name, loading);
+    }
+    return loading;
+  };
   const confirmed = async (skill: SkillSummary) => {
     const loaded = await load(skill);
     return loaded !== undefined && openable(loaded);
   };
+  const all = await ctx.skills.list(view);
+  const searchable: SkillSummary[] = [];
+  for (const skill of all) if (await confirmed(skill)) searchable.push(skill);
   const body = async (skill: SkillSummary) => (await load(skill))?.content;
-  const found = await findSkills(all, args, { limits, openable: confirmed, body });
+  const found = await findSkills(searchable, args, { limits, body });
   if (!found.ok) throw refusal(found);
   return {
     total: found.total,
-    unlisted: all.filter((s) => !s.invocation.modelInvocable).length,
+    unlisted: searchable.filter((s) => !s.invocation.modelInvocable).length,
     matches: found.matches.map(({ skill }) => ({
       name: skill.name,
       description: skill.description,
@@ -232,7 +256,8 @@ function registerOpen(ctx: ToolsContext): void {
 }
 
 /**
- * Registers the tools the configuration enables.
+ * Registers the tools the configuration enables, as soon as (and whenever)
+ * dsh's tool runtime is there.
  *
  * @example
  * ```ts
@@ -241,7 +266,9 @@ function registerOpen(ctx: ToolsContext): void {
  * apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true });
  * ```
  */
-export function apply(ctx: ToolsContext, config: ToolsConfigValue): void {
-  if (config.find) registerFind(ctx, findLimits(config.findLimit, config.findMaxLimit));
-  if (config.open) registerOpen(ctx);
+export function apply(ctx: PluginContext, config: ToolsConfigValue): void {
+  ctx.inject(["skills", "tools"], (inner) => {
+    if (config.find) registerFind(inner, findLimits(config.findLimit, config.findMaxLimit));
+    if (config.open) registerOpen(inner);
+  });
 }

@@ -27,16 +27,20 @@ interface ProjectView {
 export class ProjectViews {
   readonly #views = new Map<string, ProjectView>();
 
-  /** Applies `budget` to `report`, keeps both for `project` and returns the states. */
+  /**
+   * Applies `budget` to `report`, keeps both for `project` and returns the states. Names in
+   * `shadowed` (won in dsh by another provider) take no place: they count as hidden.
+   */
   remember(
     project: string | undefined,
     report: DiscoveryReport,
     budget: CatalogBudget,
+    shadowed: ReadonlySet<string> = new Set(),
   ): Map<string, CatalogState> {
     const states = applyCatalogBudget(report.skills, {
       limit: budget.limit,
       pin: new Set(budget.pin),
-      hide: new Set(budget.hide),
+      hide: new Set([...budget.hide, ...shadowed]),
     });
     this.#views.set(project ?? "", { report, states });
     return states;

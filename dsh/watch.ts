@@ -1,8 +1,10 @@
 /**
  * Change detection for the dsh provider: `fs.watch` on flat skill roots (a
- * `.md` file or a directory added, edited or removed), `fs.watchFile` polling
- * of single files (sources files, Claude plugin lists), and a debounce so a
- * burst of events tells dsh once.
+ * `.md` file or a directory added, edited or removed) and on each skill
+ * directory `<root>/<name>/` in them (its `SKILL.md` or another file edited;
+ * at most 256 per root and 2048 in all), `fs.watchFile` polling of single
+ * files (sources files, Claude plugin lists), and a debounce so a burst of
+ * events tells dsh once.
  *
  * @example
  * ```ts
@@ -15,11 +17,15 @@
  * ```
  * @module
  */
-import { type FSWatcher, unwatchFile, watch, watchFile } from "node:fs";
+import { type FSWatcher, readdirSync, statSync, unwatchFile, watch, watchFile } from "node:fs";
+import { join } from "node:path";
 import type { Root } from "../lib/catalog/roots.ts";
 
 const POLL_MS = 2000;
 const MAX_WATCHED_PROJECTS = 32;
+/** Skill directories watched below one root, and in all (`fs.watch` handles are not free). */
+const MAX_SKILL_DIRS_PER_ROOT = 256;
+const MAX_WATCHERS = 2048;
 
 /** A debounced call and its cancel. */
 export interface Debounced {
@@ -62,6 +68,7 @@ export function debounce(fn: () => void, ms: number): Debounced {
 export class Watcher {
   readonly #changed: () => void;
   readonly #watchers = new Map<string, FSWatcher>();
+  readonly #perRoot = new Map<string, number>();
   readonly #projects = new Set<string>();
   readonly #polled = new Set<string>();
   #closed = false;
@@ -89,19 +96,63 @@ export class Watcher {
   }
 
   #watchRoot(path: string): void {
+    const watched = this.#watch(path, (name) => {
+      if (name === "" || name.endsWith(".md") || !name.includes(".")) this.#changed();
+      if (name !== "" && !name.startsWith(".")) this.#rewatchSkillDir(path, name);
+    });
+    if (!watched) return; // Not there yet: it is picked up by a later list.
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(path).filter((name) => !name.startsWith("."));
+    } catch {
+      return;
+    }
+    for (const name of entries.sort()) this.#watchSkillDir(path, name);
+  }
+
+  /** `<root>/<name>` was added, removed or replaced: its old watch (if any) is dropped, then renewed. */
+  #rewatchSkillDir(root: string, name: string): void {
+    const path = join(root, name);
+    const old = this.#watchers.get(path);
+    if (old !== undefined) {
+      old.close();
+      this.#watchers.delete(path);
+      this.#perRoot.set(root, (this.#perRoot.get(root) ?? 1) - 1);
+    }
+    this.#watchSkillDir(root, name);
+  }
+
+  /** Watches `<root>/<name>` when it is a directory (a skill folder), within the bounds. */
+  #watchSkillDir(root: string, name: string): void {
+    const path = join(root, name);
+    if (this.#closed || this.#watchers.has(path) || this.#watchers.size >= MAX_WATCHERS) return;
+    if ((this.#perRoot.get(root) ?? 0) >= MAX_SKILL_DIRS_PER_ROOT) return;
+    try {
+      if (!statSync(path).isDirectory()) return;
+    } catch {
+      return;
+    }
+    if (this.#watch(path, () => this.#changed(), root)) {
+      this.#perRoot.set(root, (this.#perRoot.get(root) ?? 0) + 1);
+    }
+  }
+
+  /** One `fs.watch` on `path`, dropped (and reported as a change) when it fails or goes away. */
+  #watch(path: string, onEvent: (name: string) => void, root?: string): boolean {
     try {
       const watcher = watch(path, { persistent: false }, (_event, file) => {
-        const name = typeof file === "string" ? file : "";
-        if (name === "" || name.endsWith(".md") || !name.includes(".")) this.#changed();
+        onEvent(typeof file === "string" ? file : "");
       });
       watcher.on("error", () => {
         watcher.close();
-        this.#watchers.delete(path);
+        if (this.#watchers.get(path) === watcher) this.#watchers.delete(path);
+        if (root !== undefined) this.#perRoot.set(root, (this.#perRoot.get(root) ?? 1) - 1);
         this.#changed();
       });
       this.#watchers.set(path, watcher);
+      return true;
     } catch {
-      // Not there yet: it is picked up by a later list.
+      return false;
     }
   }
 
@@ -121,6 +172,7 @@ export class Watcher {
     this.#closed = true;
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
+    this.#perRoot.clear();
     for (const file of this.#polled) unwatchFile(file);
   }
 }

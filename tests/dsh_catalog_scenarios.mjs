@@ -21,7 +21,8 @@ export async function pluginRegistersProvider(env) {
   assert.equal(env.provider.name, "skills-anywhere");
   assert.deepEqual([...env.provider.inject], ["skills"]);
   assert.equal(env.tools.name, "skills-anywhere-tools");
-  assert.deepEqual([...env.tools.inject], ["skills", "tools"]);
+  // The tools row activates with the registry alone (see toolsRowWithoutToolRuntime).
+  assert.deepEqual([...env.tools.inject], ["skills"]);
   const t = await tree(env);
   await t.add(t.userSkills, "user-one", "A user skill.");
   await t.add(t.projectSkills, "project-one", "A project skill.");
@@ -125,6 +126,54 @@ export async function budgetLimitTwo(env) {
   }
 }
 
+/**
+ * The budget is spent after dsh's precedence: with limit 2 over a, b, c, d and another provider
+ * (rank 100, like dsh's project `.dsh/skills`) winning a and b, the two places go to c and d.
+ */
+export async function budgetSkipsShadowedNames(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  for (const name of ["a", "b", "c", "d"]) await t.add(t.userSkills, name, `Skill ${name}.`);
+  const m = await mount(env, t.config({ catalog: { limit: 2 } }));
+  const theirs = (name) => ({
+    name,
+    description: `Their ${name}.`,
+    invocation: { modelInvocable: true, userInvocable: true },
+    source: "project-dsh",
+    provider: "filesystem",
+    rank: 100,
+    locator: name,
+  });
+  try {
+    await m.ctx.plugin({
+      name: "dsh-filesystem-stand-in",
+      inject: ["skills"],
+      apply(inner) {
+        inner.skills.registerProvider(() => ({
+          name: "filesystem",
+          list: () => [theirs("a"), theirs("b")],
+          get: (candidate) => ({ ...theirs(candidate.name), content: "Theirs." }),
+        }));
+      },
+    });
+    const ours = async () =>
+      (await m.ctx.skills.list())
+        .filter((s) => s.provider === "skills-anywhere" && s.invocation.modelInvocable)
+        .map((s) => s.name);
+    // The very first listing already spends the places after dsh's precedence.
+    assert.deepEqual(await ours(), ["c", "d"]);
+    const all = await m.ctx.skills.list();
+    assert.deepEqual(all.map((s) => [s.name, s.provider]), [
+      ["a", "filesystem"],
+      ["b", "filesystem"],
+      ["c", "skills-anywhere"],
+      ["d", "skills-anywhere"],
+    ]);
+  } finally {
+    await m.close();
+  }
+}
+
 /** Pin jumps the queue, hide never shows, disabled is uncounted, limit 0 = all. */
 export async function budgetPinHideDisabled(env) {
   const { assert } = env;
@@ -187,14 +236,21 @@ export async function hiddenCandidatesPublished(env) {
   await t.add(t.userSkills, "a", "Skill a.");
   await t.add(t.userSkills, "b", "Skill b.");
   await t.add(t.userSkills, "c", "Skill c.", { front: ["user-invocable: false"] });
+  await t.add(t.userSkills, "d", "Skill d.", { front: ["disable-model-invocation: true"] });
   const raw = t.config({ catalog: { limit: 1 } });
   // What the registry sees.
   const m = await mount(env, raw);
   try {
-    const byName = Object.fromEntries(
-      (await m.ctx.skills.list()).map((s) => [s.name, s.invocation]),
-    );
+    const listed = await m.ctx.skills.list();
+    const byName = Object.fromEntries(listed.map((s) => [s.name, s.invocation]));
     assert.deepEqual(byName.a, { modelInvocable: true, userInvocable: true });
+    // Budget-hidden and author-disabled stay apart in what dsh's `/` menu reads (whenToUse).
+    const when = Object.fromEntries(listed.map((s) => [s.name, s.whenToUse]));
+    assert.match(when.b, /^Not in the model's skill catalog \(skills-anywhere budget\)/);
+    assert.equal(when.c, when.b);
+    assert.deepEqual(byName.d, { modelInvocable: false, userInvocable: true });
+    assert.equal(when.a, undefined);
+    assert.equal(when.d, undefined);
     assert.deepEqual(byName.b, { modelInvocable: false, userInvocable: true });
     assert.deepEqual(byName.c, { modelInvocable: false, userInvocable: false });
     const b = await m.ctx.skills.get("b");

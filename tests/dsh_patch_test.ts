@@ -10,6 +10,7 @@ import { ROOT } from "./helpers.ts";
 interface Row {
   id: string;
   name: string;
+  disabled?: boolean;
   config: Record<string, unknown>;
 }
 
@@ -31,4 +32,9 @@ Deno.test("cordis.patch.yml: each row's sample config states the schema's defaul
       deepEqual(value, defaults[key], `${row.id}.${key}`);
     }
   }
+  // The provider is on; the model tools are opt-in (they would join every agent preset).
+  deepEqual(rows.map((row) => [row.id, row.disabled ?? false]), [
+    ["skills-anywhere", false],
+    ["skills-anywhere-tools", true],
+  ]);
 });

@@ -189,8 +189,42 @@ export async function watchTriggersChange(env) {
 }
 
 /**
- * The provider's log lines (registration, a failed background sync) reach dsh's logger with the
- * plugin's prefix exactly once.
+ * Editing `<root>/<name>/SKILL.md` (no change to the root itself) is reported, for a skill there
+ * at start and for one added while running; the catalog then shows the new description.
+ */
+export async function watchSeesSkillFileEdits(env) {
+  const { assert } = env;
+  const t = await tree(env);
+  await t.add(t.userSkills, "edited-one", "Before the edit.");
+  const m = await mount(env, t.config({ watch: true }));
+  const description = async (name) =>
+    (await m.ctx.skills.list()).find((s) => s.name === name)?.description;
+  try {
+    assert.equal(await description("edited-one"), "Before the edit.");
+    const before = m.changes.count;
+    await sleep(100);
+    await t.add(t.userSkills, "edited-one", "After the edit.");
+    await until(() => m.changes.count > before, "skills/change after editing SKILL.md");
+    await until(async () => (await description("edited-one")) === "After the edit.", "new text");
+    await t.add(t.userSkills, "edited-two", "Added while running.");
+    await until(async () => (await description("edited-two")) !== undefined, "the added skill");
+    const mid = m.changes.count;
+    await sleep(100);
+    await t.add(t.userSkills, "edited-two", "Edited after it was added.");
+    await until(() => m.changes.count > mid, "skills/change after editing the added skill");
+    await until(
+      async () => (await description("edited-two")) === "Edited after it was added.",
+      "the added skill's new text",
+    );
+  } finally {
+    await m.close();
+  }
+}
+
+/**
+ * The provider's log lines (registration, a failed background sync) reach dsh's logger named
+ * `skills-anywhere` (the plugin's name, which dsh prints before each line) and carry no prefix
+ * of their own: dsh prints "skills-anywhere: provider … registered", not the name twice.
  */
 export async function logLinesPrefixedOnce(env) {
   const { assert } = env;
@@ -200,20 +234,22 @@ export async function logLinesPrefixedOnce(env) {
     env,
     t.config({ sync: true, syncOnStart: false, syncIntervalMs: 250, sources: [`${t.base}/gone`] }),
   );
-  const texts = m.ctx.logger.buffer.map((message) => message.args[0]);
+  const messages = [...m.ctx.logger.buffer];
   m.ctx.logger.exporter({
     levels: { default: 3 },
-    export: (message) => texts.push(message.args[0]),
+    export: (message) => messages.push(message),
   });
   const ours = () =>
-    texts.filter((text) => typeof text === "string" && /skills-anywhere|failed/.test(text));
+    messages.filter((message) =>
+      typeof message.args[0] === "string" && /registered|failed/.test(message.args[0])
+    );
   try {
-    await until(() => ours().some((text) => / failed: /.test(text)), "the failed sync's line");
+    await until(() => ours().some((m) => / failed: /.test(m.args[0])), "the failed sync's line");
     const lines = ours();
-    assert.ok(lines.some((text) => text.includes("registered")), lines.join("\n"));
-    for (const text of lines) {
-      assert.ok(text.startsWith("skills-anywhere: "), `unprefixed: ${text}`);
-      assert.equal(text.split("skills-anywhere: ").length, 2, `prefixed twice: ${text}`);
+    assert.ok(lines.some((m) => m.args[0].includes("registered")), lines.join("\n"));
+    for (const message of lines) {
+      assert.equal(message.name, "skills-anywhere", message.args[0]);
+      assert.ok(!message.args[0].includes("skills-anywhere: "), `prefixed: ${message.args[0]}`);
     }
   } finally {
     await m.close();

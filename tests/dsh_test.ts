@@ -4,7 +4,7 @@
 // once more under Node against the packed npm package installed next to the dsh packages from
 // the npm registry — so the artifact dsh installs is the one tested.
 import assert from "node:assert/strict";
-import { cp, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Context } from "@deepseek-ai/cordis";
@@ -15,7 +15,8 @@ import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
 import * as scenarios from "./dsh_scenarios.mjs";
 import { runScenario } from "./dsh_helpers.mjs";
-import { ROOT, run, type RunResult, withTempDir } from "./helpers.ts";
+import { ROOT, withTempDir } from "./helpers.ts";
+import { mustRun, packPlugin, runIn } from "./dsh_pack.ts";
 
 const deps = {
   Context,
@@ -44,21 +45,6 @@ const DSH_PACKAGES = [
   "@deepseek-ai/dsh-system-prompt@0.1.0-rc.8",
   "@deepseek-ai/cordis@4.0.4",
 ];
-
-/** Runs a command in `cwd` with npm's update notice off. */
-function runIn(command: string, args: string[], cwd: string): Promise<RunResult> {
-  return run(command, args, { cwd, env: { NO_COLOR: "1", npm_config_update_notifier: "false" } });
-}
-
-async function mustRun(command: string, args: string[], cwd: string) {
-  const result = await runIn(command, args, cwd);
-  assert.equal(
-    result.code,
-    0,
-    `${command} ${args.join(" ")} exited ${result.code}\n${result.stdout}\n${result.stderr}`,
-  );
-  return result;
-}
 
 function runnerSource(): string {
   const scenariosUrl = pathToFileURL(join(ROOT, "tests", "dsh_scenarios.mjs")).href;
@@ -103,26 +89,7 @@ process.exit(failed.length === 0 ? 0 : 1);
 
 Deno.test("packed npm package", async () => {
   await withTempDir(async (work) => {
-    // npm/build.ts writes to <its repository>/npm/dist, which tests/dist_test.ts also rebuilds;
-    // under `deno test --parallel` the two would race, so the build runs in a private copy of
-    // the sources it bundles (node_modules linked, not copied).
-    const src = join(work, "src");
-    await Deno.mkdir(join(src, "npm"), { recursive: true });
-    for (const path of ["lib", "dsh", "mcp", "mod.ts", "README.md", "LICENSE", "npm/cli.ts"]) {
-      await cp(join(ROOT, path), join(src, path), { recursive: true });
-    }
-    for (const file of ["build.ts", "run.ts"]) {
-      await cp(join(ROOT, "npm", file), join(src, "npm", file));
-    }
-    await symlink(join(ROOT, "node_modules"), join(src, "node_modules"), "dir");
-    await mustRun(Deno.execPath(), ["run", "-A", "npm/build.ts"], src);
-    const dist = join(src, "npm", "dist");
-    const packed = await mustRun(
-      "npm",
-      ["pack", "--json", "--pack-destination", work],
-      dist,
-    );
-    const tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
+    const tarball = await packPlugin(work);
 
     const project = join(work, "project");
     await Deno.mkdir(project);

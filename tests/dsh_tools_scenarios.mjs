@@ -1,6 +1,6 @@
 // dsh scenarios: the model tools find_skills and open_skill through the real ToolRuntime. See
 // tests/dsh_scenarios.mjs for `env`.
-import { call, catalogStateOf, mount, pdfTree, textOf } from "./dsh_fixtures.mjs";
+import { call, catalogStateOf, mount, pdfTree, textOf, until } from "./dsh_fixtures.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // Tools
@@ -15,15 +15,16 @@ export async function findAndOpenWithBudget(env) {
     assert.equal(await catalogStateOf(m.ctx, "gamma-pdf"), "hidden");
     const found = await call(m.ctx, "find_skills", { query: "pdf forms" });
     assert.equal(found.isError, false, textOf(found));
-    assert.equal(found.value.total, 4);
-    assert.equal(found.value.unlisted, 3);
+    // Searched: the three openable skills (the author-disabled delta-pdf is not counted).
+    assert.equal(found.value.total, 3);
+    assert.equal(found.value.unlisted, 2);
     assert.deepEqual(
       found.value.matches.map((x) => [x.name, x.listed]).sort(),
       [["alpha-pdf", true], ["gamma-pdf", false]],
     );
     assert.equal(found.value.matches[0].source, "anywhere-user");
     const text = textOf(found);
-    assert.match(text, /^2 of 4 skills matched \(3 searched skills are not in the catalog\):/);
+    assert.match(text, /^2 of 3 skills matched \(2 not in the catalog\):/);
     assert.match(
       text,
       /- gamma-pdf \(not in catalog: load with open_skill\) — Fill in PDF forms\./,
@@ -48,10 +49,34 @@ export async function findAndOpenWithBudget(env) {
     assert.match(textOf(refused), /skill "delta-pdf" is not available for model invocation/);
     const old = await call(m.ctx, "find_skills", { query: "old way", limit: 50 });
     assert.deepEqual(old.value.matches, []);
-    assert.match(textOf(old), /^No skills matched\. 4 skills searched \(3 not in the catalog\)\./);
+    assert.match(textOf(old), /^No skills matched\. 3 skills searched \(2 not in the catalog\)\./);
     // limit is clamped to at least 1.
     const one = await call(m.ctx, "find_skills", { query: "pdf", limit: 0 });
     assert.equal(one.value.matches.length, 1);
+  } finally {
+    await m.close();
+  }
+}
+
+/**
+ * A profile without dsh's tool runtime: the tools row still activates (dsh refuses to boot while a
+ * row stays pending) and offers nothing; once a tool runtime is plugged in, the tools appear.
+ */
+export async function toolsRowWithoutToolRuntime(env) {
+  const { assert } = env;
+  const t = await pdfTree(env);
+  const m = await mount(env, t.config());
+  try {
+    const fiber = await m.ctx.plugin(env.tools, {});
+    assert.equal(fiber.ctx.get("tools"), undefined);
+    assert.deepEqual((await m.ctx.skills.list()).length, 4);
+    await m.ctx.plugin(env.SystemPrompt);
+    await m.ctx.plugin(env.ToolRuntime);
+    await until(() => m.ctx.get("tools")?.get("find_skills") !== undefined, "find_skills");
+    const found = await call(m.ctx, "find_skills", { query: "pdf" });
+    assert.equal(found.isError, false, textOf(found));
+    await fiber.dispose();
+    assert.equal(m.ctx.get("tools").get("find_skills"), undefined);
   } finally {
     await m.close();
   }
