@@ -333,7 +333,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     arguments: [["<directory>", "the skill directory"]],
     options: ["json", "against"],
     examples: [
-      ["dsh-skills-anywhere bundle skills/pdf --json > pdf.manifest.json", "record what you reviewed"],
+      [
+        "dsh-skills-anywhere bundle skills/pdf --json > pdf.manifest.json",
+        "record what you reviewed",
+      ],
       [
         "dsh-skills-anywhere bundle skills/pdf --against pdf.manifest.json",
         "prove the directory is still what you reviewed",
