@@ -130,9 +130,12 @@ Deno.test("the root lock pins only the CLI's packages, each as the dev lock pins
   for (const [name, target] of Object.entries(root.imports)) {
     equal(devConfig.imports[name], target, `deno.dev.json maps ${name} as deno.json does`);
   }
-  for (const key of ["nodeModulesDir", "unstable", "exclude"]) {
+  for (const key of ["unstable", "exclude"]) {
     deepEqual(devConfig[key], root[key], `deno.dev.json's ${key} differs from deno.json's`);
   }
+  // A `deno install` or a lazy install under one configuration removes from node_modules/ what
+  // the other one installed: only deno.json's runs use it, deno.dev.json's use Deno's cache.
+  equal(devConfig.nodeModulesDir, "none");
 });
 
 Deno.test("fresh machine: `deno task demo` installs only the CLI's packages and is quiet when warm", async () => {
