@@ -5,7 +5,7 @@ import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { thirdPartyNotices } from "./notices.ts";
-import { run } from "./run.ts";
+import { installPackages, run } from "./run.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUT = join(ROOT, "npm", "dist");
@@ -19,7 +19,7 @@ export const MCP_NAME = "io.github.dsh-skills-anywhere/dsh-skills-anywhere";
 
 // esbuild resolves npm imports from node_modules, which Deno creates on first use: make sure
 // it exists on a fresh clone.
-await run(Deno.execPath(), ["install", "--quiet"]);
+await installPackages();
 await rm(OUT, { recursive: true, force: true });
 await mkdir(join(OUT, "dist"), { recursive: true });
 const metafile = join(OUT, "meta.json");

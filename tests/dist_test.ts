@@ -31,7 +31,14 @@ async function nodePath(): Promise<string> {
 
 /** Runs the CLI end-to-end suite against `cli` (a command array). */
 async function cliSuite(cli: string[]): Promise<void> {
-  const result = await run(Deno.execPath(), ["test", "-A", "--parallel", ...CLI_SUITE], {
+  const result = await run(Deno.execPath(), [
+    "test",
+    "--config",
+    "deno.dev.json",
+    "-A",
+    "--parallel",
+    ...CLI_SUITE,
+  ], {
     env: { DSA_CLI: JSON.stringify(cli), NO_COLOR: "1" },
   });
   const summary = /(ok|FAILED) \| (\d+) passed(?: \([^)]*\))? \| (\d+) failed/.exec(result.stdout);

@@ -2,7 +2,7 @@
 // the Deno test (sources) and the Node runner (packed npm package) hand the scenarios the very
 // same temp-tree, git, TCP and process helpers. Linux only (`/proc` for the git process check).
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,7 +23,7 @@ function gitEnv() {
   };
 }
 
-/** Reads `/proc/<pid>/stat`: `[ppid, comm]`, or undefined when the process is gone. */
+/** Reads `/proc/<pid>/stat`: `[ppid, comm, starttime]`, or undefined when the process is gone. */
 function procStat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -31,35 +31,61 @@ function procStat(pid) {
     const close = text.lastIndexOf(")");
     const comm = text.slice(open + 1, close);
     const fields = text.slice(close + 2).split(" ");
-    return [Number(fields[1]), comm];
+    return [Number(fields[1]), comm, fields[19]];
   } catch {
     return undefined;
   }
 }
 
+/** Whether `marker` is in the command line or the working directory of `pid` ("" when gone). */
+function mentions(pid, marker) {
+  const read = (get) => {
+    try {
+      return get();
+    } catch {
+      return "";
+    }
+  };
+  const cmdline = read(() => readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+  return cmdline.includes(marker) || read(() => readlinkSync(`/proc/${pid}/cwd`)).includes(marker);
+}
+
+/** `pid/starttime` of every git process a `gitProcesses(marker)` call has reported, by marker. */
+const seen = new Map();
+
 /**
- * The pids of `git*` processes descending from this process, zombies included (a child that has
- * exited but was not yet reaped still counts). Synchronous on purpose: called right after an
- * awaited dispose, no event-loop turn can reap a child in between.
+ * The pids of `git*` processes descending from this process that work for `marker` (a scenario's
+ * own temp folder): `marker` is in the command line or the working directory of the process or
+ * of an ancestor below this process. Other test files' git processes run in the same process
+ * under `deno test --parallel`; the marker keeps them out. A git process once reported for
+ * `marker` still counts after it exited and is a zombie not yet reaped (a zombie has no command
+ * line left). Synchronous on purpose: called right after an awaited dispose, no event-loop turn
+ * can reap a child in between.
  */
-export function gitProcesses() {
+export function gitProcesses(marker) {
   const children = new Map();
-  const names = new Map();
+  const stats = new Map();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const info = procStat(entry);
     if (info === undefined) continue;
-    const [ppid, comm] = info;
-    names.set(Number(entry), comm);
-    if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(Number(entry));
+    stats.set(Number(entry), info);
+    if (!children.has(info[0])) children.set(info[0], []);
+    children.get(info[0]).push(Number(entry));
   }
+  if (!seen.has(marker)) seen.set(marker, new Set());
+  const known = seen.get(marker);
   const found = [];
-  const queue = [...(children.get(process.pid) ?? [])];
+  const queue = (children.get(process.pid) ?? []).map((pid) => [pid, false]);
   while (queue.length > 0) {
-    const pid = queue.shift();
-    if (names.get(pid)?.startsWith("git")) found.push(pid);
-    queue.push(...(children.get(pid) ?? []));
+    const [pid, ancestorMatched] = queue.shift();
+    const [, comm, start] = stats.get(pid);
+    const mine = ancestorMatched || mentions(pid, marker);
+    if (comm.startsWith("git") && (mine || known.has(`${pid}/${start}`))) {
+      known.add(`${pid}/${start}`);
+      found.push(pid);
+    }
+    queue.push(...(children.get(pid) ?? []).map((child) => [child, mine]));
   }
   return found;
 }

@@ -6,7 +6,7 @@
 //   provider, tools,               (the `skills-anywhere` and `skills-anywhere-tools` modules)
 //   assert,                        (node:assert/strict)
 //   fs: {tempDir, write, read, mkdir, remove, exists}, git(args, cwd),
-//   silentServer() -> {port, connections(), close()}, gitProcesses() -> pids (synchronous)
+//   silentServer() -> {port, connections(), close()}, gitProcesses(marker) -> pids (synchronous)
 // }.
 // Every provider gets explicit temp `home` and `dshHome`; `watch` and `sync` are off except in
 // the tests about them.

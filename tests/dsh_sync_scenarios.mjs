@@ -65,7 +65,7 @@ export async function untrustedProjectNeverCloned(env) {
     assert.deepEqual(names(await provider.list({ cwd: t.project })), []);
     assert.deepEqual(await provider.sources(t.project), []);
     assert.equal(await env.fs.exists(`${t.dshHome}/skills-anywhere/cache`), false);
-    assert.deepEqual(env.gitProcesses(), []);
+    assert.deepEqual(env.gitProcesses(t.base), []);
     const notices = lines.filter((line) => line.includes("are not trusted"));
     assert.equal(notices.length, 1, lines.join("\n"));
     assert.ok(notices[0].includes("dsh-skills-anywhere trust"), notices[0]);
@@ -142,12 +142,12 @@ export async function disposeAbortsGit(env) {
   let disposed = false;
   try {
     await until(() => server.connections() > 0, "git to connect to the silent server");
-    assert.ok(env.gitProcesses().length > 0, "a git process is running");
+    assert.ok(env.gitProcesses(t.base).length > 0, "a git process is running");
     const started = Date.now();
     await m.fiber.dispose();
     disposed = true;
     // Checked synchronously, before any other event-loop turn could reap a straggler.
-    assert.deepEqual(env.gitProcesses(), [], "no git child remains when dispose resolves");
+    assert.deepEqual(env.gitProcesses(t.base), [], "no git child remains when dispose resolves");
     const elapsed = Date.now() - started;
     assert.ok(elapsed < 5_000, `dispose took ${elapsed} ms`);
     // Nothing half-cloned is left in the cache.

@@ -1,10 +1,13 @@
 // A fresh machine, simulated: a copy of this checkout's files (tracked and new, nothing git
 // ignores: no node_modules/, no .cache/), an empty Deno cache (DENO_DIR), an empty HOME (so an empty
 // npm cache) and a PATH with every program of this machine except Chromium. On it, the browser test
-// file passes (the tests fetch their own browser, tests/browser.ts), and the demo installs only the
-// packages the CLI imports, prints one line about it, and nothing from the runtime on a warm run.
-import { equal, ok } from "node:assert/strict";
+// file passes (the tests fetch their own browser, tests/browser.ts), and the demo (`deno task demo`,
+// as the README writes it, and `deno run` of the script) installs only the packages the CLI imports
+// and prints nothing from the runtime on a warm run. The root deno.json and deno.lock name only the
+// CLI's packages (the task runner installs the whole lock before any task); the tests, the bench
+// and dsh/ use deno.dev.json and deno.dev.lock (docs/development.md).
 import { delimiter, dirname, join } from "node:path";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { exists, ROOT, run, type RunResult, withTempDir } from "./helpers.ts";
 
 const BROWSERS = /^(chromium|chromium-browser|google-chrome|google-chrome-stable)$/;
@@ -80,7 +83,7 @@ async function installed(clone: string): Promise<string[]> {
 
 Deno.test("fresh machine: the browser test file passes with no Chromium and empty caches", async () => {
   await withFreshMachine(async ({ clone, deno }) => {
-    const result = await deno(["test", "-A", "tests/web_test.ts"]);
+    const result = await deno(["test", "--config", "deno.dev.json", "-A", "tests/web_test.ts"]);
     const output = result.stdout + result.stderr;
     equal(result.code, 0, output.slice(-4000));
     ok(/ok \| 1 passed/.test(result.stdout), result.stdout.slice(-2000));
@@ -106,5 +109,57 @@ Deno.test("fresh machine: the demo fetches only the CLI's packages, says so once
     equal(warm.code, 0, warm.stderr);
     equal(warm.stderr, "", "nothing from the runtime on a warm run");
     ok(!warm.stdout.includes("First run"), warm.stdout.slice(0, 300));
+  });
+});
+
+/** The npm packages (name@version) a lockfile pins. */
+async function lockedPackages(file: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await Deno.readTextFile(join(ROOT, file))).npm;
+}
+
+Deno.test("the root lock pins only the CLI's packages, each as the dev lock pins it", async () => {
+  const cli = await lockedPackages("deno.lock");
+  const dev = await lockedPackages("deno.dev.lock");
+  for (const name of Object.keys(cli)) {
+    ok(!NOT_FOR_THE_CLI.some((not) => name.startsWith(not)), `${name} is in deno.lock`);
+    deepEqual(cli[name], dev[name], `${name}: deno.lock and deno.dev.lock differ`);
+  }
+  ok(Object.keys(cli).some((name) => name.startsWith("js-yaml@")), "deno.lock pins js-yaml");
+  const root = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const devConfig = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.dev.json")));
+  for (const [name, target] of Object.entries(root.imports)) {
+    equal(devConfig.imports[name], target, `deno.dev.json maps ${name} as deno.json does`);
+  }
+  for (const key of ["unstable", "exclude"]) {
+    deepEqual(devConfig[key], root[key], `deno.dev.json's ${key} differs from deno.json's`);
+  }
+  // A `deno install` or a lazy install under one configuration removes from node_modules/ what
+  // the other one installed: only deno.json's runs use it, deno.dev.json's use Deno's cache.
+  equal(devConfig.nodeModulesDir, "none");
+});
+
+Deno.test("fresh machine: `deno task demo` installs only the CLI's packages and is quiet when warm", async () => {
+  await withFreshMachine(async ({ clone, deno }) => {
+    const cold = await deno(["task", "demo"]);
+    equal(cold.code, 0, cold.stderr);
+    ok(cold.stdout.includes("$ dsh-skills-anywhere list --all"), cold.stdout);
+    const names = await installed(clone);
+    for (const name of NOT_FOR_THE_CLI) ok(!names.includes(name), `${name} installed: ${names}`);
+    const locked = Object.keys(await lockedPackages("deno.lock")).length;
+    const initialized = cold.stderr.split("\n").filter((line) => line.startsWith("Initialize"));
+    equal(
+      initialized.length,
+      locked,
+      `one Initialize line per package of deno.lock:\n${cold.stderr}`,
+    );
+
+    const warm = await deno(["task", "demo"]);
+    equal(warm.code, 0, warm.stderr);
+    equal(
+      warm.stderr,
+      "Task demo deno run -A --quiet scripts/demo.ts\n",
+      "only the task's own line",
+    );
+    ok(warm.stdout.includes("$ dsh-skills-anywhere doctor"), warm.stdout);
   });
 });

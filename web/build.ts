@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { type BundleManifest, compareManifests } from "../lib/bundle/manifest.ts";
 import { readBundle } from "../lib/bundle/read.ts";
 import { VERSION } from "../lib/version.ts";
-import { run } from "../npm/run.ts";
+import { installPackages, run } from "../npm/run.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SRC = join(ROOT, "web", "src");
@@ -121,7 +121,7 @@ await writeFile(join(OUT, "examples", "current.bundle.json"), currentText);
 
 // esbuild resolves the page's npm imports (js-yaml) from node_modules; on a fresh clone nothing has
 // populated it yet, so install the project's pinned dependencies first (a no-op when present).
-await run(Deno.execPath(), ["install", "--quiet"]);
+await installPackages();
 await run("npx", [
   "-y",
   ESBUILD,
