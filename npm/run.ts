@@ -20,8 +20,10 @@ export async function run(command: string, args: string[]): Promise<void> {
  * the same moment (the tests) could find half done.
  */
 export async function installPackages(): Promise<void> {
+  // A build run from a copy without deno.json has nothing to install from.
   const config = await Deno.readTextFile(`${ROOT}deno.json`).catch(() => undefined);
-  const targets = Object.values(JSON.parse(config ?? "{}").imports ?? {}) as string[];
+  if (config === undefined) throw new Error(`${ROOT}deno.json is missing: nothing to install from`);
+  const targets = Object.values(JSON.parse(config).imports ?? {}) as string[];
   const names = targets.map((target) => /^npm:\/?((?:@[^/]+\/)?[^@/]+)/.exec(target)?.[1]);
   const present = await Promise.all(
     names.map((name) =>
@@ -31,7 +33,7 @@ export async function installPackages(): Promise<void> {
       )
     ),
   );
-  if (config === undefined || present.includes(false)) {
+  if (present.includes(false)) {
     await run(Deno.execPath(), ["install", "--quiet"]);
   }
 }

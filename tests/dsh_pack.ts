@@ -40,7 +40,11 @@ export async function mustRun(
 export async function packPlugin(work: string): Promise<string> {
   const src = join(work, "src");
   await Deno.mkdir(join(src, "npm"), { recursive: true });
-  for (const path of ["lib", "dsh", "mcp", "mod.ts", "README.md", "LICENSE", "npm/cli.ts"]) {
+  // deno.json and deno.lock too: without them the build's installPackages() would run
+  // `deno install` through the node_modules link below and relink the checkout's node_modules
+  // while other tests' CLI processes load from it.
+  const copied = ["lib", "dsh", "mcp", "mod.ts", "README.md", "LICENSE", "deno.json", "deno.lock"];
+  for (const path of copied) {
     await cp(join(ROOT, path), join(src, path), { recursive: true });
   }
   // Every module of the build (not a list that misses the next one).
