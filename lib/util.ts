@@ -88,3 +88,28 @@ export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
     return undefined;
   }
 }
+
+/** What {@linkcode tryParseJsonBytes} gives: the value, or which step refused the bytes. */
+export type JsonBytes = { ok: true; value: unknown } | { ok: false; kind: "not-utf8" | "not-json" };
+
+/**
+ * Strict UTF-8 ({@linkcode tryDecodeUtf8}), then JSON: the one way a small
+ * document received as bytes (a manifest, a lock, a Sigstore bundle) is
+ * read; each caller words the refusal in its own table.
+ *
+ * @example
+ * ```ts
+ * import { tryParseJsonBytes } from "./util.ts";
+ * const read = tryParseJsonBytes(new TextEncoder().encode('{"a":1}'));
+ * console.log(read.ok ? read.value : read.kind); // { a: 1 }
+ * ```
+ */
+export function tryParseJsonBytes(bytes: Uint8Array): JsonBytes {
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) return { ok: false, kind: "not-utf8" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, kind: "not-json" };
+  }
+}

@@ -44,7 +44,7 @@ import {
   MAX_BUNDLE_TOTAL_BYTES,
   MAX_CONFIG_BYTES,
 } from "../limits.ts";
-import { compareCodeUnits, isPlainObject, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
+import { compareCodeUnits, isPlainObject, NOT_UTF8, tryParseJsonBytes } from "../util.ts";
 
 /** The schema literal of a manifest. */
 export const BUNDLE_SCHEMA = "skills-anywhere-bundle-1";
@@ -433,15 +433,9 @@ export function assertManifestSize(size: number): void {
  */
 export async function parseManifest(bytes: Uint8Array): Promise<BundleManifest> {
   assertManifestSize(bytes.length);
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) throw refuse("manifest-not-utf8");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw refuse("manifest-not-json");
-  }
-  return await validateManifest(value);
+  const read = tryParseJsonBytes(bytes);
+  if (!read.ok) throw refuse(read.kind === "not-utf8" ? "manifest-not-utf8" : "manifest-not-json");
+  return await validateManifest(read.value);
 }
 
 /**

@@ -51,7 +51,7 @@
 import { type Failure, failure } from "../errors.ts";
 import { bundleDigest, type BundleFile, isBundlePath } from "../bundle/manifest.ts";
 import { formatBytes, MAX_LOCK_BYTES } from "../limits.ts";
-import { compareCodeUnits, isPlainObject, tryDecodeUtf8 } from "../util.ts";
+import { compareCodeUnits, isPlainObject, tryParseJsonBytes } from "../util.ts";
 
 /** The schema literal of a lock. */
 export const LOCK_SCHEMA = "skills-anywhere-lock-1";
@@ -299,15 +299,9 @@ export async function validateLock(value: unknown): Promise<LockParse> {
  */
 export async function parseLock(bytes: Uint8Array): Promise<LockParse> {
   if (bytes.length > MAX_LOCK_BYTES) return refuse("too-large");
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) return refuse("not-utf8");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuse("not-json");
-  }
-  return await validateLock(value);
+  const read = tryParseJsonBytes(bytes);
+  if (!read.ok) return refuse(read.kind);
+  return await validateLock(read.value);
 }
 
 /** A skill entry with its keys in format order (origin keys sorted). */

@@ -45,7 +45,7 @@ import {
 import nodeCrypto, { type KeyObject } from "node:crypto";
 import { type Failure, failure } from "../errors.ts";
 import { formatBytes, MAX_SIGNING_FILE_BYTES } from "../limits.ts";
-import { tryDecodeUtf8 } from "../util.ts";
+import { tryParseJsonBytes } from "../util.ts";
 
 /** The DSSE payload type of an in-toto statement. */
 const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";
@@ -100,13 +100,8 @@ export type SigstoreResult = SigstoreVerified | Failure<SigstoreErrorKind>;
 /** Parses bounded JSON bytes, or undefined. */
 function parseJson(bytes: Uint8Array): unknown {
   if (bytes.length > MAX_SIGNING_FILE_BYTES) return undefined;
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = tryParseJsonBytes(bytes);
+  return read.ok ? read.value : undefined;
 }
 
 const tooLarge = (bytes: Uint8Array) =>
