@@ -45,7 +45,7 @@ import {
 } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import { type Failure, failure } from "../errors.ts";
-import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
+import { readBounded, ReadError, resolveLink } from "../fs/mod.ts";
 import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
 import { parseAllowedSigners } from "../sign/allowed_signers.ts";
 import { SIGNATURE_NAMESPACE } from "../sign/sshsig.ts";
@@ -90,15 +90,13 @@ function badSigners(path: string, why: string): Failure<"bad-allowed-signers"> {
   return failure("bad-allowed-signers", `allowed signers file ${JSON.stringify(path)} ${why}`);
 }
 
-/** The real path of `file` when it is inside the real `root`, else why not. */
+/** The real path of `file` when it is inside the real `root` (the reader's `resolveLink`), else why not. */
 async function realInside(root: string, file: string, shown: string) {
   try {
-    const real = await realpath(file);
-    return isWithin(real, await realpath(root))
-      ? real
-      : badSigners(shown, "is outside the project");
-  } catch {
-    return badSigners(shown, "cannot be found");
+    return resolveLink(file, { within: await realpath(root) });
+  } catch (error) {
+    const outside = error instanceof ReadError && error.kind === "outside";
+    return badSigners(shown, outside ? "is outside the project" : "cannot be found");
   }
 }
 
