@@ -8,6 +8,10 @@
  * segment before the file is the frontmatter name: `skill://pdf/SKILL.md`,
  * or for a skill the catalog renamed for a collision, under the rename's
  * prefix (`skill://codex/configure/SKILL.md`), never under the new name.
+ * Each URI names one file of one skill: the places are given by the core's
+ * URI space (`lib/load/uri_space.ts`, in the catalog's precedence order), and
+ * a later skill whose root or files would meet an earlier one's is not
+ * offered (the log says why; `doctor` lists it), never merged or written over.
  *
  * The entries are built once per catalog report and kept until the report
  * changes or a read finds a file changed; digests are kept by file identity
@@ -51,12 +55,11 @@ import {
   type SkillSource,
 } from "@modelcontextprotocol/server/ext/skills";
 import { DigestCache } from "../lib/bundle/digests.ts";
-import type { BundleFile } from "../lib/bundle/manifest.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
-import { renamePrefix } from "../lib/catalog/precedence.ts";
 import { readBoundedSync } from "../lib/fs/mod.ts";
 import { sha256Hex } from "../lib/hash.ts";
-import { readShareable } from "../lib/load/share.ts";
+import { type SharedSkill, shareSkills } from "../lib/load/share.ts";
+import { skillPath, skillRootUri } from "../lib/load/uri_space.ts";
 import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
@@ -127,18 +130,6 @@ function uriKey(uri: string): string | undefined {
   }
 }
 
-/** Percent-encodes one path segment as the SDK does (WHATWG path set, plus `%`, `/`, `\`). */
-function encodeSegment(segment: string): string {
-  return segment.replaceAll(/[^\w!$&'()*+,.:;=@[\]|~-]/gu, (c) => encodeURIComponent(c));
-}
-
-/** The skill path: the frontmatter name, under the rename's prefix when the catalog renamed it. */
-function skillPath(skill: DiscoveredSkill): string {
-  return skill.renamedFrom === undefined
-    ? skill.name
-    : `${renamePrefix(skill)}/${skill.renamedFrom}`;
-}
-
 /**
  * The MCP surface's words for a lock's refusal (`message` is the core's), shared by the tools
  * and the Skills extension.
@@ -151,27 +142,6 @@ function skillPath(skill: DiscoveredSkill): string {
  */
 export function lockRefusal(message: string): string {
   return `${message}; this server serves only skills whose bundle matches the project's lock (--locked)`;
-}
-
-/** The root URI of a skill: its skill path, each segment encoded. */
-function rootUri(skill: DiscoveredSkill): string {
-  return `skill://${skillPath(skill).split("/").map(encodeSegment).join("/")}`;
-}
-
-/** The served files of a skill's rows under `root`, sorted by URI; the first path no URI names. */
-function servedFiles(
-  root: string,
-  directory: string,
-  rows: readonly BundleFile[],
-): ServedFile[] | string {
-  const files: ServedFile[] = [];
-  for (const row of rows) {
-    const uri = `${root}/${row.path.split("/").map(encodeSegment).join("/")}`;
-    if (uriKey(uri) !== uri) return row.path;
-    const abs = join(directory, ...row.path.split("/"));
-    files.push({ uri, abs, size: row.bytes, sha256: row.sha256, mimeType: mimeTypeOf(row.path) });
-  }
-  return files.sort((a, b) => compareCodeUnits(a.uri, b.uri));
 }
 
 /** Whether this is a skill the extension may offer at all: the author allows the model. */
@@ -214,20 +184,18 @@ class CatalogSkillSource implements SkillSource {
   async #build(report: DiscoveryReport, lock: LockState | undefined): Promise<Offer> {
     if (lock !== undefined && !lock.ok) return { ...assemble([]), blocked: lock.message };
     const built: Built[] = [];
-    const taken = new Map<string, string>();
     const entries = new Map<string, Skill>();
     const refused = new Map<string, string>();
     const signers = lock?.ok ? await this.#catalog.lock?.signers(lock) : undefined;
-    for (const skill of report.skills.filter(offerable)) {
-      const one = await this.#buildOne(skill, entries, lock, refused, signers);
-      if (one === undefined) continue;
-      const first = taken.get(one.root);
-      if (first !== undefined) {
-        this.#refuse(skill, `its URI ${one.entry.uri} is already served for ${first}`);
-        continue;
-      }
-      taken.set(one.root, skill.path);
-      built.push(one);
+    // One place per skill in the skill:// space, in precedence order, before the lock's verdict:
+    // what each URI names does not depend on --locked, and doctor reports the same refusals.
+    const shared = await shareSkills(report.skills.filter(offerable), {
+      digests: this.#digests,
+      lenient: this.#catalog.config.lenient,
+    });
+    for (const one of shared) {
+      const served = await this.#buildOne(one, entries, lock, refused, signers);
+      if (served !== undefined) built.push(served);
     }
     this.#entries = entries;
     return { ...assemble(built), refused };
@@ -235,14 +203,12 @@ class CatalogSkillSource implements SkillSource {
 
   /** One skill's entry and files, or `undefined` (refusal logged) when it cannot be served. */
   async #buildOne(
-    skill: DiscoveredSkill,
+    { skill, shared, place }: SharedSkill,
     entries: Map<string, Skill>,
     lock: LockState | undefined,
     refused: Map<string, string>,
     signers: Signers,
   ): Promise<Built | undefined> {
-    const lenient = this.#catalog.config.lenient;
-    const shared = await readShareable(skill, { digests: this.#digests, lenient });
     const locked = lock?.ok
       ? await signedVerdict(
         verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined),
@@ -251,11 +217,15 @@ class CatalogSkillSource implements SkillSource {
       )
       : undefined;
     if (locked?.ok === false) {
-      refused.set(rootUri(skill), locked.message);
+      const root = skillRootUri(skillPath(skill));
+      if (root !== undefined) refused.set(root, locked.message);
       return this.#refuse(skill, locked.message);
     }
     if (!shared.ok) return this.#refuse(skill, shared.message);
-    const path = skillPath(skill);
+    if (place === undefined || !place.ok) {
+      return this.#refuse(skill, place?.message ?? "it has no skill:// URI");
+    }
+    const path = place.claim.path;
     const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
     const key = `${path}\0${skillMd.sha256}`;
     let base = this.#entries.get(key) ?? entries.get(key);
@@ -268,21 +238,29 @@ class CatalogSkillSource implements SkillSource {
       }
     }
     entries.set(key, base);
-    const root = base.uri.slice(0, -"/SKILL.md".length);
+    // The SDK spells the root as the URI space does; anything else is not served.
+    if (base.uri !== `${place.root}/SKILL.md`) {
+      return this.#refuse(skill, `${path} cannot be named by a URI`);
+    }
     let directory: string;
     try {
       directory = realpathSync(skill.directory);
     } catch {
       return this.#refuse(skill, "its folder is gone");
     }
-    const files = servedFiles(root, directory, shared.files);
-    if (typeof files === "string") return this.#refuse(skill, `${files} cannot be named by a URI`);
+    const files = shared.files.map((row, i): ServedFile => ({
+      uri: place.uris[i],
+      abs: join(directory, ...row.path.split("/")),
+      size: row.bytes,
+      sha256: row.sha256,
+      mimeType: mimeTypeOf(row.path),
+    })).sort((a, b) => compareCodeUnits(a.uri, b.uri));
     const resources = files.map((f) => ({
       uri: f.uri,
       digest: `sha256:${f.sha256}`,
       size: f.size,
     }));
-    return { skill, entry: { ...base, resources }, root, files };
+    return { skill, entry: { ...base, resources }, root: place.root, files };
   }
 
   #refuse(skill: DiscoveredSkill, reason: string): undefined {

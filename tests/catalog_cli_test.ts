@@ -380,6 +380,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "dropped",
       "complete",
       "too_large_for_mcp",
+      "uri_refused_for_mcp",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);

@@ -1,8 +1,10 @@
 /**
  * The `doctor` command: what was scanned, and every skill that was renamed,
  * repaired, kept from the model by its author, skipped, refused for safety or
- * hidden as a duplicate, or too large to be offered over the MCP Skills
- * extension (512 files / 16 MiB per skill) — with the reason.
+ * hidden as a duplicate, too large to be offered over the MCP Skills
+ * extension (512 files / 16 MiB per skill), or kept from it because its
+ * `skill://` URIs belong to another skill (`lib/load/uri_space.ts`, the same
+ * computation the server makes) — with the reason.
  *
  * @example
  * ```ts
@@ -13,7 +15,7 @@
  * @module
  */
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
-import { readShareable } from "../load/share.ts";
+import { shareSkills } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, hiddenSections } from "./catalog.ts";
@@ -23,9 +25,7 @@ import { outStyles, type Styles } from "./style.ts";
 import { formatTable } from "./table.ts";
 
 /** What `doctor --json` prints. */
-type DoctorDoc = ReturnType<typeof doctorDoc> & {
-  too_large_for_mcp: Awaited<ReturnType<typeof tooLarge>>;
-};
+type DoctorDoc = ReturnType<typeof doctorDoc> & Awaited<ReturnType<typeof sharing>>;
 
 /** Runs `doctor`; always exit 0. */
 export async function runDoctor(
@@ -35,7 +35,7 @@ export async function runDoctor(
   io: Io,
 ): Promise<number> {
   const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
-  const doc = { ...doctorDoc(report, git), too_large_for_mcp: await tooLarge(report.skills) };
+  const doc = { ...doctorDoc(report, git), ...await sharing(report.skills, config.lenient) };
   if (values.json) io.out(jsonText(doc));
   else {
     const view = { show, st: outStyles(io) };
@@ -44,16 +44,37 @@ export async function runDoctor(
   return 0;
 }
 
-/** Model skills the MCP Skills extension does not offer because of its per-skill limits. */
-async function tooLarge(skills: readonly DiscoveredSkill[]) {
-  const found: { name: string; path: string; reason: string }[] = [];
-  for (const skill of skills.filter((s) => s.invocation.modelInvocable)) {
-    const shared = await readShareable(skill);
+/**
+ * Model skills the MCP Skills extension does not offer because of its per-skill limits, and
+ * those refused a place in the `skill://` URI space (each with the earlier skill that holds it).
+ */
+async function sharing(skills: readonly DiscoveredSkill[], lenient: boolean) {
+  const tooLarge: { name: string; path: string; reason: string }[] = [];
+  const uriRefused: {
+    name: string;
+    path: string;
+    kind: string;
+    uri: string | null;
+    reason: string;
+    holder: { name: string; path: string } | null;
+  }[] = [];
+  const offerable = skills.filter((s) => s.invocation.modelInvocable);
+  for (const { skill, shared, place } of await shareSkills(offerable, { lenient })) {
     if (!shared.ok && (shared.kind === "too-many-files" || shared.kind === "too-large")) {
-      found.push({ name: skill.name, path: skill.directory, reason: shared.message });
+      tooLarge.push({ name: skill.name, path: skill.directory, reason: shared.message });
     }
+    if (place === undefined || place.ok) continue;
+    const holder = place.holder?.skill;
+    uriRefused.push({
+      name: skill.name,
+      path: skill.directory,
+      kind: place.kind,
+      uri: place.uri ?? null,
+      reason: place.message,
+      holder: holder === undefined ? null : { name: holder.name, path: holder.directory },
+    });
   }
-  return found;
+  return { too_large_for_mcp: tooLarge, uri_refused_for_mcp: uriRefused };
 }
 
 /** The facts `doctor` reports, as one document. */
@@ -181,6 +202,19 @@ function refusedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
     for (const t of doc.too_large_for_mcp) {
       lines.push(`  ${escapeTerminal(t.name)}  ${st.dim(escapeTerminal(show(t.path)))}`);
       lines.push(`    - ${st.warn(escapeTerminal(t.reason))}`);
+    }
+  }
+  if (doc.uri_refused_for_mcp.length > 0) {
+    lines.push(
+      "",
+      st.bold(
+        `Not offered over the MCP Skills extension: no skill:// URIs of its own (${doc.uri_refused_for_mcp.length}):`,
+      ),
+    );
+    for (const u of doc.uri_refused_for_mcp) {
+      const held = u.holder === null ? "" : ` (${show(u.holder.path)})`;
+      lines.push(`  ${escapeTerminal(u.name)}  ${st.dim(escapeTerminal(show(u.path)))}`);
+      lines.push(`    - ${st.warn(escapeTerminal(u.reason + held))}`);
     }
   }
   const refused = doc.invalid.filter((i) => i.refusal !== undefined);

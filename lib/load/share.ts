@@ -8,6 +8,11 @@
  * opt-out is read fresh, never taken from the catalog). The files come from one bundle
  * read, so they are exactly the rows a bundle of that directory reports.
  *
+ * {@linkcode shareSkills} reads a whole catalog's skills this way and gives each
+ * shareable one its place in the `skill://` URI space (`./uri_space.ts`), in
+ * the catalog's precedence order: the one computation behind what the MCP
+ * Skills extension offers and what `doctor` reports it refuses.
+ *
  * @example
  * ```ts
  * import { readShareable } from "./share.ts";
@@ -27,6 +32,7 @@ import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { type Failure, failure } from "../errors.ts";
 import { formatBytes, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
 import { parseSkillBytes, staysInside } from "./fresh.ts";
+import { type Placement, placeSkills, skillPath, type SpaceClaim } from "./uri_space.ts";
 
 /** Why a skill cannot be shared. `too-many-files` and `too-large` are the size limits. */
 export type ShareRefusal =
@@ -96,4 +102,55 @@ export async function readShareable(
       : "bundle";
     return failure(kind, error.message.replace(/\.$/, ""));
   }
+}
+
+/** A skill's claim on the URI space, with the catalog skill it stands for. */
+export interface SkillClaim extends SpaceClaim {
+  skill: DiscoveredSkill;
+}
+
+/** One catalog skill as it would be shared: how reading it went, and its place if shareable. */
+export interface SharedSkill {
+  skill: DiscoveredSkill;
+  shared: Shareable | Failure<ShareRefusal>;
+  /** For a shareable skill: its place in the URI space, or why it has none. */
+  place?: Placement<SkillClaim>;
+}
+
+/**
+ * Reads each of `skills` (in the catalog's precedence order) with {@linkcode readShareable}
+ * and places the shareable ones in the `skill://` URI space, in that order (see
+ * `./uri_space.ts`); one result per skill, in the same order.
+ *
+ * @example
+ * ```ts
+ * import { shareSkills } from "./share.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skills: DiscoveredSkill[];
+ * for (const { skill, place } of await shareSkills(skills)) {
+ *   if (place?.ok === false) console.log(skill.name, place.kind, place.message);
+ * }
+ * ```
+ */
+export async function shareSkills(
+  skills: readonly DiscoveredSkill[],
+  options: { digests?: DigestCache; lenient?: boolean } = {},
+): Promise<SharedSkill[]> {
+  const read: SharedSkill[] = [];
+  for (const skill of skills) read.push({ skill, shared: await readShareable(skill, options) });
+  const claims: SkillClaim[] = [];
+  for (const { skill, shared } of read) {
+    if (!shared.ok) continue;
+    claims.push({
+      skill,
+      name: skill.name,
+      path: skillPath(skill),
+      files: shared.files.map((f) => f.path),
+    });
+  }
+  const places = new Map(placeSkills(claims).map((place) => [place.claim.skill, place]));
+  return read.map((one) => {
+    const place = places.get(one.skill);
+    return place === undefined ? one : { ...one, place };
+  });
 }
