@@ -11,6 +11,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { buildManifest } from "../lib/bundle/manifest.ts";
 import { compareLocks } from "../lib/lock/compare.ts";
 import {
+  checkedLockText,
   LOCK_SCHEMA,
   type LockSkill,
   parseLock,
@@ -239,4 +240,15 @@ Deno.test("compareLocks: a published skill a lock cannot hold is unverifiable (u
   ]]);
   match(split.refused[0].message, /skill entry "tab" is malformed \(its path holds/);
   ok((await parseLock(encode(serialiseLock(split.lock)))).ok);
+});
+
+Deno.test("checkedLockText refuses to give the text of a lock its own parser would refuse", async () => {
+  const good = await skill("pdf", { "SKILL.md": "s" });
+  const checked = await checkedLockText(lockOf([good]));
+  ok(checked.ok);
+  equal(checked.text, serialiseLock(lockOf([good])));
+  const tab = await checkedLockText(lockOf([{ ...good, path: "a\tb/SKILL.md" }]));
+  equal(tab.ok ? "ok" : tab.kind, "bad-skill");
+  const twice = await checkedLockText(lockOf([good, good]));
+  equal(twice.ok ? "ok" : twice.kind, "unsorted");
 });

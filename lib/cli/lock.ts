@@ -19,10 +19,9 @@ import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import {
-  parseLock,
+  checkedLockText,
   type ProjectLock,
   type RefusedEntry,
-  serialiseLock,
   splitLockable,
 } from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
@@ -147,8 +146,7 @@ export async function runLock(
   const leftOut = split.refused.map((r) => leftOutEntry(r, now, catalog, config.home));
   for (const entry of leftOut) io.err(`${PREFIX}${leftOutLine(entry)}\n`);
   const written = split.lock;
-  const text = serialiseLock(written);
-  await refuseUnparsable(text, shown);
+  const text = await parsableText(written, shown);
   await writeWhole(file, text);
   if (values.json) {
     io.out(jsonText({
@@ -208,12 +206,12 @@ function leftOutLine(entry: LeftOut): string {
 }
 
 /** The last guard: the bytes about to be written must parse, else nothing is written (exit 2). */
-async function refuseUnparsable(text: string, shown: string): Promise<void> {
-  const parsed = await parseLock(new TextEncoder().encode(text));
-  if (parsed.ok) return;
+async function parsableText(lock: ProjectLock, shown: string): Promise<string> {
+  const checked = await checkedLockText(lock);
+  if (checked.ok) return checked.text;
   throw new KindError(
     "unparsable-lock",
-    `${shown}: not written: its own parser would refuse it (${parsed.message})`,
+    `${shown}: not written: its own parser would refuse it (${checked.message})`,
   );
 }
 

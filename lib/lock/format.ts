@@ -283,7 +283,7 @@ export const SKILL_ENTRY_FAULTS: Readonly<Record<SkillEntryFault, string>> = {
   name: "its name is empty",
   origin: "its origin has an empty field",
   path:
-    "its path holds what a lock cannot (a control character, backslash, colon or U+FFFD, an empty, . or .. segment, or over 1,024 bytes)",
+    "its path holds what a lock cannot hold: a control character, backslash, colon or U+FFFD, an empty, . or .. segment, or over 1,024 bytes",
   skill_sha256: "its SKILL.md digest is not a SHA-256",
   source: "its Git source has an empty URL, ref or commit",
   files: "its file rows are malformed or unsorted",
@@ -548,4 +548,24 @@ export async function splitLockable(
     sources.push(source);
   }
   return { lock: { ...lock, skills, sources }, refused };
+}
+
+/**
+ * The lock's text ({@linkcode serialiseLock}) only when {@linkcode parseLock}
+ * accepts its bytes: the last guard before a lock is written, so a lock that
+ * its own parser would refuse (an entry, or the size) is never written.
+ *
+ * @example
+ * ```ts
+ * import { checkedLockText } from "./format.ts";
+ * const checked = await checkedLockText({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * console.log(checked.ok ? checked.text.length : checked.message);
+ * ```
+ */
+export async function checkedLockText(
+  lock: ProjectLock,
+): Promise<{ ok: true; text: string } | Failure<LockErrorKind>> {
+  const text = serialiseLock(lock);
+  const parsed = await parseLock(new TextEncoder().encode(text));
+  return parsed.ok ? { ok: true, text } : parsed;
 }
