@@ -29,6 +29,8 @@ const REFUSED: Record<string, { dir: string; shown: string }> = {
   colon: { dir: "a:b", shown: "a:b" },
   fffd: { dir: "a\ufffdb", shown: "a\ufffdb" },
 };
+/** A Git source's skill whose path is over 1,024 bytes (four 255-byte folders). */
+const LONG = ["w", "x", "y", "z"].map((c) => c.repeat(255)).join("/");
 /** A C1 control (CSI): the bundle path rule accepts it, so it is locked (and shown escaped). */
 const ACCEPTED = { c1: "a\u009bb" };
 
@@ -59,13 +61,17 @@ async function hostileFolders(box: Sandbox): Promise<void> {
     }),
     ".claude/settings.json": JSON.stringify({ enabledPlugins: { "p@m": true } }),
   });
-  const repo = await box.repo("team", skillsOf("g", "skills"));
+  const repo = await box.repo("team", {
+    ...skillsOf("g", "skills"),
+    [`skills/${LONG}/SKILL.md`]: skillMd("g-long", "A deep skill.", "Body."),
+  });
   const added = await box.cli("add", repo);
   equal(added.code, 0, added.stderr);
 }
 
 const refusedNames = () =>
-  PLACES.flatMap((place) => Object.keys(REFUSED).map((id) => `${place}-${id}`)).sort();
+  [...PLACES.flatMap((place) => Object.keys(REFUSED).map((id) => `${place}-${id}`)), "g-long"]
+    .sort();
 const servedNames = () => PLACES.flatMap((place) => [`${place}-c1`, `${place}-plain`]).sort();
 
 /** Asserts `lock`'s result: exit 1, one escaped line per refused folder, a lock that parses. */
@@ -85,6 +91,7 @@ async function assertLocked(box: Sandbox) {
       match(line, /its path holds/);
     }
   }
+  ok(left.some((l) => l.includes(`skill "g-long" at "`) && l.includes(`/${LONG}/SKILL.md"`)));
   const bytes = await Deno.readFile(join(box.project, LOCK));
   const parsed = await parseLock(bytes);
   ok(parsed.ok, parsed.ok ? "" : parsed.message);
