@@ -14,6 +14,7 @@ import { parseLock } from "../lib/lock/format.ts";
 import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
 import { textOf } from "./mcp_helpers.ts";
 import { withLocked } from "./mcp_locked_helpers.ts";
+import { sarifErrors } from "./sarif_schema.ts";
 
 const LOCK = "skills-anywhere.lock.json";
 // deno-lint-ignore no-control-regex
@@ -115,6 +116,9 @@ async function assertVerify(box: Sandbox) {
   match(text.stdout, /^unverifiable "p-tab" \(its files cannot be checked against the lock\)$/m);
   const sarif = await box.cli("verify", "--format", "sarif");
   equal(sarif.code, 1, sarif.stderr);
+  const log = JSON.parse(sarif.stdout);
+  deepEqual(await sarifErrors(log), []);
+  deepEqual(log.runs[0].tool.driver.rules.map((r: { id: string }) => r.id), ["unverifiable"]);
 }
 
 Deno.test("lock leaves out every folder its parser would refuse (each character, each place) with one line, and the lock it writes parses", async () => {
