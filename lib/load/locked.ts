@@ -396,9 +396,11 @@ export async function readLocked(
   const state = await gate.state();
   if (!state.ok) return state;
   let read;
-  let why: UnbundlableKind | undefined;
+  let why: UnbundlableKind | undefined = basename(skill.path) === "SKILL.md"
+    ? undefined
+    : "flat-file";
   try {
-    read = basename(skill.path) === "SKILL.md" ? await readBundle(skill.directory) : undefined;
+    read = why === undefined ? await readBundle(skill.directory) : undefined;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     why = unbundlableKindOf(error);
