@@ -3,7 +3,8 @@
  * `@deepseek-ai/dsh-skill` registry and `@deepseek-ai/dsh-tools` runtime: a
  * project locked by the real CLI, then an edited script and an added skill are
  * not invocable and are refused by name with the lock's reason, the others are
- * served; without a project nothing is.
+ * served; without a project nothing is; a skill that cannot be bundled (each
+ * cause of issue 27's finding 6) is refused with its reason.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import { ToolRuntime } from "@deepseek-ai/dsh-tools";
 import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
 import { run, runCli, skillMd, withTempDir, writeTree } from "./helpers.ts";
+import { CAUSES, tamper, writeUnbundlable } from "./unbundlable_fixture.ts";
 
 interface ToolOutcome {
   isError: boolean;
@@ -159,6 +161,45 @@ Deno.test("dsh locked: a lock requiring signatures serves the signed skill and r
       assert.match(text(excel), /skill "excel" is not signed by an allowed signer: no signature/);
       const pdf = await call(m, "open_skill", { name: "pdf" }, project);
       assert.equal(pdf.isError, false, text(pdf));
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+Deno.test("dsh locked: a skill that cannot be bundled (each cause) is refused by name with its reason, the rest is served", async () => {
+  await withTempDir(async (base) => {
+    const home = join(base, "home");
+    const project = join(base, "work", "app");
+    await writeTree(project, {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".claude/skills/excel/SKILL.md": skillMd("excel", "Edit spreadsheets.", "Body."),
+    });
+    for (const cause of CAUSES) await writeUnbundlable(project, ".claude/skills", cause, cause);
+    await Deno.mkdir(home, { recursive: true });
+    const env = { HOME: home, DSH_HOME: join(home, ".dsh") };
+    const locked = await runCli(["lock"], { cwd: project, env });
+    assert.equal(locked.code, 0, locked.stderr);
+    for (const cause of CAUSES) await tamper(project, ".claude/skills", cause, cause);
+    const reasons = {
+      link: /a link inside its folder/,
+      "skill-too-large": /a SKILL\.md over 128 KiB/,
+      "too-many-files": /more than 512 files/,
+      "file-too-large": /a file over 16 MiB/,
+    };
+    const m = await mount(home);
+    try {
+      const listed = await m.ctx.skills.list({ cwd: project });
+      const invocable = listed.filter((s) => s.invocation.modelInvocable).map((s) => s.name);
+      assert.deepEqual(invocable, ["excel"]);
+      for (const cause of CAUSES) {
+        const refused = await call(m, "open_skill", { name: cause }, project);
+        assert.equal(refused.isError, true, text(refused));
+        assert.match(text(refused), new RegExp(`skill "${cause}" cannot be verified`));
+        assert.match(text(refused), reasons[cause]);
+      }
+      const excel = await call(m, "open_skill", { name: "excel" }, project);
+      assert.equal(excel.isError, false, text(excel));
     } finally {
       await m.close();
     }

@@ -1,20 +1,23 @@
 /**
  * The pure lock format (`lib/lock/format.ts`) and verify's comparison
  * (`lib/lock/compare.ts`): byte-stable serialisation, every refusal kind of a
- * hostile or malformed lock, and each kind of difference.
+ * hostile or malformed lock, and each kind of difference (`unverifiable`
+ * included: a skill locked without a bundle digest, or one no lock can hold).
  *
  * @module
  */
 import { MAX_LOCK_BYTES } from "../lib/limits.ts";
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { buildManifest } from "../lib/bundle/manifest.ts";
 import { compareLocks } from "../lib/lock/compare.ts";
 import {
+  checkedLockText,
   LOCK_SCHEMA,
   type LockSkill,
   parseLock,
   type ProjectLock,
   serialiseLock,
+  splitLockable,
   validateLock,
 } from "../lib/lock/format.ts";
 import { sha } from "./helpers.ts";
@@ -163,4 +166,89 @@ Deno.test("compareLocks: a directory that cannot be bundled now is changed, with
   const [changed] = compareLocks(lockOf([pdf]), lockOf([broken])).changed;
   equal(changed.bundle_error, "a link");
   deepEqual([changed.added, changed.removed, changed.changed], [[], [], []]);
+});
+
+Deno.test("validateLock: bundle_error_kind is one of the format's kinds, only beside a null bundle_sha256", async () => {
+  const good = await skill("pdf", { "SKILL.md": "s" });
+  const bad = (patch: Record<string, unknown>) => lockOf([{ ...good, ...patch } as LockSkill]);
+  const unbundled = { bundle_sha256: null, bundle_error: "x", files: [] };
+  equal(await kindOf(bad({ ...unbundled, bundle_error_kind: "link" })), "ok");
+  equal(await kindOf(bad({ ...unbundled, bundle_error_kind: "flat-file" })), "ok");
+  equal(await kindOf(bad(unbundled)), "ok");
+  equal(await kindOf(bad({ ...unbundled, bundle_error_kind: "owned" })), "bad-skill");
+  equal(await kindOf(bad({ ...unbundled, bundle_error_kind: "toString" })), "bad-skill");
+  equal(await kindOf(bad({ bundle_error_kind: "link" })), "bad-skill");
+  const text = serialiseLock(bad({ ...unbundled, bundle_error_kind: "link" }));
+  match(text, /"bundle_sha256": null,\n {6}"bundle_error_kind": "link",\n {6}"bundle_error": "x",/);
+});
+
+Deno.test("compareLocks: a skill locked without a bundle digest is unverifiable, never a match; a flat file is verified by its digest", async () => {
+  const pdf = await skill("pdf", { "SKILL.md": "s", "run.sh": "x" });
+  const linked: LockSkill = {
+    ...pdf,
+    bundle_sha256: null,
+    bundle_error_kind: "link",
+    bundle_error: 'Bundle links are not supported: "run.sh"',
+    files: [],
+  };
+  const same = compareLocks(lockOf([linked]), lockOf([linked]));
+  equal(same.matches, false);
+  deepEqual(same.unverifiable, [{
+    name: "pdf",
+    kind: "link",
+    reason: 'Bundle links are not supported: "run.sh"',
+    skill_md: false,
+  }]);
+  deepEqual(same.changed, []);
+  const edited = { ...linked, skill_sha256: sha("other") };
+  equal(compareLocks(lockOf([linked]), lockOf([edited])).unverifiable[0].skill_md, true);
+  // Bundlable now, but the lock holds no digest: still unverifiable until it is locked again.
+  const [fixed] = compareLocks(lockOf([linked]), lockOf([pdf])).unverifiable;
+  equal(fixed.kind, "no-locked-digest");
+  match(fixed.reason, /when locked, it holds a link inside its folder/);
+  const flat: LockSkill = {
+    ...pdf,
+    path: "pdf.md",
+    bundle_sha256: null,
+    bundle_error_kind: "flat-file",
+    bundle_error: "a flat file, not a skill directory",
+    files: [],
+  };
+  equal(compareLocks(lockOf([flat]), lockOf([flat])).matches, true);
+  const flatEdited = { ...flat, skill_sha256: sha("edited") };
+  deepEqual(compareLocks(lockOf([flat]), lockOf([flatEdited])).changed.map((c) => c.name), [
+    "pdf",
+  ]);
+});
+
+Deno.test("compareLocks: a published skill a lock cannot hold is unverifiable (unlockable), not added; splitLockable leaves it out", async () => {
+  const ok1 = await skill("ok", { "SKILL.md": "o" });
+  const tab = { ...(await skill("tab", { "SKILL.md": "t" })), path: "a\tb/SKILL.md" };
+  const report = compareLocks(lockOf([ok1]), lockOf([ok1, tab]));
+  equal(report.matches, false);
+  deepEqual(report.added, []);
+  deepEqual(report.unverifiable.map((u) => [u.name, u.kind]), [["tab", "unlockable"]]);
+  match(report.unverifiable[0].reason, /its path holds/);
+  const dup = { ...ok1, path: "other/SKILL.md" };
+  const source = { key: "o/r", url: "", ref: null, commit: null };
+  const split = await splitLockable(lockOf([ok1, tab, dup], [source]));
+  deepEqual(split.lock.skills.map((s) => s.path), ["ok/SKILL.md"]);
+  deepEqual(split.lock.sources, []);
+  deepEqual(split.refused.map((r) => [r.list, r.index]), [["skills", 1], ["skills", 2], [
+    "sources",
+    0,
+  ]]);
+  match(split.refused[0].message, /skill entry "tab" is malformed \(its path holds/);
+  ok((await parseLock(encode(serialiseLock(split.lock)))).ok);
+});
+
+Deno.test("checkedLockText refuses to give the text of a lock its own parser would refuse", async () => {
+  const good = await skill("pdf", { "SKILL.md": "s" });
+  const checked = await checkedLockText(lockOf([good]));
+  ok(checked.ok);
+  equal(checked.text, serialiseLock(lockOf([good])));
+  const tab = await checkedLockText(lockOf([{ ...good, path: "a\tb/SKILL.md" }]));
+  equal(tab.ok ? "ok" : tab.kind, "bad-skill");
+  const twice = await checkedLockText(lockOf([good, good]));
+  equal(twice.ok ? "ok" : twice.kind, "unsorted");
 });

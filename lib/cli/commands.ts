@@ -371,8 +371,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     exits: [
       [0, "written"],
-      [1, "no skill by a given name (the closest names are printed)"],
-      [2, "no project (the home folder), an existing lock that is invalid, or bad usage"],
+      [
+        1,
+        "no skill by a given name (the closest names are printed), or a skill the lock's own " +
+        "parser would refuse (a control character in its folder name…) was left out, one line " +
+        "each (the rest is written)",
+      ],
+      [
+        2,
+        "no project (the home folder), an existing lock that is invalid, a lock that would not " +
+        "parse (nothing is written), or bad usage",
+      ],
     ],
     run: async (...args) => (await import("./lock.ts")).runLock(...args),
   },
@@ -388,7 +397,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "to the project root)",
     },
     examples: [
-      ["dsh-skills-anywhere verify", "each changed, missing, added or moved skill, and sources"],
+      [
+        "dsh-skills-anywhere verify",
+        "each changed, unverifiable, missing, added or moved skill, and sources",
+      ],
       ["dsh-skills-anywhere verify --json | jq '.changed[].name'", "for a CI step"],
       ["dsh-skills-anywhere verify --format sarif > verify.sarif", "for code scanning"],
     ],
@@ -396,7 +408,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [0, "everything matches the lock"],
       [
         1,
-        "a difference (each one is listed), or, when the lock requires signatures, a locked skill not validly signed by an allowed signer",
+        "a difference (each one is listed; a skill that cannot be bundled is one, unverifiable), or, when the lock requires signatures, a locked skill not validly signed by an allowed signer",
       ],
       [
         2,

@@ -18,7 +18,12 @@ import { KindError } from "../errors.ts";
 import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
-import { type ProjectLock, serialiseLock } from "../lock/format.ts";
+import {
+  checkedLockText,
+  type ProjectLock,
+  type RefusedEntry,
+  splitLockable,
+} from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
 import { checkLockSignatures } from "../lock/signers.ts";
 import { writeWhole } from "../sources/files.ts";
@@ -106,8 +111,12 @@ function unknownNames(names: readonly string[], published: readonly string[], io
 
 /**
  * Runs `lock`: writes every published skill (or, with names, replaces only
- * those entries of an existing lock) and every source. Exit 0 written, 1 an
- * unknown name, 2 no project or an invalid lock to update.
+ * those entries of an existing lock) and every source. An entry the lock's own
+ * parser would refuse (a folder name with a control character, …) is left out
+ * with one line naming it, and the bytes are parsed again before they are
+ * written. Exit 0 written, 1 an unknown name or an entry left out (the rest is
+ * written), 2 no project, an invalid lock to update, or a lock that would not
+ * parse (nothing written).
  *
  * @example
  * ```ts
@@ -133,18 +142,77 @@ export async function runLock(
     const kept = lock?.skills ?? [];
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
-  const text = serialiseLock(now);
+  const split = await splitLockable(now);
+  const leftOut = split.refused.map((r) => leftOutEntry(r, now, catalog, config.home));
+  for (const entry of leftOut) io.err(`${PREFIX}${leftOutLine(entry)}\n`);
+  const written = split.lock;
+  const text = await parsableText(written, shown);
   await writeWhole(file, text);
   if (values.json) {
-    io.out(jsonText({ file, skills: now.skills.length, sources: now.sources.length }));
+    io.out(jsonText({
+      file,
+      skills: written.skills.length,
+      sources: written.sources.length,
+      left_out: leftOut.map(({ list, name, path, reason }) => ({ list, name, path, reason })),
+    }));
   } else {
     io.out(
-      `locked ${counted(now.skills.length, "skill")} (${
-        counted(now.sources.length, "source")
+      `locked ${counted(written.skills.length, "skill")} (${
+        counted(written.sources.length, "source")
       }) in ${escapeTerminal(shown)}\n`,
     );
   }
-  return 0;
+  return leftOut.length > 0 ? 1 : 0;
+}
+
+/** An entry `lock` left out: its list, its name (or key), where it is (absolute) and why. */
+interface LeftOut {
+  list: RefusedEntry["list"];
+  name: string;
+  path: string | null;
+  shown: string;
+  reason: string;
+}
+
+/** The skill or source a refused entry stands for, with its path. */
+function leftOutEntry(
+  refused: RefusedEntry,
+  lock: ProjectLock,
+  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  home: string,
+): LeftOut {
+  if (refused.list === "sources") {
+    const source = lock.sources[refused.index];
+    const found = catalog.sources.find((s) => s.key === source.key);
+    const path = found?.dir ?? null;
+    const shown = path === null ? source.key : tildePath(path, home);
+    return { list: "sources", name: source.key, path, shown, reason: refused.message };
+  }
+  const skill = lock.skills[refused.index];
+  const found = catalog.report.skills.find((s) =>
+    s.name === skill.name && s.relativePath === skill.path
+  );
+  const path = found?.path ?? null;
+  const shown = path === null ? skill.path : tildePath(path, home);
+  return { list: "skills", name: skill.name, path, shown, reason: refused.message };
+}
+
+/** The one line of an entry left out, its path quoted and everything escaped. */
+function leftOutLine(entry: LeftOut): string {
+  const what = entry.list === "skills" ? "skill" : "source";
+  return `left out of the lock: ${what} ${quote(entry.name)} at ${quote(entry.shown)}: ${
+    escapeTerminal(entry.reason)
+  }`;
+}
+
+/** The last guard: the bytes about to be written must parse, else nothing is written (exit 2). */
+async function parsableText(lock: ProjectLock, shown: string): Promise<string> {
+  const checked = await checkedLockText(lock);
+  if (checked.ok) return checked.text;
+  throw new KindError(
+    "unparsable-lock",
+    `${shown}: not written: its own parser would refuse it (${checked.message})`,
+  );
 }
 
 /** The lock being rewritten, to keep its signers; an invalid one is replaced (said on stderr). */
@@ -256,6 +324,15 @@ function renderReport(
     for (const p of c.changed) lines.push(`  changed ${quote(p)}`);
     for (const p of c.added) lines.push(`  added ${quote(p)}`);
     for (const p of c.removed) lines.push(`  removed ${quote(p)}`);
+  }
+  for (const u of report.unverifiable) {
+    const md = u.skill_md ? "; SKILL.md changed too" : "";
+    lines.push(
+      `${st.bad("unverifiable")} ${
+        quote(u.name)
+      } (its files cannot be checked against the lock${md})`,
+    );
+    lines.push(`  ${escapeTerminal(u.kind)}: ${quote(u.reason)}`);
   }
   for (const name of report.missing) {
     lines.push(`${st.bad("missing")} ${quote(name)} (locked, not found now)`);

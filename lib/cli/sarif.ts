@@ -15,7 +15,7 @@
  * import { verifySarif } from "./sarif.ts";
  * const report = {
  *   schema: "skills-anywhere-verify-1" as const, matches: false, locked: 1,
- *   changed: [], missing: ["pdf"], added: [], moved: [], sources: [],
+ *   changed: [], unverifiable: [], missing: ["pdf"], added: [], moved: [], sources: [],
  * };
  * const log = verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
  * console.log(log.runs[0].results[0].ruleId); // "missing"
@@ -79,7 +79,14 @@ type CheckRule =
   | "resource-issue";
 
 /** The difference kinds of `verify`. */
-type VerifyRule = "changed" | "missing" | "added" | "moved" | "source" | "signature";
+type VerifyRule =
+  | "changed"
+  | "unverifiable"
+  | "missing"
+  | "added"
+  | "moved"
+  | "source"
+  | "signature";
 
 /** Every rule's one-line description. */
 const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
@@ -107,6 +114,7 @@ const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
   "hidden-characters": "the file holds no hidden characters (bidirectional, zero-width, tags)",
   "resource-issue": "every local file the text links to or names exists in the skill",
   changed: "the skill's SKILL.md and files are the ones locked",
+  unverifiable: "every skill is locked with a bundle digest, so all its files are checked",
   missing: "every locked skill is still found",
   added: "every skill found is locked",
   moved: "every locked skill comes from the origin and path it was locked at",
@@ -282,8 +290,8 @@ function changedText(c: VerifyReport["changed"][number]): string {
 }
 
 /**
- * The SARIF log of a `verify` report: a changed, added or moved skill points
- * at its SKILL.md, a missing skill or a source at the lock file.
+ * The SARIF log of a `verify` report: a changed, unverifiable, added or moved
+ * skill points at its SKILL.md, a missing skill or a source at the lock file.
  *
  * @example
  * ```ts
@@ -302,6 +310,10 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
   const add = (ruleId: VerifyRule, text: string, name?: string, level: SarifLevel = "error") =>
     results.push({ ruleId, level, message: { text }, locations: [at(name)] });
   for (const c of report.changed) add("changed", changedText(c), c.name);
+  for (const u of report.unverifiable) {
+    const md = u.skill_md ? "; SKILL.md changed too" : "";
+    add("unverifiable", `skill ${u.name} cannot be verified: ${u.kind}: ${u.reason}${md}`, u.name);
+  }
   for (const name of report.missing) add("missing", `skill ${name} is locked but not found`);
   for (const name of report.added) add("added", `skill ${name} is found but not locked`, name);
   for (const m of report.moved) {

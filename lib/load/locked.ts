@@ -3,7 +3,9 @@
  * the lock names it with the same published name, origin and path, and its
  * directory's bundle digest now equals the locked `bundle_sha256`. A locked
  * skill whose `bundle_sha256` is `null` (it could not be bundled when it was
- * locked) is never served: nothing reviewed can be checked against it.
+ * locked) is never served: nothing reviewed can be checked against it; nor is
+ * one that cannot be bundled now. Both refusals (kind `unbundlable`) say why,
+ * in the words of the lock format's `bundle_error_kind`.
  *
  * {@linkcode LockGate} reads the lock file again whenever it changed on disk
  * (one `lstat` per question otherwise); a lock that is gone or invalid serves
@@ -48,7 +50,14 @@ import type { ParsedSkill } from "../skill/parse.ts";
 import { lockOrigin } from "../lock/names.ts";
 import { readProjectLock } from "../lock/file.ts";
 import { readAllowedSigners, verifySkillSignature } from "../lock/signers.ts";
-import type { LockOrigin, LockSkill, ProjectLock } from "../lock/format.ts";
+import {
+  isUnbundlableKind,
+  type LockOrigin,
+  type LockSkill,
+  type ProjectLock,
+  UNBUNDLABLE_REASONS,
+  type UnbundlableKind,
+} from "../lock/format.ts";
 
 /** Why a skill is not served under a lock. */
 export type LockRefusalKind =
@@ -148,9 +157,24 @@ function sameOrigin(a: LockOrigin, b: LockOrigin): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
+/** Why a directory cannot be bundled, in words, for a refusal (empty when unknown). */
+function because(kind: UnbundlableKind | undefined): string {
+  return kind === undefined ? "" : ` (it ${UNBUNDLABLE_REASONS[kind]})`;
+}
+
+/** The refusal of a skill that cannot be bundled now, saying why when known. */
+function unbundlableNow(name: string, kind?: UnbundlableKind): Failure<"unbundlable"> {
+  return failure(
+    "unbundlable",
+    `skill ${JSON.stringify(name)} cannot be bundled now${because(kind)}, so it cannot be ` +
+      `checked against the lock`,
+  );
+}
+
 /**
  * The lock's verdict on `skill` whose bundle digest is now `bundleSha256`
- * (`undefined` when it cannot be bundled now). Pure.
+ * (`undefined` when it cannot be bundled now, `unbundlable` then saying why
+ * when known). Pure.
  *
  * @example
  * ```ts
@@ -166,6 +190,7 @@ export function verdictOf(
   snapshot: LockSnapshot,
   skill: DiscoveredSkill,
   bundleSha256: string | undefined,
+  unbundlable?: UnbundlableKind,
 ): Verdict {
   const name = JSON.stringify(skill.name);
   const entry = snapshot.byName.get(skill.name);
@@ -174,11 +199,13 @@ export function verdictOf(
     return failure("moved", `skill ${name} is not where the lock says it comes from`);
   }
   if (entry.bundle_sha256 === null) {
-    return failure("unbundlable", `skill ${name} has no bundle digest in the lock`);
+    return failure(
+      "unbundlable",
+      `skill ${name} cannot be verified: it is locked without a bundle digest, as it could not ` +
+        `be bundled${because(entry.bundle_error_kind)}`,
+    );
   }
-  if (bundleSha256 === undefined) {
-    return failure("unbundlable", `skill ${name} cannot be bundled now`);
-  }
+  if (bundleSha256 === undefined) return unbundlableNow(skill.name, unbundlable);
   if (bundleSha256 !== entry.bundle_sha256) {
     return failure("changed", `skill ${name} changed since it was locked`);
   }
@@ -220,8 +247,9 @@ export class LockGate {
     const now = state ?? await this.state();
     if (!now.ok) return now;
     const entry = now.byName.get(skill.name);
-    const digest = entry?.bundle_sha256 == null ? undefined : await this.bundleSha256(skill);
-    const verdict = verdictOf(now, skill, digest);
+    const bundle = entry?.bundle_sha256 == null ? undefined : await this.bundleState(skill);
+    const digest = typeof bundle === "object" ? bundle.sha256 : undefined;
+    const verdict = verdictOf(now, skill, digest, typeof bundle === "string" ? bundle : undefined);
     return await signedVerdict(verdict, skill, signers ?? await this.signers(now));
   }
 
@@ -244,14 +272,26 @@ export class LockGate {
 
   /** The skill's bundle digest now; `undefined` when it cannot be bundled. */
   async bundleSha256(skill: DiscoveredSkill): Promise<string | undefined> {
-    if (basename(skill.path) !== "SKILL.md") return undefined;
+    const state = await this.bundleState(skill);
+    return typeof state === "object" ? state.sha256 : undefined;
+  }
+
+  /** The skill's bundle digest now, or why it cannot be bundled. */
+  async bundleState(skill: DiscoveredSkill): Promise<{ sha256: string } | UnbundlableKind> {
+    if (basename(skill.path) !== "SKILL.md") return "flat-file";
     try {
-      return (await readBundle(skill.directory, { digests: this.#digests })).manifest.sha256;
+      const read = await readBundle(skill.directory, { digests: this.#digests });
+      return { sha256: read.manifest.sha256 };
     } catch (error) {
-      if (error instanceof BundleError) return undefined;
+      if (error instanceof BundleError) return unbundlableKindOf(error);
       throw error;
     }
   }
+}
+
+/** A bundle refusal's kind as the lock format names it (`unreadable` for any other). */
+function unbundlableKindOf(error: BundleError): UnbundlableKind {
+  return isUnbundlableKind(error.kind) ? error.kind : "unreadable";
 }
 
 async function readState(file: string): Promise<LockState> {
@@ -323,7 +363,8 @@ export async function openLocked(
   if (result.ok || pinned !== undefined) return result;
   if (result.kind === "bundle-mismatch") return changedNow(skill.name);
   if (result.kind === "bundle-invalid") {
-    return failure("unbundlable", `skill ${JSON.stringify(skill.name)} cannot be bundled now`);
+    const now = await gate.bundleState(skill);
+    return unbundlableNow(skill.name, typeof now === "string" ? now : undefined);
   }
   return result;
 }
@@ -355,14 +396,18 @@ export async function readLocked(
   const state = await gate.state();
   if (!state.ok) return state;
   let read;
+  let why: UnbundlableKind | undefined = basename(skill.path) === "SKILL.md"
+    ? undefined
+    : "flat-file";
   try {
-    read = basename(skill.path) === "SKILL.md" ? await readBundle(skill.directory) : undefined;
+    read = why === undefined ? await readBundle(skill.directory) : undefined;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
+    why = unbundlableKindOf(error);
   }
   const signers = await gate.signers(state);
   const verdict = await signedVerdict(
-    verdictOf(state, skill, read?.manifest.sha256),
+    verdictOf(state, skill, read?.manifest.sha256, why),
     skill,
     signers,
   );

@@ -3,11 +3,20 @@
  * would get now. Pure: the same two locks always give the same report.
  *
  * A skill is `changed` when its SKILL.md or bundle digest differs (with the
- * added, removed and changed paths from the rows), `missing` when locked and
- * not published now, `added` when published and not locked, `moved` when the
- * same name comes from another origin or path; a source is listed when its
- * commit differs, or it is locked and no longer configured, or configured and
- * not locked.
+ * added, removed and changed paths from the rows; a directory locked with a
+ * digest that cannot be bundled now is changed, with why), `missing` when
+ * locked and not published now, `added` when published and not locked,
+ * `moved` when the same name comes from another origin or path; a source is
+ * listed when its commit differs, or it is locked and no longer configured,
+ * or configured and not locked.
+ *
+ * A skill is `unverifiable`, never a match, when its files cannot be checked
+ * against the lock: it is locked without a bundle digest (it could not be
+ * bundled when locked: a link inside its folder, a SKILL.md over 128 KiB, more
+ * than 512 files, a file over 16 MiB…), whatever its SKILL.md digest says; or
+ * its current entry is one a lock cannot hold (`unlockable`: `lock` leaves it
+ * out). A flat `<name>.md` skill is the exception: its one file is all of it,
+ * so its SKILL.md digest verifies it.
  *
  * @example
  * ```ts
@@ -18,7 +27,16 @@
  * @module
  */
 import { type BundleManifest, compareManifests } from "../bundle/manifest.ts";
-import type { LockOrigin, LockSkill, LockSource, ProjectLock } from "./format.ts";
+import { compareCodeUnits } from "../util.ts";
+import {
+  type LockOrigin,
+  type LockSkill,
+  type LockSource,
+  type ProjectLock,
+  SKILL_ENTRY_FAULTS,
+  skillEntryFault,
+  UNBUNDLABLE_REASONS,
+} from "./format.ts";
 
 /** The schema literal of a verify report. */
 export const VERIFY_SCHEMA = "skills-anywhere-verify-1";
@@ -32,9 +50,26 @@ export interface ChangedSkill {
   current_bundle_sha256: string | null;
   /** Why the directory cannot be bundled now (its rows are then not compared), else null. */
   bundle_error: string | null;
+  /** The kind of that reason (a `bundle_error_kind` of the lock format), else null. */
+  bundle_error_kind: string | null;
   added: string[];
   removed: string[];
   changed: string[];
+}
+
+/** A skill whose files cannot be checked against the lock (an `unverifiable` difference). */
+export interface UnverifiableSkill {
+  name: string;
+  /**
+   * Why: the bundle refusal kind of its directory now (`link`, `skill-too-large`,
+   * `too-many-files`, `file-too-large`, …); `no-locked-digest` when it can be bundled now but
+   * the lock holds no digest for it; `unlockable` when a lock cannot hold its entry.
+   */
+  kind: string;
+  /** The reason in words (the bundle reader's sentence, naming the file and the limit). */
+  reason: string;
+  /** Whether SKILL.md's own digest differs from the lock's (false when it is not locked). */
+  skill_md: boolean;
 }
 
 /** Where a skill was locked, and where it is now. */
@@ -77,6 +112,8 @@ export interface VerifyReport {
   /** How many skills the lock holds. */
   locked: number;
   changed: ChangedSkill[];
+  /** Skills whose files cannot be checked against the lock; never a match. */
+  unverifiable: UnverifiableSkill[];
   missing: string[];
   added: string[];
   moved: MovedSkill[];
@@ -108,10 +145,39 @@ function contentDifference(locked: LockSkill, now: LockSkill): ChangedSkill | un
     locked_bundle_sha256: locked.bundle_sha256,
     current_bundle_sha256: now.bundle_sha256,
     bundle_error: now.bundle_error ?? null,
+    bundle_error_kind: now.bundle_error_kind ?? null,
     added: rows.added,
     removed: rows.removed,
     changed: rows.changed,
   };
+}
+
+/**
+ * Why a locked skill's files cannot be checked against its entry, or undefined
+ * when they can (a digest was locked, or it is a flat file, whose one file is
+ * all of it and whose digest is compared).
+ */
+function unverifiableOf(locked: LockSkill, now: LockSkill): UnverifiableSkill | undefined {
+  if (locked.bundle_sha256 !== null || now.bundle_error_kind === "flat-file") return undefined;
+  const skill_md = locked.skill_sha256 !== now.skill_sha256;
+  if (now.bundle_sha256 === null) {
+    const kind = now.bundle_error_kind ?? "unreadable";
+    return { name: now.name, kind, reason: now.bundle_error ?? kind, skill_md };
+  }
+  const was = locked.bundle_error_kind === undefined
+    ? ""
+    : ` (when locked, it ${UNBUNDLABLE_REASONS[locked.bundle_error_kind]})`;
+  const reason = `locked without a bundle digest${was}; it can be bundled now, so review ` +
+    `it and lock it again`;
+  return { name: now.name, kind: "no-locked-digest", reason, skill_md };
+}
+
+/** The `unlockable` difference of a skill published now whose entry a lock cannot hold. */
+function unlockableOf(now: LockSkill): UnverifiableSkill | undefined {
+  const fault = skillEntryFault(now);
+  if (fault === undefined) return undefined;
+  const reason = `a lock cannot hold its entry: ${SKILL_ENTRY_FAULTS[fault]}`;
+  return { name: now.name, kind: "unlockable", reason, skill_md: false };
 }
 
 function sameOrigin(a: LockOrigin, b: LockOrigin): boolean {
@@ -145,13 +211,21 @@ function compareSources(locked: readonly LockSource[], now: readonly LockSource[
 export function compareLocks(locked: ProjectLock, now: ProjectLock): VerifyReport {
   const current = new Map(now.skills.map((s) => [s.name, s]));
   const lockedNames = new Set(locked.skills.map((s) => s.name));
+  const unlockable = new Map(
+    now.skills.flatMap((s) => {
+      const u = unlockableOf(s);
+      return u === undefined ? [] : [[s.name, u] as const];
+    }),
+  );
   const report: VerifyReport = {
     schema: VERIFY_SCHEMA,
     matches: true,
     locked: locked.skills.length,
     changed: [],
+    unverifiable: [],
     missing: [],
-    added: now.skills.filter((s) => !lockedNames.has(s.name)).map((s) => s.name),
+    added: now.skills.filter((s) => !lockedNames.has(s.name) && !unlockable.has(s.name))
+      .map((s) => s.name),
     moved: [],
     sources: compareSources(locked.sources, now.sources),
   };
@@ -161,6 +235,7 @@ export function compareLocks(locked: ProjectLock, now: ProjectLock): VerifyRepor
       report.missing.push(skill.name);
       continue;
     }
+    if (unlockable.has(skill.name)) continue;
     if (!sameOrigin(skill.origin, found.origin) || skill.path !== found.path) {
       report.moved.push({
         name: skill.name,
@@ -168,10 +243,17 @@ export function compareLocks(locked: ProjectLock, now: ProjectLock): VerifyRepor
         current: { origin: found.origin, path: found.path },
       });
     }
+    const unverifiable = unverifiableOf(skill, found);
+    if (unverifiable !== undefined) {
+      report.unverifiable.push(unverifiable);
+      continue;
+    }
     const difference = contentDifference(skill, found);
     if (difference !== undefined) report.changed.push(difference);
   }
-  report.matches = report.changed.length + report.missing.length + report.added.length +
-      report.moved.length + report.sources.length === 0;
+  report.unverifiable.push(...unlockable.values());
+  report.unverifiable.sort((a, b) => compareCodeUnits(a.name, b.name));
+  report.matches = report.changed.length + report.unverifiable.length + report.missing.length +
+      report.added.length + report.moved.length + report.sources.length === 0;
   return report;
 }

@@ -23,7 +23,13 @@ import { sha256Hex } from "../hash.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type LockFile, readLock } from "../sources/files.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
-import { LOCK_SCHEMA, type LockSkill, type ProjectLock } from "./format.ts";
+import {
+  isUnbundlableKind,
+  LOCK_SCHEMA,
+  type LockSkill,
+  type ProjectLock,
+  type UnbundlableKind,
+} from "./format.ts";
 import { lockOrigin, type SkillOrigin } from "./names.ts";
 
 /**
@@ -57,16 +63,21 @@ export interface CurrentOptions {
   warn?: (message: string) => void;
 }
 
+/** The content of one skill as a lock records it. */
+type Content =
+  | { skill_sha256: string; bundle_sha256: string; files: LockSkill["files"] }
+  | { skill_sha256: string; bundle_sha256: null; kind: UnbundlableKind; error: string; files: [] };
+
+/** A skill that cannot be bundled: its SKILL.md digest, and why (a kind and the sentence). */
+function unbundled(skill: LockableSkill, kind: UnbundlableKind, error: string): Content {
+  const { bytes } = readBoundedSync(skill.path, { maxBytes: MAX_SKILL_READ_BYTES });
+  return { skill_sha256: sha256Hex(bytes), bundle_sha256: null, kind, error, files: [] };
+}
+
 /** The SKILL.md digest and bundle of one skill; a directory that cannot be bundled says why. */
-async function contentOf(skill: LockableSkill) {
+async function contentOf(skill: LockableSkill): Promise<Content> {
   if (basename(skill.path) !== "SKILL.md") {
-    const { bytes } = readBoundedSync(skill.path, { maxBytes: MAX_SKILL_READ_BYTES });
-    return {
-      skill_sha256: sha256Hex(bytes),
-      bundle_sha256: null,
-      error: "a flat file, not a skill directory",
-      files: [],
-    };
+    return unbundled(skill, "flat-file", "a flat file, not a skill directory");
   }
   try {
     const { manifest, skillBytes } = await readBundle(skill.directory);
@@ -77,8 +88,9 @@ async function contentOf(skill: LockableSkill) {
     };
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
-    const { bytes } = readBoundedSync(skill.path, { maxBytes: MAX_SKILL_READ_BYTES });
-    return { skill_sha256: sha256Hex(bytes), bundle_sha256: null, error: error.message, files: [] };
+    // A kind the lock format does not name is recorded as unreadable (the sentence says more).
+    const kind = isUnbundlableKind(error.kind) ? error.kind : "unreadable";
+    return unbundled(skill, kind, error.message);
   }
 }
 
@@ -104,7 +116,9 @@ async function entryOf(
     path: skill.relativePath,
     skill_sha256: content.skill_sha256,
     bundle_sha256: content.bundle_sha256,
-    ...(content.error === undefined ? {} : { bundle_error: content.error }),
+    ...(content.bundle_sha256 !== null
+      ? {}
+      : { bundle_error_kind: content.kind, bundle_error: content.error }),
     files: content.files,
     ...(source === undefined ? {} : { source }),
   };

@@ -25,8 +25,14 @@
  * - `path`: its SKILL.md (or flat file) below its root, `/`-separated;
  * - `skill_sha256`: the SHA-256 of that file's bytes;
  * - `bundle_sha256`: the `skills-anywhere-bundle-1` digest of its directory
- *   (see `../bundle/manifest.ts`), or `null` with `bundle_error`, the reason
- *   it could not be bundled, and no `files`;
+ *   (see `../bundle/manifest.ts`), or `null` with `bundle_error_kind`, why it
+ *   could not be bundled (one of {@linkcode UNBUNDLABLE_KINDS}: `flat-file`
+ *   or the bundle reader's refusal kind, such as `link`, `skill-too-large`,
+ *   `too-many-files`, `file-too-large`), `bundle_error`, the reason in words,
+ *   and no `files`. `bundle_error_kind` is optional when reading (locks
+ *   written before it existed) and always written; neither field is trusted
+ *   by `verify`, which reads the directory again and reports any entry
+ *   without a digest (a flat file aside) as `unverifiable`;
  * - `files`: the bundle's rows `{path, bytes, sha256}` in bundle order, whose
  *   digest must equal `bundle_sha256` (a lock whose rows disagree with its
  *   digest is refused, so a hand-edited row cannot pass for reviewed);
@@ -36,6 +42,11 @@
  * Each entry of `sources` (sorted by `key`, unique): `{key, url, ref,
  * commit}`. Serialised as 2-space JSON with a final newline, keys in the
  * order above, so the same inputs give the same bytes.
+ *
+ * The parser's rule for one entry is {@linkcode skillEntryFault} (with
+ * {@linkcode checkLockSkill} for the digest) and {@linkcode isLockSource}:
+ * `lock` keeps only the entries they accept ({@linkcode splitLockable}), so
+ * the lock it writes always parses.
  *
  * The module has no `node:` imports.
  *
@@ -49,8 +60,21 @@
  * @module
  */
 import { type Failure, failure } from "../errors.ts";
-import { bundleDigest, type BundleFile, isBundlePath } from "../bundle/manifest.ts";
-import { formatBytes, MAX_LOCK_BYTES } from "../limits.ts";
+import {
+  BUNDLE_LIMITS,
+  bundleDigest,
+  type BundleFile,
+  type BundleReadErrorKind,
+  type BundleSizeKind,
+  isBundlePath,
+} from "../bundle/manifest.ts";
+import {
+  formatBytes,
+  MAX_BUNDLE_FILE_BYTES,
+  MAX_BUNDLE_SKILL_BYTES,
+  MAX_BUNDLE_TOTAL_BYTES,
+  MAX_LOCK_BYTES,
+} from "../limits.ts";
 import { compareCodeUnits, isPlainObject, tryParseJsonBytes } from "../util.ts";
 
 /** The schema literal of a lock. */
@@ -69,6 +93,55 @@ export interface LockSkillSource {
   commit: string | null;
 }
 
+/**
+ * Why a skill could not be bundled: `flat-file` (a `<name>.md` file, not a
+ * directory) or a refusal kind of the bundle reader (`../bundle/read.ts`).
+ */
+export type UnbundlableKind = "flat-file" | BundleReadErrorKind | BundleSizeKind | "no-skill";
+
+/**
+ * Each {@linkcode UnbundlableKind} as what the skill is or holds, in neutral
+ * words that follow "it" (`it holds a link inside its folder`).
+ */
+export const UNBUNDLABLE_REASONS: Readonly<Record<UnbundlableKind, string>> = {
+  "flat-file": "is a flat file, not a skill directory",
+  link: "holds a link inside its folder",
+  "not-regular": "holds a pipe, socket or device",
+  "skill-too-large": `holds a SKILL.md over ${formatBytes(MAX_BUNDLE_SKILL_BYTES)}`,
+  "file-too-large": `holds a file over ${formatBytes(MAX_BUNDLE_FILE_BYTES)}`,
+  "too-large": `holds over ${formatBytes(MAX_BUNDLE_TOTAL_BYTES)} of files in all`,
+  "too-many-files": `holds more than ${BUNDLE_LIMITS.maxFiles} files`,
+  "too-deep":
+    `holds more than ${BUNDLE_LIMITS.maxEntries} entries or ${BUNDLE_LIMITS.maxDepth} levels`,
+  "unsupported-path":
+    "holds a file name a bundle cannot hold (a control character, backslash or colon)",
+  "skill-not-utf8": "holds a SKILL.md that is not valid UTF-8",
+  unreadable: "holds a file that cannot be read",
+  changed: "changed while it was read",
+  grew: "holds a file that grew while it was read",
+  "not-directory": "is not a folder",
+  "no-skill": "holds no SKILL.md",
+};
+
+/** Every {@linkcode UnbundlableKind}, the values `bundle_error_kind` may take. */
+export const UNBUNDLABLE_KINDS: readonly UnbundlableKind[] = Object.keys(
+  UNBUNDLABLE_REASONS,
+) as UnbundlableKind[];
+
+/**
+ * Whether `kind` is an {@linkcode UnbundlableKind}.
+ *
+ * @example
+ * ```ts
+ * import { isUnbundlableKind } from "./format.ts";
+ * isUnbundlableKind("link"); // true
+ * isUnbundlableKind("digest-mismatch"); // false
+ * ```
+ */
+export function isUnbundlableKind(kind: unknown): kind is UnbundlableKind {
+  return typeof kind === "string" && Object.hasOwn(UNBUNDLABLE_REASONS, kind);
+}
+
 /** One locked skill. */
 export interface LockSkill {
   name: string;
@@ -76,6 +149,8 @@ export interface LockSkill {
   path: string;
   skill_sha256: string;
   bundle_sha256: string | null;
+  /** Why it could not be bundled (with `bundle_sha256: null`; absent in older locks). */
+  bundle_error_kind?: UnbundlableKind;
   bundle_error?: string;
   files: BundleFile[];
   source?: LockSkillSource;
@@ -191,27 +266,80 @@ const LOCK_SKILL_KEYS = [
   "files",
 ] as const;
 
-/** Whether `value` has the shape of a skill entry (its digest is checked apart). */
-function isSkillShape(value: Record<string, unknown>): boolean {
-  if (!hasKeys(value, [...LOCK_SKILL_KEYS], ["bundle_error", "source"])) return false;
+/** The part of a skill entry the parser refuses first ({@linkcode skillEntryFault}). */
+export type SkillEntryFault =
+  | "keys"
+  | "name"
+  | "origin"
+  | "path"
+  | "skill_sha256"
+  | "source"
+  | "files"
+  | "bundle";
+
+/** Each {@linkcode SkillEntryFault} in words, as `lock` says why it left an entry out. */
+export const SKILL_ENTRY_FAULTS: Readonly<Record<SkillEntryFault, string>> = {
+  keys: "not an object with exactly the entry's keys",
+  name: "its name is empty",
+  origin: "its origin has an empty field",
+  path:
+    "its path holds what a lock cannot hold: a control character, backslash, colon or U+FFFD, an empty, . or .. segment, or over 1,024 bytes",
+  skill_sha256: "its SKILL.md digest is not a SHA-256",
+  source: "its Git source has an empty URL, ref or commit",
+  files: "its file rows are malformed or unsorted",
+  bundle: "its bundle digest, reason and rows disagree",
+};
+
+/**
+ * The part of `value` that makes it an invalid skill entry, or undefined when
+ * its shape is valid (its rows are checked against its digest apart, by
+ * {@linkcode checkLockSkill}). The one rule for an entry's shape: the parser
+ * and `lock` both use it.
+ *
+ * @example
+ * ```ts
+ * import { skillEntryFault } from "./format.ts";
+ * skillEntryFault({ name: "pdf" }); // "keys"
+ * ```
+ */
+export function skillEntryFault(value: unknown): SkillEntryFault | undefined {
+  const optional = ["bundle_error_kind", "bundle_error", "source"];
+  if (!isPlainObject(value) || !hasKeys(value, [...LOCK_SKILL_KEYS], optional)) return "keys";
   const { name, origin, path, skill_sha256, bundle_sha256, bundle_error, files } = value;
-  if (!isText(name) || !isOrigin(origin) || !isBundlePath(path) || !isHex(skill_sha256)) {
-    return false;
-  }
-  if (value.source !== undefined && !isSkillSource(value.source)) return false;
-  if (!Array.isArray(files) || !files.every(isRow)) return false;
-  if (!sortedUnique(files.map((f: BundleFile) => f.path))) return false;
-  return bundle_sha256 === null
-    ? isText(bundle_error) && files.length === 0
-    : isHex(bundle_sha256) && bundle_error === undefined && files.length > 0;
+  if (!isText(name)) return "name";
+  if (!isOrigin(origin)) return "origin";
+  if (!isBundlePath(path)) return "path";
+  if (!isHex(skill_sha256)) return "skill_sha256";
+  if (value.source !== undefined && !isSkillSource(value.source)) return "source";
+  if (!Array.isArray(files) || !files.every(isRow)) return "files";
+  if (!sortedUnique(files.map((f: BundleFile) => f.path))) return "files";
+  const kind = value.bundle_error_kind;
+  const bundled = bundle_sha256 === null
+    ? isText(bundle_error) && (kind === undefined || isUnbundlableKind(kind)) &&
+      files.length === 0
+    : isHex(bundle_sha256) && bundle_error === undefined && kind === undefined &&
+      files.length > 0;
+  return bundled ? undefined : "bundle";
 }
 
-/** Checks one skill entry, its rows against its digest included. */
-async function checkSkill(value: unknown): Promise<Failure<LockErrorKind> | undefined> {
-  if (!isPlainObject(value) || !isSkillShape(value)) {
-    return refuse("bad-skill", isPlainObject(value) ? value.name : undefined);
+/**
+ * Checks one skill entry as the parser does: its shape
+ * ({@linkcode skillEntryFault}), then its rows against its `bundle_sha256`.
+ *
+ * @example
+ * ```ts
+ * import { checkLockSkill } from "./format.ts";
+ * const refused = await checkLockSkill({ name: "pdf" });
+ * console.log(refused?.kind); // "bad-skill"
+ * ```
+ */
+export async function checkLockSkill(value: unknown): Promise<Failure<LockErrorKind> | undefined> {
+  const fault = skillEntryFault(value);
+  if (fault !== undefined) {
+    const refused = refuse("bad-skill", isPlainObject(value) ? value.name : undefined);
+    return { ...refused, message: `${refused.message} (${SKILL_ENTRY_FAULTS[fault]})` };
   }
-  const skill = value as unknown as LockSkill;
+  const skill = value as LockSkill;
   if (skill.bundle_sha256 !== null && await bundleDigest(skill.files) !== skill.bundle_sha256) {
     return refuse("digest-mismatch", skill.name);
   }
@@ -243,7 +371,18 @@ function isSigners(value: unknown): value is LockSigners {
     isSignersPath(value.allowed_signers) && typeof value.require === "boolean";
 }
 
-function isSource(value: unknown): value is LockSource {
+/**
+ * Whether `value` is a valid entry of a lock's `sources` (the parser's rule,
+ * which `lock` applies before writing).
+ *
+ * @example
+ * ```ts
+ * import { isLockSource } from "./format.ts";
+ * isLockSource({ key: "o/r", url: "https://example.com/o/r", ref: null, commit: null }); // true
+ * isLockSource({ key: "o/r", url: "", ref: null, commit: null }); // false
+ * ```
+ */
+export function isLockSource(value: unknown): value is LockSource {
   return isPlainObject(value) && hasKeys(value, ["key", "url", "ref", "commit"]) &&
     isText(value.key) && isText(value.url) && isNullableText(value.ref) &&
     isNullableText(value.commit);
@@ -268,11 +407,11 @@ export async function validateLock(value: unknown): Promise<LockParse> {
   ) return refuse("wrong-schema");
   if (value.signers !== undefined && !isSigners(value.signers)) return refuse("bad-signers");
   for (const entry of value.skills) {
-    const refused = await checkSkill(entry);
+    const refused = await checkLockSkill(entry);
     if (refused !== undefined) return refused;
   }
   for (const entry of value.sources) {
-    if (!isSource(entry)) return refuse("bad-source", isPlainObject(entry) ? entry.key : "");
+    if (!isLockSource(entry)) return refuse("bad-source", isPlainObject(entry) ? entry.key : "");
   }
   const skills = value.skills as LockSkill[];
   const sources = value.sources as LockSource[];
@@ -315,6 +454,9 @@ function canonicalSkill(skill: LockSkill): LockSkill {
     path: skill.path,
     skill_sha256: skill.skill_sha256,
     bundle_sha256: skill.bundle_sha256,
+    ...(skill.bundle_error_kind === undefined
+      ? {}
+      : { bundle_error_kind: skill.bundle_error_kind }),
     ...(skill.bundle_error === undefined ? {} : { bundle_error: skill.bundle_error }),
     files: skill.files.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })),
     ...(skill.source === undefined ? {} : {
@@ -343,4 +485,87 @@ export function serialiseLock(lock: ProjectLock): string {
     signers: { allowed_signers: lock.signers.allowed_signers, require: lock.signers.require },
   };
   return JSON.stringify({ schema: LOCK_SCHEMA, ...signers, skills, sources }, null, 2) + "\n";
+}
+
+/** An entry {@linkcode splitLockable} left out: its list, its index there, and why. */
+export interface RefusedEntry {
+  list: "skills" | "sources";
+  /** Its index in the given lock's list. */
+  index: number;
+  /** The parser's refusal of it, in one sentence (names are JSON-quoted). */
+  message: string;
+}
+
+/**
+ * Splits `lock` into the lock its own parser accepts and the entries it would
+ * refuse: each entry, as it would be written, goes through the parser's rule
+ * ({@linkcode checkLockSkill}, {@linkcode isLockSource}); an entry whose name
+ * (or key) an earlier kept entry has is left out too. The lock returned
+ * serialises to bytes {@linkcode parseLock} accepts, size aside.
+ *
+ * @example
+ * ```ts
+ * import { splitLockable } from "./format.ts";
+ * const { lock, refused } = await splitLockable({
+ *   schema: "skills-anywhere-lock-1",
+ *   skills: [],
+ *   sources: [{ key: "o/r", url: "", ref: null, commit: null }],
+ * });
+ * console.log(lock.sources.length, refused[0].list); // 0 "sources"
+ * ```
+ */
+export async function splitLockable(
+  lock: ProjectLock,
+): Promise<{ lock: ProjectLock; refused: RefusedEntry[] }> {
+  const refused: RefusedEntry[] = [];
+  const skills: LockSkill[] = [];
+  const names = new Set<string>();
+  for (const [index, skill] of lock.skills.entries()) {
+    const written = canonicalSkill(skill);
+    const failed = await checkLockSkill(written);
+    if (failed !== undefined || names.has(written.name)) {
+      const message = failed?.message ??
+        `skill entry ${JSON.stringify(written.name)} has the name of another entry`;
+      refused.push({ list: "skills", index, message });
+      continue;
+    }
+    names.add(written.name);
+    skills.push(skill);
+  }
+  const sources: LockSource[] = [];
+  const keys = new Set<string>();
+  for (const [index, source] of lock.sources.entries()) {
+    const { key, url, ref, commit } = source;
+    const written = { key, url, ref, commit };
+    if (!isLockSource(written) || keys.has(key)) {
+      const message = isLockSource(written)
+        ? `source entry ${JSON.stringify(key)} has the key of another entry`
+        : MESSAGES["bad-source"].replace("%", JSON.stringify(key));
+      refused.push({ list: "sources", index, message });
+      continue;
+    }
+    keys.add(key);
+    sources.push(source);
+  }
+  return { lock: { ...lock, skills, sources }, refused };
+}
+
+/**
+ * The lock's text ({@linkcode serialiseLock}) only when {@linkcode parseLock}
+ * accepts its bytes: the last guard before a lock is written, so a lock that
+ * its own parser would refuse (an entry, or the size) is never written.
+ *
+ * @example
+ * ```ts
+ * import { checkedLockText } from "./format.ts";
+ * const checked = await checkedLockText({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * console.log(checked.ok ? checked.text.length : checked.message);
+ * ```
+ */
+export async function checkedLockText(
+  lock: ProjectLock,
+): Promise<{ ok: true; text: string } | Failure<LockErrorKind>> {
+  const text = serialiseLock(lock);
+  const parsed = await parseLock(new TextEncoder().encode(text));
+  return parsed.ok ? { ok: true, text } : parsed;
 }
