@@ -11,17 +11,18 @@
  * ```
  * @module
  */
+import { dirname } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
+import { writeWhole } from "../fs/mod.ts";
 import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import { type ProjectLock, serialiseLock } from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
 import { checkLockSignatures } from "../lock/signers.ts";
-import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
@@ -134,7 +135,7 @@ export async function runLock(
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
   const text = serialiseLock(now);
-  await writeWhole(file, text);
+  await writeWhole(file, text, { within: dirname(file), rootWords: "the project" });
   if (values.json) {
     io.out(jsonText({ file, skills: now.skills.length, sources: now.sources.length }));
   } else {
