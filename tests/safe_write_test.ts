@@ -15,6 +15,7 @@ import { WriteError, writeWhole } from "../lib/fs/write.ts";
 import {
   exists,
   listTree,
+  mkfifo,
   run,
   type Sandbox,
   skillMd,
@@ -288,7 +289,7 @@ Deno.test("sync: lock.json.tmp-N and sync-failures.json.tmp-N links never redire
     for (const name of ["lock.json", "sync-failures.json"]) {
       match(
         again.stderr,
-        new RegExp(`refusing to write ${join(state, name)}: it is a symbolic link`),
+        new RegExp(`could not write ${join(state, name)}: it is a symbolic link`),
       );
     }
     await linkUntouched(join(state, "lock.json"), home.bashrc, BASHRC);
@@ -331,7 +332,7 @@ Deno.test("writeWhole: writes whole, keeps the mode, leaves no temporary file, c
   });
 });
 
-Deno.test("writeWhole: refuses a link target, a folder out of its root, a folder target", async () => {
+Deno.test("writeWhole: refuses a link target, a folder out of its root, a folder target; replaces a pipe", async () => {
   await withTempDir(async (dir) => {
     const root = join(dir, "root");
     const outside = join(dir, "outside");
@@ -357,6 +358,9 @@ Deno.test("writeWhole: refuses a link target, a folder out of its root, a folder
     equal(await kindOf(join(outside, "new"), { within: root }), "outside");
     await Deno.mkdir(join(root, "folder"));
     equal(await kindOf(join(root, "folder")), "not-regular");
+    await mkfifo(join(root, "pipe"));
+    equal(await kindOf(join(root, "pipe")), "written", "a pipe in its place is replaced, unopened");
+    ok((await Deno.lstat(join(root, "pipe"))).isFile);
     await Deno.writeTextFile(join(root, "file"), "");
     equal(await kindOf(join(root, "file/new")), "not-folder");
     equal(await Deno.readTextFile(join(outside, "victim")), "keep\n");

@@ -1,6 +1,6 @@
 /**
  * The only code that writes files (the counterpart of the one reader in
- * `./mod.ts`). Every file the tool writes — a project's lock, a signature, a
+ * "./mod.ts"). Every file the tool writes — a project's lock, a signature, a
  * sources file, the trust, lock and failures state, a SARIF report — is
  * written whole by {@linkcode writeWhole}; a file another program hands over
  * to be appended to (a CI runner's step files) by {@linkcode appendText}.
@@ -16,11 +16,13 @@
  *    followed but nothing is created through one. The folder's real path is
  *    never under `/proc`, `/sys` or `/dev`.
  * 2. **The target.** A target that is a symbolic link is refused (kind
- *    `symlink`), whatever it leads to, and so is one that is not a regular
- *    file; the link and what it leads to are left untouched.
+ *    "symlink"), whatever it leads to, and so is a folder ("not-regular");
+ *    the link and what it leads to are left untouched. A pipe, socket or
+ *    device in its place is replaced like a missing file (the rename never
+ *    opens it), so a broken state file heals.
  * 3. **The temporary file.** `.<name>.<24 random hex digits>.tmp` in the
  *    target's real folder, created exclusively and without following a link
- *    (`O_CREAT | O_EXCL | O_NOFOLLOW`): a name nobody can plant in advance,
+ *    ("O_CREAT | O_EXCL | O_NOFOLLOW"): a name nobody can plant in advance,
  *    and a file nobody else opened. It is created with the final file's
  *    permissions (an existing target's exact mode, else `mode`, default
  *    0o644, less the umask), so it is never more open than the result.
@@ -70,18 +72,35 @@ export type WriteErrorKind =
   | "outside"
   | "unwritable";
 
-/** A write that was refused or failed; `kind` tells callers which words to show. */
+/** The kinds that are a refusal ("refusing to write"), not a failure ("cannot write"). */
+const REFUSALS: readonly WriteErrorKind[] = ["symlink", "not-regular", "outside"];
+
+/**
+ * A write that was refused or failed; `kind` tells callers which words to show. The message is
+ * one line naming the path: `refusing to write <path>: <reason>` for a refusal, `cannot write
+ * <path>: <reason>` for a failure (`append to` for {@linkcode appendText}).
+ */
 export class WriteError extends KindError<WriteErrorKind> {
   /** The path as the caller named it. */
   readonly path: string;
+  /** Why, in words, without the path (for a caller that names the file itself). */
+  readonly reason: string;
   /** The underlying system error code, when there was one. */
   readonly code?: string;
 
   /** Builds a write error of the given kind for `path`. */
-  constructor(kind: WriteErrorKind, message: string, path: string, code?: string) {
-    super(kind, message);
+  constructor(
+    kind: WriteErrorKind,
+    path: string,
+    reason: string,
+    options: { append?: boolean; code?: string } = {},
+  ) {
+    const verb = options.append ? "append to" : "write";
+    const lead = REFUSALS.includes(kind) ? `refusing to ${verb}` : `cannot ${verb}`;
+    super(kind, `${lead} ${path}: ${reason}`);
     this.path = path;
-    if (code !== undefined) this.code = code;
+    this.reason = reason;
+    if (options.code !== undefined) this.code = options.code;
   }
 }
 
@@ -89,7 +108,7 @@ export class WriteError extends KindError<WriteErrorKind> {
 export interface WriteOptions {
   /**
    * A folder the target must lie in, through every link (default: none, any
-   * folder but `/proc`, `/sys` and `/dev`). Created when missing.
+   * folder but `/proc`, `/sys` and "/dev"). Created when missing.
    */
   within?: string;
   /** How messages name `within` (default: its path), as in "leads outside the project". */
@@ -108,26 +127,19 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** A system error while writing `path`, as a {@linkcode WriteError}. */
-function failed(path: string, error: unknown): WriteError {
+function failed(path: string, error: unknown, append = false): WriteError {
   if (error instanceof WriteError) return error;
   const code = codeOf(error);
   if (code === "ELOOP" || code === "EMLINK") {
-    return new WriteError(
-      "symlink",
-      `refusing to write ${path}: it is a symbolic link`,
-      path,
-      code,
-    );
+    return new WriteError("symlink", path, "it is a symbolic link", { append, code });
   }
   if (code === "ENOTDIR") {
-    return new WriteError(
-      "not-folder",
-      `cannot write ${path}: a folder on its path is not a folder`,
-      path,
+    return new WriteError("not-folder", path, "a folder on its path is not a folder", {
+      append,
       code,
-    );
+    });
   }
-  return new WriteError("unwritable", `cannot write ${path}: ${errorText(error)}`, path, code);
+  return new WriteError("unwritable", path, errorText(error), { append, code });
 }
 
 function lstatOrNone(path: string): Stats | undefined {
@@ -149,25 +161,17 @@ function followFolderLink(
   try {
     real = realpathSync(link);
   } catch {
-    throw new WriteError(
-      "not-folder",
-      `cannot write ${target}: ${link} is a link that leads nowhere`,
-      target,
-    );
+    throw new WriteError("not-folder", target, `${link} is a link that leads nowhere`);
   }
   if (root !== undefined && !isWithin(real, root.real, { allowSame: true })) {
-    throw new WriteError(
-      "outside",
-      `refusing to write ${target}: ${link} leads outside ${root.words} (to ${real})`,
-      target,
-    );
+    throw new WriteError("outside", target, `${link} leads outside ${root.words} (to ${real})`);
   }
   return real;
 }
 
 /**
  * Walks from `start` (a real folder) down `parts`, creating what is missing
- * and resolving links (each checked against `root`); the real folder reached.
+ * and resolving links (each checked against "root"); the real folder reached.
  */
 function walkDown(
   start: string,
@@ -190,22 +194,18 @@ function walkDown(
     if (info.isSymbolicLink()) {
       current = followFolderLink(next, target, root);
       if (!lstatSync(current).isDirectory()) {
-        throw new WriteError(
-          "not-folder",
-          `cannot write ${target}: ${next} is not a folder`,
-          target,
-        );
+        throw new WriteError("not-folder", target, `${next} is not a folder`);
       }
     } else if (info.isDirectory()) {
       current = next;
     } else {
-      throw new WriteError("not-folder", `cannot write ${target}: ${next} is not a folder`, target);
+      throw new WriteError("not-folder", target, `${next} is not a folder`);
     }
   }
   return current;
 }
 
-/** The folder parts of `dir` below `base` (both absolute, `dir` inside `base`). */
+/** The folder parts of `dir` below `base` (both absolute, `dir` inside "base"). */
 function partsBelow(dir: string, base: string): string[] {
   const rel = relative(base, dir);
   return rel === "" ? [] : rel.split(sep);
@@ -223,11 +223,7 @@ function realFolder(folder: string, target: string, options: WriteOptions): stri
       const rootPath = resolve(options.within);
       const words = options.rootWords ?? rootPath;
       if (!isWithin(folder, rootPath, { allowSame: true })) {
-        throw new WriteError(
-          "outside",
-          `refusing to write ${target}: it lies outside ${words}`,
-          target,
-        );
+        throw new WriteError("outside", target, `it lies outside ${words}`);
       }
       mkdirSync(rootPath, { recursive: true });
       const root = { real: realpathSync(rootPath), words };
@@ -237,11 +233,7 @@ function realFolder(folder: string, target: string, options: WriteOptions): stri
       real = walkDown(top, partsBelow(folder, top), target, undefined);
     }
     if (isSystemPath(real)) {
-      throw new WriteError(
-        "outside",
-        `refusing to write ${target}: its folder lies in /proc, /sys or /dev`,
-        target,
-      );
+      throw new WriteError("outside", target, "its folder lies in /proc, /sys or /dev");
     }
     return real;
   } catch (error) {
@@ -269,17 +261,21 @@ export function makeFolder(path: string, options: WriteOptions = {}): Promise<st
   }
 }
 
-/** The existing target at `dest`: its mode, or undefined when there is none; refuses a link. */
+/**
+ * The existing target at `dest`: its mode when it is a regular file, undefined when there is
+ * none or it is a pipe, socket or device (replaced like a missing file: a rename never opens
+ * what it replaces); refuses a link and a folder.
+ */
 function existingMode(dest: string, target: string): number | undefined {
   const info = lstatOrNone(dest);
   if (info === undefined) return undefined;
   if (info.isSymbolicLink()) {
-    throw new WriteError("symlink", `refusing to write ${target}: it is a symbolic link`, target);
+    throw new WriteError("symlink", target, "it is a symbolic link");
   }
-  if (!info.isFile()) {
-    throw new WriteError("not-regular", `refusing to write ${target}: not a regular file`, target);
+  if (info.isDirectory()) {
+    throw new WriteError("not-regular", target, "it is a folder");
   }
-  return info.mode & 0o7777;
+  return info.isFile() ? info.mode & 0o7777 : undefined;
 }
 
 /** A temporary name in `folder` for `name` that nobody can guess. */
@@ -334,7 +330,7 @@ export function writeWholeSync(
   const target = resolve(path);
   const name = basename(target);
   if (name === "" || name === "." || name === "..") {
-    throw new WriteError("not-regular", `refusing to write ${path}: not a file name`, path);
+    throw new WriteError("not-regular", path, "not a file name");
   }
   const folder = realFolder(dirname(target), target, options);
   const dest = join(folder, name);
@@ -347,7 +343,7 @@ export function writeWholeSync(
     try {
       if (kept !== undefined) fchmodSync(created.fd, kept);
       if (!fstatSync(created.fd).isFile()) {
-        throw new WriteError("not-regular", `cannot write ${target}: not a regular file`, target);
+        throw new WriteError("not-regular", target, "not a regular file");
       }
       writeAll(created.fd, bytes);
       fsyncSync(created.fd);
@@ -373,10 +369,10 @@ export function writeWholeSync(
 
 /**
  * Writes `data` to `path` whole, as the module doc says: in the target's real
- * folder (created without following links, confined to `within`), through a
+ * folder (created without following links, confined to "within"), through a
  * temporary file nobody can predict, created exclusively without following a
  * link, synced, then renamed over the target. A target that is a symbolic
- * link is refused; so is one that is not a regular file. Throws
+ * link is refused; so is a folder. Throws
  * {@linkcode WriteError}.
  *
  * @example
@@ -410,7 +406,7 @@ export interface AppendOptions {
 
 /**
  * Appends `text` in one write to a file another program named and owns (a CI
- * runner's `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY`): created if missing,
+ * runner's `GITHUB_OUTPUT` and "GITHUB_STEP_SUMMARY"): created if missing,
  * links followed (the path is the runner's, not the input's), but it must be
  * a regular file (a pipe or device is refused without blocking) and its real
  * path must not lie in `notWithin`. Throws {@linkcode WriteError}.
@@ -436,19 +432,11 @@ export function appendText(
       const fence = realpathSync(options.notWithin);
       if (isWithin(real, fence, { allowSame: true })) {
         const words = options.notWithinWords ?? options.notWithin;
-        throw new WriteError(
-          "outside",
-          `refusing to append to ${path}: it lies in ${words}`,
-          path,
-        );
+        throw new WriteError("outside", path, `it lies in ${words}`, { append: true });
       }
     }
     if (isSystemPath(real)) {
-      throw new WriteError(
-        "outside",
-        `refusing to append to ${path}: it lies in /proc, /sys or /dev`,
-        path,
-      );
+      throw new WriteError("outside", path, "it lies in /proc, /sys or /dev", { append: true });
     }
     fd = openSync(
       real,
@@ -456,16 +444,12 @@ export function appendText(
       0o644,
     );
     if (!fstatSync(fd).isFile()) {
-      throw new WriteError(
-        "not-regular",
-        `refusing to append to ${path}: not a regular file`,
-        path,
-      );
+      throw new WriteError("not-regular", path, "not a regular file", { append: true });
     }
     writeAll(fd, new TextEncoder().encode(text));
     return Promise.resolve();
   } catch (error) {
-    return Promise.reject(failed(path, error));
+    return Promise.reject(failed(path, error, true));
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -523,11 +523,10 @@ export async function recordSynced(
   }
 }
 
-/** Why a state file was not written, in one line naming it (a writer's refusal names it already). */
+/** Why a state file was not written, in one line naming it (a writer's error by its reason). */
 function notWritten(file: string, error: unknown): string {
-  return error instanceof WriteError
-    ? error.message
-    : `could not write ${file}: ${firstLine(error)}`;
+  const why = error instanceof WriteError ? error.reason : firstLine(error);
+  return `could not write ${file}: ${why}`;
 }
 
 /** A checkout of one commit, built aside in the cache (or already in place), not yet in use. */
