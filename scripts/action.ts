@@ -167,18 +167,31 @@ class InputError extends Error {}
 
 /**
  * Appends to one of the runner's step files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY): where the
- * runner says, links followed, but only a regular file outside the workspace.
+ * runner says, links followed, but only a regular file outside the workspace. A refusal is an
+ * error annotation; its one line is returned.
  */
-async function appendRunnerFile(variable: string, text: string, workspace: string) {
+async function appendRunnerFile(
+  variable: string,
+  text: string,
+  workspace: string,
+): Promise<string | undefined> {
   const file = Deno.env.get(variable);
-  if (file === undefined || file === "") return;
-  await appendText(file, text, { notWithin: workspace, notWithinWords: "the workspace" });
+  if (file === undefined || file === "") return undefined;
+  try {
+    await appendText(file, text, { notWithin: workspace, notWithinWords: "the workspace" });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    const message = `${variable}: ${error.message}`;
+    errorAnnotation(message);
+    return message;
+  }
 }
 
 /** Appends `name` = `value` to GITHUB_OUTPUT in the multi-line form (any value is safe). */
-async function setOutput(name: string, value: string, workspace: string): Promise<void> {
+function setOutput(name: string, value: string, workspace: string): Promise<string | undefined> {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  await appendRunnerFile(
+  return appendRunnerFile(
     "GITHUB_OUTPUT",
     `${name}<<${delimiter}\n${value}\n${delimiter}\n`,
     workspace,
@@ -273,14 +286,17 @@ async function main(): Promise<number> {
     }
   }
   for (const message of errors) errorAnnotation(message);
-  const exitCode = Math.max(errors.length > 0 ? 2 : 0, ...steps.map((s) => s.code));
-  await appendRunnerFile(
-    "GITHUB_STEP_SUMMARY",
-    summary(steps, results, exitCode, errors),
-    workspace,
-  );
-  await setOutput("exit-code", String(exitCode), workspace);
-  if (written !== undefined) await setOutput("sarif-file", written, workspace);
+  let exitCode = Math.max(errors.length > 0 ? 2 : 0, ...steps.map((s) => s.code));
+  const refused = [
+    await appendRunnerFile(
+      "GITHUB_STEP_SUMMARY",
+      summary(steps, results, exitCode, errors),
+      workspace,
+    ),
+    await setOutput("exit-code", String(exitCode), workspace),
+    written === undefined ? undefined : await setOutput("sarif-file", written, workspace),
+  ];
+  if (refused.some((r) => r !== undefined)) exitCode = 2;
   console.log(
     `${PROGRAM}: ${results.length} result(s), exit ${exitCode}; ${
       written === undefined ? "no SARIF file written" : `SARIF in ${escapeTerminal(written)}`

@@ -259,6 +259,21 @@ Deno.test("the action's sarif-file input outside the workspace (../x, absolute, 
       deepEqual(await listTree(box.home), before);
       await runner.intact();
     }
+    const badVerify = await runAction(box, workspace, { INPUT_VERIFY: "maybe" });
+    equal(badVerify.code, 2, badVerify.stdout + badVerify.stderr);
+    deepEqual(badVerify.annotations, [
+      "::error title=dsh-skills-anywhere::verify must be auto, true or false (got maybe)",
+    ]);
+    // The runner's files are appended to only outside the workspace.
+    const planted = await runAction(box, workspace, {
+      GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+    });
+    equal(planted.code, 2, planted.stdout + planted.stderr);
+    match(
+      planted.annotations.join("\n"),
+      /::error title=dsh-skills-anywhere::GITHUB_STEP_SUMMARY: refusing to append to .*summary\.md: it lies in the workspace/,
+    );
+    equal(await exists(join(workspace, "summary.md")), false);
     // Inside the workspace, absolute or relative, a new folder included: written.
     const inside = await runAction(box, workspace, {
       INPUT_SARIF_FILE: join(workspace, "out/new/report.sarif"),
