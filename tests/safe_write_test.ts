@@ -228,6 +228,25 @@ Deno.test("add --project: a .dsh that is a link out of the project is refused in
   });
 });
 
+Deno.test("add/remove --project: a project sources file that is a link is refused, untouched", async () => {
+  await withSandbox(async (box) => {
+    const home = await homeFiles(box);
+    const source = await box.repo("src", { "skills/a/SKILL.md": skillMd("a", "A.", "Body.") });
+    const file = join(box.project, ".dsh", "skills-anywhere.json");
+    await Deno.mkdir(join(box.project, ".dsh"));
+    await Deno.symlink(home.bashrc, file);
+    for (const args of [["add", "--project", source], ["remove", "--project", source]]) {
+      const result = await box.cli(...args);
+      equal(result.code, 2, result.stderr);
+      equal(result.stderr.split("\n").filter((l) => l !== "").length, 1, result.stderr);
+      ok(result.stderr.includes(file), result.stderr);
+      match(result.stderr, /symbolic link/);
+      await linkUntouched(file, home.bashrc, BASHRC);
+    }
+    await home.intact();
+  });
+});
+
 Deno.test("trust: trust.json.tmp-N links never redirect it, and a trust.json link is refused", async () => {
   await withSandbox(async (box) => {
     const home = await homeFiles(box);
