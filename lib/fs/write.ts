@@ -1,6 +1,6 @@
 /**
  * The only code that writes files (the counterpart of the one reader in
- * "./mod.ts"). Every file the tool writes — a project's lock, a signature, a
+ * `./mod.ts`). Every file the tool writes — a project's lock, a signature, a
  * sources file, the trust, lock and failures state, a SARIF report — is
  * written whole by {@linkcode writeWhole}; a file another program hands over
  * to be appended to (a CI runner's step files) by {@linkcode appendText}.
@@ -16,13 +16,13 @@
  *    followed but nothing is created through one. The folder's real path is
  *    never under `/proc`, `/sys` or `/dev`.
  * 2. **The target.** A target that is a symbolic link is refused (kind
- *    "symlink"), whatever it leads to, and so is a folder ("not-regular");
+ *    `symlink`), whatever it leads to, and so is a folder (`not-regular`);
  *    the link and what it leads to are left untouched. A pipe, socket or
  *    device in its place is replaced like a missing file (the rename never
  *    opens it), so a broken state file heals.
  * 3. **The temporary file.** `.<name>.<24 random hex digits>.tmp` in the
  *    target's real folder, created exclusively and without following a link
- *    ("O_CREAT | O_EXCL | O_NOFOLLOW"): a name nobody can plant in advance,
+ *    (`O_CREAT | O_EXCL | O_NOFOLLOW`): a name nobody can plant in advance,
  *    and a file nobody else opened. It is created with the final file's
  *    permissions (an existing target's exact mode, else `mode`, default
  *    0o644, less the umask), so it is never more open than the result.
@@ -171,7 +171,7 @@ function followFolderLink(
 
 /**
  * Walks from `start` (a real folder) down `parts`, creating what is missing
- * and resolving links (each checked against "root"); the real folder reached.
+ * and resolving links (each checked against `root`); the real folder reached.
  */
 function walkDown(
   start: string,
@@ -205,7 +205,7 @@ function walkDown(
   return current;
 }
 
-/** The folder parts of `dir` below `base` (both absolute, `dir` inside "base"). */
+/** The folder parts of `dir` below `base` (both absolute, `dir` inside `base`). */
 function partsBelow(dir: string, base: string): string[] {
   const rel = relative(base, dir);
   return rel === "" ? [] : rel.split(sep);
@@ -369,7 +369,7 @@ export function writeWholeSync(
 
 /**
  * Writes `data` to `path` whole, as the module doc says: in the target's real
- * folder (created without following links, confined to "within"), through a
+ * folder (created without following links, confined to `within`), through a
  * temporary file nobody can predict, created exclusively without following a
  * link, synced, then renamed over the target. A target that is a symbolic
  * link is refused; so is a folder. Throws
@@ -406,7 +406,7 @@ export interface AppendOptions {
 
 /**
  * Appends `text` in one write to a file another program named and owns (a CI
- * runner's `GITHUB_OUTPUT` and "GITHUB_STEP_SUMMARY"): created if missing,
+ * runner's `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY`): created if missing,
  * links followed (the path is the runner's, not the input's), but it must be
  * a regular file (a pipe or device is refused without blocking) and its real
  * path must not lie in `notWithin`. Throws {@linkcode WriteError}.
