@@ -7,11 +7,19 @@
 // Inputs come as environment variables (INPUT_PATH, INPUT_PROFILE, INPUT_VERIFY,
 // INPUT_SARIF_FILE), never spliced into a shell line; the runner's GITHUB_WORKSPACE,
 // GITHUB_OUTPUT and GITHUB_STEP_SUMMARY say where to work and write.
-import { appendFile, writeFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+//
+// Writes (issue 27): the SARIF file only inside the workspace, by the one writer (never through
+// a link, a folder that leads out of the workspace refused; a `sarif-file` outside it is an input
+// error, exit 2, before anything runs). The runner's two step files are appended to where the
+// runner says (links followed: the paths are the runner's, not the pull request's), only when
+// they are regular files outside the workspace. In the job summary every string that came from
+// the repository is a Markdown code span, so no name, path or message becomes a link, an image
+// or HTML (see `code` below).
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { escapeTerminal, jsonText } from "../lib/cli/escape.ts";
 import { mergeSarif, type SarifLog, type SarifResult } from "../lib/cli/sarif.ts";
+import { appendText, isWithin, makeFolder, WriteError, writeWhole } from "../lib/fs/mod.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PROGRAM = "dsh-skills-anywhere";
@@ -98,90 +106,203 @@ function annotation(result: SarifResult): string {
   return `::${command} ${props.join(",")}::${commandData(result.message.text)}`;
 }
 
-/** A Markdown table cell: no raw HTML, no column break, line breaks as <br>. */
-function cell(text: string): string {
-  return text.replace(/[^\r\n]+/g, escapeTerminal).replaceAll("&", "&amp;").replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;").replaceAll("|", "&#124;").replace(/\r\n|\r|\n/g, "<br>");
+/**
+ * One Markdown code span holding `text` (one line, no `|`) exactly: fenced by a run of backticks
+ * longer than any inside it, padded with a space when it starts or ends with a backtick or a
+ * space (CommonMark strips one from each side). Nothing in a code span is a link, an autolink,
+ * an image, an entity or HTML.
+ */
+function span(text: string): string {
+  if (text === "") return "";
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) && !/^ +$/.test(text) ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** The job summary: what ran with which exit code, then one table row per result. */
-function summary(steps: readonly Step[], results: readonly SarifResult[], code: number): string {
+/**
+ * Text from the repository (a name, a path, a message, a command's stderr) as inert Markdown,
+ * in a table cell or a paragraph: control characters made visible, each line a code span, line
+ * breaks as `<br>`, and each `|` an escaped pipe between spans (GFM splits a table row at a pipe
+ * even inside a code span, and a backslash before it inside the span would end the escape).
+ */
+function code(text: string): string {
+  return text.split(/\r\n|\r|\n/).map((line) =>
+    escapeTerminal(line).split("|").map(span).join("\\|")
+  ).join("<br>");
+}
+
+/** The job summary: what ran with which exit code, what could not be done, one row per result. */
+function summary(
+  steps: readonly Step[],
+  results: readonly SarifResult[],
+  exitCode: number,
+  errors: readonly string[],
+): string {
   const ran = steps.map((s) => `\`${s.name}\` exit ${s.code}`).join(", ");
-  const lines = [`## ${PROGRAM}: exit ${code}`, "", `Ran ${ran || "nothing"}.`, ""];
+  const lines = [`## ${PROGRAM}: exit ${exitCode}`, "", `Ran ${ran || "nothing"}.`, ""];
   for (const step of steps) {
     if (step.log === undefined && step.stderr.trim() !== "") {
-      lines.push(`\`${step.name}\` failed: ${cell(step.stderr.trim())}`, "");
+      lines.push(`\`${step.name}\` failed: ${code(step.stderr.trim())}`, "");
     }
   }
+  for (const error of errors) lines.push(`Error: ${code(error)}`, "");
   if (results.length === 0) return [...lines, "No findings."].join("\n") + "\n";
   lines.push("| Level | Rule | File | Line | Message |", "| --- | --- | --- | --- | --- |");
   for (const r of results) {
     const line = r.locations[0].physicalLocation.region?.startLine;
     const file = resultFile(r) ?? r.locations[0].physicalLocation.artifactLocation.uri;
+    const shownLine = Number.isSafeInteger(line) ? String(line) : "";
     lines.push(
-      `| ${r.level} | ${cell(r.ruleId)} | ${cell(file)} | ${line ?? ""} | ${
-        cell(r.message.text)
+      `| ${code(r.level)} | ${code(r.ruleId)} | ${code(file)} | ${shownLine} | ${
+        code(r.message.text)
       } |`,
     );
   }
   return lines.join("\n") + "\n";
 }
 
+/** An input the action cannot use (exit 2, before anything runs). */
+class InputError extends Error {}
+
+/**
+ * Appends to one of the runner's step files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY): where the
+ * runner says, links followed, but only a regular file outside the workspace. A refusal is an
+ * error annotation; its one line is returned.
+ */
+async function appendRunnerFile(
+  variable: string,
+  text: string,
+  workspace: string,
+): Promise<string | undefined> {
+  const file = Deno.env.get(variable);
+  if (file === undefined || file === "") return undefined;
+  try {
+    await appendText(file, text, { notWithin: workspace, notWithinWords: "the workspace" });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    const message = `${variable}: ${error.message}`;
+    errorAnnotation(message);
+    return message;
+  }
+}
+
 /** Appends `name` = `value` to GITHUB_OUTPUT in the multi-line form (any value is safe). */
-async function setOutput(name: string, value: string): Promise<void> {
-  const file = Deno.env.get("GITHUB_OUTPUT");
-  if (file === undefined || file === "") return;
+function setOutput(name: string, value: string, workspace: string): Promise<string | undefined> {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  await appendFile(file, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
+  return appendRunnerFile(
+    "GITHUB_OUTPUT",
+    `${name}<<${delimiter}\n${value}\n${delimiter}\n`,
+    workspace,
+  );
+}
+
+/** The inputs, checked before anything runs; an unusable one is an {@linkcode InputError}. */
+function inputs() {
+  const verify = input("VERIFY", "auto");
+  if (!["auto", "true", "false"].includes(verify)) {
+    throw new InputError(`verify must be auto, true or false (got ${verify})`);
+  }
+  return {
+    path: input("PATH", "."),
+    profile: input("PROFILE", "spec"),
+    verify,
+    sarifFile: input("SARIF_FILE", `${PROGRAM}.sarif`),
+  };
+}
+
+/**
+ * Where the SARIF file goes: `sarif-file` resolved against the workspace, which it must lie in,
+ * its folder too (created when missing, never through a link that leads out of the workspace).
+ */
+async function sarifTarget(workspace: string, sarifFile: string): Promise<string> {
+  const target = resolve(workspace, sarifFile);
+  if (!isWithin(target, workspace)) {
+    throw new InputError(`sarif-file ${sarifFile} is outside the workspace`);
+  }
+  try {
+    await makeFolder(dirname(target), { within: workspace, rootWords: "the workspace" });
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    const why = error.kind === "outside" ? "leads outside the workspace" : "cannot be written";
+    throw new InputError(`sarif-file ${sarifFile} ${why}: ${error.message}`);
+  }
+  return target;
 }
 
 /** Runs `check` (when there are files) and `verify` (as the input says). */
-async function runSteps(workspace: string): Promise<Step[]> {
+async function runSteps(workspace: string, given: ReturnType<typeof inputs>): Promise<Step[]> {
   const steps: Step[] = [];
-  const files = await skillFiles(workspace, input("PATH", "."));
-  const profile = input("PROFILE", "spec");
+  const files = await skillFiles(workspace, given.path);
   if (files.length > 0) {
     steps.push(
       await cli(
         "check",
-        ["check", "--format", "sarif", "--profile", profile, "--", ...files],
+        ["check", "--format", "sarif", "--profile", given.profile, "--", ...files],
         workspace,
       ),
     );
   }
-  const verify = input("VERIFY", "auto");
-  if (!["auto", "true", "false"].includes(verify)) {
-    throw new Error(`verify must be auto, true or false (got ${verify})`);
-  }
   const locked = await Deno.lstat(join(workspace, LOCK)).then(() => true, () => false);
-  if (verify === "true" || (verify === "auto" && locked)) {
+  if (given.verify === "true" || (given.verify === "auto" && locked)) {
     steps.push(await cli("verify", ["verify", "--format", "sarif"], workspace));
   }
   return steps;
 }
 
+/** One error annotation without a file (an input, a write). */
+function errorAnnotation(message: string): void {
+  console.log(`::error title=${PROGRAM}::${commandData(message)}`);
+}
+
 async function main(): Promise<number> {
-  const workspace = Deno.env.get("GITHUB_WORKSPACE") || Deno.cwd();
-  const steps = await runSteps(workspace);
-  const log = mergeSarif(steps.flatMap((s) => s.log === undefined ? [] : [s.log]));
-  const results = log.runs[0].results;
-  const code = Math.max(0, ...steps.map((s) => s.code));
-  const sarifFile = input("SARIF_FILE", `${PROGRAM}.sarif`);
-  await writeFile(isAbsolute(sarifFile) ? sarifFile : join(workspace, sarifFile), jsonText(log));
+  const workspace = resolve(Deno.env.get("GITHUB_WORKSPACE") || Deno.cwd());
+  const errors: string[] = [];
+  let steps: Step[] = [];
+  let results: SarifResult[] = [];
+  let written: string | undefined;
+  try {
+    const given = inputs();
+    const target = await sarifTarget(workspace, given.sarifFile);
+    steps = await runSteps(workspace, given);
+    const log = mergeSarif(steps.flatMap((s) => s.log === undefined ? [] : [s.log]));
+    results = log.runs[0].results;
+    try {
+      await writeWhole(target, jsonText(log), { within: workspace, rootWords: "the workspace" });
+      written = given.sarifFile;
+    } catch (error) {
+      if (!(error instanceof WriteError)) throw error;
+      errors.push(error.message);
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    errors.push(error.message);
+  }
   for (const r of results) console.log(annotation(r));
   for (const s of steps) {
     if (s.log === undefined) {
       console.log(`::error title=${PROGRAM} ${s.name}::${commandData(s.stderr.trim())}`);
     }
   }
-  const summaryFile = Deno.env.get("GITHUB_STEP_SUMMARY");
-  if (summaryFile) await appendFile(summaryFile, summary(steps, results, code));
-  await setOutput("exit-code", String(code));
-  await setOutput("sarif-file", sarifFile);
+  for (const message of errors) errorAnnotation(message);
+  let exitCode = Math.max(errors.length > 0 ? 2 : 0, ...steps.map((s) => s.code));
+  const refused = [
+    await appendRunnerFile(
+      "GITHUB_STEP_SUMMARY",
+      summary(steps, results, exitCode, errors),
+      workspace,
+    ),
+    await setOutput("exit-code", String(exitCode), workspace),
+    written === undefined ? undefined : await setOutput("sarif-file", written, workspace),
+  ];
+  if (refused.some((r) => r !== undefined)) exitCode = 2;
   console.log(
-    `${PROGRAM}: ${results.length} result(s), exit ${code}; SARIF in ${escapeTerminal(sarifFile)}`,
+    `${PROGRAM}: ${results.length} result(s), exit ${exitCode}; ${
+      written === undefined ? "no SARIF file written" : `SARIF in ${escapeTerminal(written)}`
+    }`,
   );
-  return code;
+  return exitCode;
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -12,7 +12,19 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { load as loadYaml } from "js-yaml";
-import { ROOT, run, runCli, type Sandbox, skillMd, withSandbox } from "./helpers.ts";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import {
+  exists,
+  listTree,
+  ROOT,
+  run,
+  runCli,
+  type Sandbox,
+  skillMd,
+  withSandbox,
+} from "./helpers.ts";
 import { sarifErrors } from "./sarif_schema.ts";
 
 const SCRIPT = join(ROOT, "scripts/action.ts");
@@ -80,8 +92,9 @@ Deno.test("the action annotates with escaped properties and data, summarises, wr
     match(result.summary, /^## dsh-skills-anywhere: exit 1\n\nRan `check` exit 1\.\n/);
     ok(
       result.summary.includes(
-        "| error | name-directory-mismatch | skills/we,ird:100%<br>name/SKILL.md | 2 | " +
-          'name "clean-too" must match its directory name "we,ird:100%\\nname" |',
+        // Issue 27 (finding 12): every string from the repository is a code span, one per line.
+        "| `error` | `name-directory-mismatch` | `skills/we,ird:100%`<br>`name/SKILL.md` | 2 | " +
+          '`name "clean-too" must match its directory name "we,ird:100%\\nname"` |',
       ),
       result.summary,
     );
@@ -116,7 +129,8 @@ Deno.test("the action verifies an existing lock: an edited script is annotated a
       "skill pdf: its files differ from the lock (changed scripts/fill.py, " +
       "changed we,ird 100%25 | <b>.txt)",
     ]);
-    const row = "(changed scripts/fill.py, changed we,ird 100% &#124; &lt;b&gt;.txt) |";
+    // A code span each side of the pipe, which stays an escaped pipe (issue 27, finding 12).
+    const row = "(changed scripts/fill.py, changed we,ird 100%  `\\|`  <b>.txt) ` |";
     ok(edited.summary.includes(row), edited.summary);
     equal(edited.outputs["exit-code"], "1");
     const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif")));
@@ -169,4 +183,187 @@ Deno.test("action.yml is composite and passes every declared input to the tested
     equal(output.value, `\${{ steps.${step.id}.outputs.${name} }}`);
     ok(script.includes(`setOutput("${name}"`), `${name} is written by the script`);
   }
+});
+
+// ---------------------------------------------------------------------------
+// Issue 27, finding 4: the Action writes only inside the workspace, never through a link.
+
+/** The runner's own files outside the workspace that a PR's links aim at. */
+async function runnerFiles(box: Sandbox) {
+  const targets = {
+    bashrc: join(box.home, ".bashrc"),
+    gitconfig: join(box.home, ".gitconfig"),
+    // The next step's code: `<runner>/_work/_actions/<owner>/<repo>/<ref>/dist/index.js`.
+    action: join(box.root, "_actions/someone/deploy/v1/dist/index.js"),
+  };
+  await Deno.mkdir(join(box.root, "_actions/someone/deploy/v1/dist"), { recursive: true });
+  for (const path of Object.values(targets)) await Deno.writeTextFile(path, `original ${path}\n`);
+  return {
+    targets,
+    async intact() {
+      for (const path of Object.values(targets)) {
+        equal(await Deno.readTextFile(path), `original ${path}\n`, `${path} was written`);
+      }
+    },
+  };
+}
+
+/** The PR's skill: its name is what the old writer put in the file the link led to. */
+const PR_SKILL = { "skills/deploy/SKILL.md": skillMd("deploy", "Deploys.", "Body.") };
+
+Deno.test("the action refuses a SARIF file that is a link the PR committed (~/.bashrc, _actions/, ~/.gitconfig)", async () => {
+  await withSandbox(async (box) => {
+    const runner = await runnerFiles(box);
+    for (const [name, target] of Object.entries(runner.targets)) {
+      const workspace = await box.repo(`ws-${name}`, PR_SKILL, {
+        "dsh-skills-anywhere.sarif": target,
+      });
+      const result = await runAction(box, workspace);
+      equal(result.code, 2, result.stdout + result.stderr);
+      await runner.intact();
+      const link = join(workspace, "dsh-skills-anywhere.sarif");
+      ok((await Deno.lstat(link)).isSymlink, "the link is left as it is");
+      equal(await Deno.readLink(link), target);
+      const refusals = result.annotations.filter((a) => a.includes("refusing to write"));
+      equal(refusals.length, 1, result.stdout);
+      match(
+        refusals[0],
+        /^::error title=dsh-skills-anywhere::refusing to write .*: it is a symbolic link$/,
+      );
+      equal(result.outputs["exit-code"], "2");
+      match(result.summary, /^## dsh-skills-anywhere: exit 2\n/);
+    }
+  });
+});
+
+Deno.test("the action's sarif-file input outside the workspace (../x, absolute, a linked folder) exits 2", async () => {
+  await withSandbox(async (box) => {
+    const runner = await runnerFiles(box);
+    const workspace = await box.repo("ws", PR_SKILL, { reports: box.home });
+    const before = await listTree(box.home);
+    for (
+      const sarif of [
+        "../escaped.sarif",
+        join(box.root, "escaped.sarif"),
+        "reports/escaped.sarif",
+        "reports/deeper/escaped.sarif",
+        "skills/../../escaped.sarif",
+      ]
+    ) {
+      const result = await runAction(box, workspace, { INPUT_SARIF_FILE: sarif });
+      equal(result.code, 2, `${sarif}: ${result.stdout}${result.stderr}`);
+      const errors = result.annotations.filter((a) => a.startsWith("::error"));
+      equal(errors.length, 1, result.stdout);
+      match(errors[0], /^::error title=dsh-skills-anywhere::sarif-file .*outside the workspace/);
+      equal(await exists(join(box.root, "escaped.sarif")), false);
+      deepEqual(await listTree(box.home), before);
+      await runner.intact();
+    }
+    const badVerify = await runAction(box, workspace, { INPUT_VERIFY: "maybe" });
+    equal(badVerify.code, 2, badVerify.stdout + badVerify.stderr);
+    deepEqual(badVerify.annotations, [
+      "::error title=dsh-skills-anywhere::verify must be auto, true or false (got maybe)",
+    ]);
+    // The runner's files are appended to only outside the workspace.
+    const planted = await runAction(box, workspace, {
+      GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+    });
+    equal(planted.code, 2, planted.stdout + planted.stderr);
+    match(
+      planted.annotations.join("\n"),
+      /::error title=dsh-skills-anywhere::GITHUB_STEP_SUMMARY: refusing to append to .*summary\.md: it lies in the workspace/,
+    );
+    equal(await exists(join(workspace, "summary.md")), false);
+    // Inside the workspace, absolute or relative, a new folder included: written.
+    const inside = await runAction(box, workspace, {
+      INPUT_SARIF_FILE: join(workspace, "out/new/report.sarif"),
+    });
+    equal(inside.code, 0, inside.stdout + inside.stderr);
+    ok((await Deno.lstat(join(workspace, "out/new/report.sarif"))).isFile);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Issue 27, finding 12: nothing from input becomes live Markdown in the job summary.
+
+/** Skill names (each quoted in a finding's message) that would be live Markdown or HTML. */
+const MARKDOWN_NAMES = [
+  "[link](https://evil.example/a)",
+  "![image](https://evil.example/i.png)",
+  "<https://evil.example/auto>",
+  "https://evil.example/bare",
+  "www.evil.example",
+  "<img src=https://evil.example/x.png>",
+  '<a href="https://evil.example">a</a>',
+  "a | b | c",
+  "``tick`` and ` and ```",
+  "`edge",
+  "[ref][1] [^1] **bold** <!-- c -->",
+];
+/** Folder names (each in a row's file cell and message) doing the same without a slash. */
+const MARKDOWN_DIRS = ["[f](http:evil.example) www.evil.example", "<b>x <http:evil.example>"];
+
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/** Every node of a GFM (GitHub's dialect: tables, autolink literals, footnotes) tree, in order. */
+function gfmNodes(markdown: string): MdNode[] {
+  const tree = fromMarkdown(markdown, {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown()],
+  }) as MdNode;
+  const out: MdNode[] = [];
+  const walk = (node: MdNode) => {
+    out.push(node);
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(tree);
+  return out;
+}
+
+/** What a table cell shows: its code spans' and plain text's characters, `<br>` as a line break. */
+function cellText(cell: MdNode): string {
+  return (cell.children ?? []).map((n) => n.type === "html" ? "\n" : n.value ?? "").join("");
+}
+
+Deno.test("the action's job summary: names, paths and messages are code spans, never links, images or HTML", async () => {
+  await withSandbox(async (box) => {
+    const files: Record<string, string> = {};
+    MARKDOWN_NAMES.forEach((name, i) => {
+      files[`skills/s${i}/SKILL.md`] = skillMd(JSON.stringify(name), "Hostile.", "Body.");
+    });
+    for (const dir of MARKDOWN_DIRS) files[`skills/${dir}/SKILL.md`] = skillMd("x", "D.", "B.");
+    const workspace = await box.repo("ws", files);
+    const result = await runAction(box, workspace);
+    equal(result.code, 1, result.stdout + result.stderr);
+    const nodes = gfmNodes(result.summary);
+    const live = nodes.filter((n) =>
+      ["link", "image", "linkReference", "imageReference", "footnoteReference", "definition"]
+        .includes(n.type) || (n.type === "html" && n.value !== "<br>")
+    );
+    deepEqual(live, [], result.summary);
+    // One table, five columns in every row, one row per result.
+    const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif")));
+    equal(nodes.filter((n) => n.type === "table").length, 1);
+    equal(nodes.filter((n) => n.type === "tableRow").length, sarif.runs[0].results.length + 1);
+    equal(
+      nodes.filter((n) => n.type === "tableCell").length,
+      5 * (sarif.runs[0].results.length + 1),
+    );
+    // A cell holds only code spans, escaped pipes between them and <br>; each hostile string is
+    // shown whole.
+    const cells = nodes.filter((n) => n.type === "tableCell").slice(5);
+    for (const cell of cells) {
+      for (const child of cell.children ?? []) {
+        ok(
+          child.type === "inlineCode" || child.type === "html" ||
+            (child.type === "text" && child.value === "|") || /^\d+$/.test(child.value ?? ""),
+          JSON.stringify(child),
+        );
+      }
+    }
+    const shown = cells.map(cellText);
+    for (const text of [...MARKDOWN_NAMES, ...MARKDOWN_DIRS]) {
+      ok(shown.some((cell) => cell.includes(text)), `${text} is shown:\n${result.summary}`);
+    }
+  });
 });

@@ -11,10 +11,12 @@
  * ```
  * @module
  */
+import { dirname } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
+import { writeWhole } from "../fs/mod.ts";
 import { compareLocks, type VerifyReport } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
@@ -26,7 +28,6 @@ import {
 } from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
 import { checkLockSignatures } from "../lock/signers.ts";
-import { writeWhole } from "../sources/files.ts";
 import { closest } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
@@ -147,7 +148,7 @@ export async function runLock(
   for (const entry of leftOut) io.err(`${PREFIX}${leftOutLine(entry)}\n`);
   const written = split.lock;
   const text = await parsableText(written, shown);
-  await writeWhole(file, text);
+  await writeWhole(file, text, { within: dirname(file), rootWords: "the project" });
   if (values.json) {
     io.out(jsonText({
       file,

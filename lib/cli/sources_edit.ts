@@ -67,11 +67,15 @@ async function editTarget(
   specs: readonly (string | SourceSpec)[],
 ): Promise<void> {
   const config = cliConfig();
-  if (!values.project) return await writeSourcesFile(userSourcesFile(config.dshHome), specs);
+  if (!values.project) {
+    return await writeSourcesFile(userSourcesFile(config.dshHome), specs, {
+      within: config.dshHome,
+    });
+  }
   const projectRoot = await findProjectRoot(cwd);
   const file = projectSourcesFile(projectRoot);
   const trusted = await keepsTrust(projectRoot, file);
-  await writeSourcesFile(file, specs);
+  await writeSourcesFile(file, specs, { within: projectRoot, rootWords: "the project" });
   const bytes = trusted ? await readConfigBytes(file) : undefined;
   if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
 }

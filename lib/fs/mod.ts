@@ -1,5 +1,6 @@
 /**
- * The only code that opens skill files. Every read is bounded, refuses anything
+ * The only code that opens skill files (and, through `./write.ts`, re-exported
+ * here, the only code that writes files). Every read is bounded, refuses anything
  * that is not a regular file, opens without blocking (a named pipe never hangs
  * the reader) and, unless asked otherwise, without following a final symlink.
  *
@@ -145,8 +146,13 @@ const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
 /**
  * Whether a real path lies in a pseudo-filesystem ({@linkcode SYSTEM_DIRS}),
  * or is one of them: `/proc/123/environ` does, `/home/me/.claude/skills` not.
+ *
+ * @example
+ * ```ts
+ * isSystemPath("/proc/self/environ"); // true
+ * ```
  */
-function isSystemPath(real: string): boolean {
+export function isSystemPath(real: string): boolean {
   return SYSTEM_DIRS.some((dir) => real === dir || real.startsWith(dir + "/"));
 }
 
@@ -510,3 +516,14 @@ export function isWithin(
   if (rel === "") return options.allowSame ?? false;
   return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
+
+export {
+  type AppendOptions,
+  appendText,
+  makeFolder,
+  WriteError,
+  type WriteErrorKind,
+  type WriteOptions,
+  writeWhole,
+  writeWholeSync,
+} from "./write.ts";

@@ -9,8 +9,9 @@
  * <dshHome>/skills-anywhere/lock.json        {"<key>": {url, ref?, sha, syncedAt}}
  * ```
  *
- * Files are written whole: to a sibling temporary file first, then renamed
- * over the target, so a reader never sees half a file. They are read through
+ * Files are written whole by the one writer (`../fs/write.ts`): through a
+ * temporary file nobody can predict, never through a link, so a reader never
+ * sees half a file. They are read through
  * the bounded reader, never past {@linkcode MAX_CONFIG_BYTES}: a file larger
  * than that, a pipe or a device is refused without reading it whole.
  *
@@ -22,11 +23,9 @@
  * ```
  * @module
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import process from "node:process";
 import { errorText } from "../errors.ts";
-import { decodeUtf8, readBounded, ReadError } from "../fs/mod.ts";
+import { decodeUtf8, readBounded, ReadError, type WriteOptions, writeWhole } from "../fs/mod.ts";
 import { MAX_CONFIG_BYTES } from "../limits.ts";
 import { isPlainObject } from "../util.ts";
 import { comparablePath, type ResolvedSource, SourceError, type SourceSpec } from "./resolve.ts";
@@ -198,29 +197,10 @@ export async function readSourcesFile(
 }
 
 /**
- * Writes `text` to `path` through a sibling temporary file, creating parent
- * dirs, so a reader sees the old file or the new one, never half of one.
- *
- * @example
- * ```ts
- * await writeWhole("/tmp/state/trust.json", "{}\n");
- * ```
- */
-export async function writeWhole(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const staging = `${path}.tmp-${process.pid}`;
-  try {
-    await writeFile(staging, text);
-    await rename(staging, path);
-  } catch (error) {
-    await rm(staging, { force: true });
-    throw error;
-  }
-}
-
-/**
  * Writes a sources file as `{"sources": [...]}` (2-space JSON and a newline),
- * string entries turned into `{repo}`, parent directories created.
+ * string entries turned into `{repo}`, parent directories created, through
+ * the one writer (`options`: its root and mode; a link in place of the file
+ * is refused).
  *
  * @example
  * ```ts
@@ -230,9 +210,10 @@ export async function writeWhole(path: string, text: string): Promise<void> {
 export async function writeSourcesFile(
   path: string,
   specs: readonly (string | SourceSpec)[],
+  options: WriteOptions = {},
 ): Promise<void> {
   const sources = specs.map((spec) => typeof spec === "string" ? { repo: spec } : specObject(spec));
-  await writeWhole(path, `${JSON.stringify({ sources }, null, 2)}\n`);
+  await writeWhole(path, `${JSON.stringify({ sources }, null, 2)}\n`, options);
 }
 
 function toLockEntry(value: unknown): LockEntry | undefined {
@@ -349,7 +330,8 @@ export async function readSyncFailures(
 
 /**
  * Writes the lock file (2-space JSON and a newline), parent directories
- * created. Throws when the file cannot be written.
+ * created, through the one writer. Throws a `WriteError` when the file cannot
+ * be written.
  *
  * @example
  * ```ts

@@ -42,20 +42,14 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { errorText, type Failure, failure, KindError } from "../errors.ts";
+import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
-import {
-  type LockFile,
-  readLock,
-  readSyncFailures,
-  syncFailuresFile,
-  writeLock,
-  writeWhole,
-} from "./files.ts";
+import { type LockFile, readLock, readSyncFailures, syncFailuresFile, writeLock } from "./files.ts";
 import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
 import {
   GIT_MISSING,
@@ -151,7 +145,7 @@ async function placeOf(source: ResolvedSource): Promise<Place> {
     );
   }
   const cacheDir = dirname(source.dir);
-  await mkdir(cacheDir, { recursive: true });
+  await makeFolder(cacheDir);
   const cache = await realpath(cacheDir);
   return { cache, name, dir: join(cache, name) };
 }
@@ -525,8 +519,14 @@ export async function recordSynced(
     }
     await writeLock(options.lockFile, lock);
   } catch (error) {
-    options.log?.("warn", `could not write ${options.lockFile}: ${firstLine(error)}`);
+    options.log?.("warn", notWritten(options.lockFile, error));
   }
+}
+
+/** Why a state file was not written, in one line naming it (a writer's error by its reason). */
+function notWritten(file: string, error: unknown): string {
+  const why = error instanceof WriteError ? error.reason : firstLine(error);
+  return `could not write ${file}: ${why}`;
 }
 
 /** A checkout of one commit, built aside in the cache (or already in place), not yet in use. */
@@ -615,7 +615,7 @@ async function recordFailures(results: readonly SyncResult[], options: SyncAllOp
     }
     if (changed) await writeWhole(file, `${JSON.stringify(failures, null, 2)}\n`);
   } catch (error) {
-    options.log?.("warn", `could not write ${file}: ${firstLine(error)}`);
+    options.log?.("warn", notWritten(file, error));
   }
 }
 

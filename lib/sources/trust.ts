@@ -11,7 +11,8 @@
  *  "projects": {"<real path of the project root>": {"sha256": "<64 hex>", "trusted_at": "<ISO 8601>"}}}
  * ```
  *
- * The trust file is written whole (temporary file, then rename) and read
+ * The trust file is written whole by the one writer (inside the DSH home,
+ * never through a link) and read
  * bounded; anything but exactly this shape reads as "nothing trusted", with
  * one warning.
  *
@@ -27,10 +28,10 @@
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { errorText } from "../errors.ts";
-import { decodeUtf8 } from "../fs/mod.ts";
+import { decodeUtf8, writeWhole } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
 import { isPlainObject } from "../util.ts";
-import { readConfigBytes, writeWhole } from "./files.ts";
+import { readConfigBytes } from "./files.ts";
 
 /** The `schema` of the trust file. */
 const TRUST_SCHEMA = "skills-anywhere-trust-1";
@@ -184,7 +185,7 @@ export async function projectTrust(
 
 async function writeProjects(dshHome: string, projects: TrustedProjects): Promise<void> {
   const doc = { schema: TRUST_SCHEMA, projects };
-  await writeWhole(trustFile(dshHome), `${JSON.stringify(doc, null, 2)}\n`);
+  await writeWhole(trustFile(dshHome), `${JSON.stringify(doc, null, 2)}\n`, { within: dshHome });
 }
 
 /**
