@@ -380,6 +380,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "dropped",
       "complete",
       "too_large_for_mcp",
+      "place_collisions",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);

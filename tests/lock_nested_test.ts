@@ -73,6 +73,18 @@ Deno.test("verify at the root reports a nested .agents/skills deploy added after
       report.collisions[0].places.map((p: { file: string }) => p.file),
       [".agents/skills/deploy/SKILL.md", "packages/app/.agents/skills/deploy/SKILL.md"],
     );
+    const sarif = await box.cli("verify", "--format", "sarif");
+    equal(sarif.code, 1);
+    const results = JSON.parse(sarif.stdout).runs[0].results as {
+      ruleId: string;
+      locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+    }[];
+    deepEqual(
+      results.filter((r) => r.ruleId === "collision").map((r) =>
+        r.locations[0].physicalLocation.artifactLocation.uri
+      ),
+      [".agents/skills/deploy/SKILL.md", "packages/app/.agents/skills/deploy/SKILL.md"],
+    );
   });
 });
 
@@ -102,6 +114,12 @@ Deno.test("lock at the root covers the nested folder, says so once, and verify k
     const report = JSON.parse(verify.stdout);
     deepEqual(report.added, []);
     deepEqual(report.collisions.map((c: { name: string }) => c.name), ["deploy"]);
+    const doctor = JSON.parse((await box.cli("doctor", "--json")).stdout);
+    deepEqual(doctor.place_collisions, report.collisions);
+    match(
+      (await box.cli("doctor")).stdout,
+      /^Declared by several project places \(1\):\n {2}deploy\n/m,
+    );
   });
 });
 

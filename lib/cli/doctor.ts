@@ -2,7 +2,9 @@
  * The `doctor` command: what was scanned, and every skill that was renamed,
  * repaired, kept from the model by its author, skipped, refused for safety or
  * hidden as a duplicate, or too large to be offered over the MCP Skills
- * extension (512 files / 16 MiB per skill) — with the reason.
+ * extension (512 files / 16 MiB per skill) — with the reason; and every name
+ * two project places declare anywhere in the project tree (as `verify` reports
+ * them).
  *
  * @example
  * ```ts
@@ -13,6 +15,8 @@
  * @module
  */
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
+import { loadCatalog } from "../catalog/mod.ts";
+import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
 import { readShareable } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
@@ -25,6 +29,7 @@ import { formatTable } from "./table.ts";
 /** What `doctor --json` prints. */
 type DoctorDoc = ReturnType<typeof doctorDoc> & {
   too_large_for_mcp: Awaited<ReturnType<typeof tooLarge>>;
+  place_collisions: PlaceCollision[];
 };
 
 /** Runs `doctor`; always exit 0. */
@@ -35,13 +40,29 @@ export async function runDoctor(
   io: Io,
 ): Promise<number> {
   const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
-  const doc = { ...doctorDoc(report, git), too_large_for_mcp: await tooLarge(report.skills) };
+  const doc = {
+    ...doctorDoc(report, git),
+    too_large_for_mcp: await tooLarge(report.skills),
+    place_collisions: await wholeProjectCollisions(config, cwd),
+  };
   if (values.json) io.out(jsonText(doc));
   else {
     const view = { show, st: outStyles(io) };
     io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
   }
   return 0;
+}
+
+/** The names two project places declare anywhere in the project tree (none outside a project). */
+async function wholeProjectCollisions(
+  config: Awaited<ReturnType<typeof cliCatalog>>["config"],
+  cwd: string,
+): Promise<PlaceCollision[]> {
+  const whole = await loadCatalog(config, { cwd, wholeProject: true });
+  const root = whole.projectRoot;
+  return root === undefined || whole.uncovered === undefined
+    ? []
+    : placeCollisions(whole.report.skills, root);
 }
 
 /** Model skills the MCP Skills extension does not offer because of its per-skill limits. */
@@ -117,7 +138,8 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
       [[show(r.path), st.dim]],
     ])));
   }
-  lines.push(...fixedSections(doc, view), ...refusedSections(doc, view));
+  lines.push(...fixedSections(doc, view), ...collisionSection(doc, st));
+  lines.push(...refusedSections(doc, view));
   lines.push(...hiddenSections(doc.dropped, show, st));
   if (!doc.complete) {
     lines.push(
@@ -157,6 +179,25 @@ function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
       formatTable(doc.model_disabled.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])),
     );
   }
+  return lines;
+}
+
+/** The names two project places declare: which one an agent gets depends on where it starts. */
+function collisionSection(doc: DoctorDoc, st: Styles): string[] {
+  if (doc.place_collisions.length === 0) return [];
+  const lines = [
+    "",
+    st.bold(`Declared by several project places (${doc.place_collisions.length}):`),
+  ];
+  for (const c of doc.place_collisions) {
+    lines.push(`  ${escapeTerminal(c.name)}`);
+    for (const p of c.places) {
+      lines.push(
+        `    - ${escapeTerminal(p.file)} ${st.dim(`(as ${escapeTerminal(p.published)})`)}`,
+      );
+    }
+  }
+  lines.push("  Rename all but one: verify fails while a name is declared twice.");
   return lines;
 }
 
