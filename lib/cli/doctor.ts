@@ -14,6 +14,9 @@
  * ```
  * @module
  */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { findProjectRoot } from "../catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
@@ -53,16 +56,18 @@ export async function runDoctor(
   return 0;
 }
 
-/** The names two project places declare anywhere in the project tree (none outside a project). */
+/**
+ * The names two project places declare anywhere in the project tree; none outside a project
+ * under Git (a plain folder is not walked for `doctor`).
+ */
 async function wholeProjectCollisions(
   config: Awaited<ReturnType<typeof cliCatalog>>["config"],
   cwd: string,
 ): Promise<PlaceCollision[]> {
+  const root = await findProjectRoot(cwd);
+  if (!(await stat(join(root, ".git")).then(() => true, () => false))) return [];
   const whole = await loadCatalog(config, { cwd, wholeProject: true });
-  const root = whole.projectRoot;
-  return root === undefined || whole.uncovered === undefined
-    ? []
-    : placeCollisions(whole.report.skills, root);
+  return whole.uncovered === undefined ? [] : placeCollisions(whole.report.skills, root);
 }
 
 /** Model skills the MCP Skills extension does not offer because of its per-skill limits. */
