@@ -109,6 +109,9 @@ Deno.test("lock at the root covers the nested folder, says so once, and verify k
     });
     const root = lock.skills.find((s) => s.name === "deploy")!;
     equal(root.origin.dir, undefined, "the root skill keeps its bare name and origin");
+    const bytes = await Deno.readFile(join(box.project, LOCK));
+    equal((await cliIn(box, join(box.project, "packages/app"), "lock")).code, 0);
+    deepEqual(await Deno.readFile(join(box.project, LOCK)), bytes, "the same lock from any folder");
     const verify = await box.cli("verify", "--json");
     equal(verify.code, 1, verify.stdout);
     const report = JSON.parse(verify.stdout);
@@ -205,6 +208,9 @@ Deno.test("a nested project with its own .git is covered by the root's lock", as
     // served.
     const inner = await cliIn(box, join(box.project, "packages/inner"), "verify");
     equal(inner.code, 2, inner.stderr);
+    const server = await cliIn(box, join(box.project, "packages/inner"), "mcp", "--locked");
+    equal(server.code, 2, server.stderr);
+    match(server.stderr, /--locked: no lock file at /);
   });
 });
 
