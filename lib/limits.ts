@@ -52,6 +52,20 @@ export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 /** Largest output read from one git command. */
 export const MAX_GIT_OUTPUT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Deepest folder below the project root that `lock` and `verify` look in for
+ * agents' project folders (the root is depth 0; a folder deeper than this is
+ * reported as not covered, never served under a lock).
+ */
+export const MAX_PROJECT_TREE_DEPTH = 24;
+
+/**
+ * Most directory entries (files and folders together) `lock` and `verify`
+ * list while walking the project tree; past it the rest of the tree is
+ * reported as not covered.
+ */
+export const MAX_PROJECT_TREE_ENTRIES = 250_000;
+
 /** Longest file-name-derived fallback skill name shown by `check`. */
 export const MAX_FALLBACK_NAME_LENGTH = 128;
 

@@ -381,6 +381,7 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "complete",
       "too_large_for_mcp",
       "uri_refused_for_mcp",
+      "place_collisions",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);

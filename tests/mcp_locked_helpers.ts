@@ -19,13 +19,24 @@ export interface Locked {
   listed(): Promise<string[]>;
 }
 
+/** Where {@linkcode withLocked} starts the server. */
+export interface LockedOptions {
+  /** The server's working directory and `--cwd` (default: the sandbox's project). */
+  cwd?: string;
+}
+
 /** Runs `fn` with an SDK 2 client connected to `mcp --locked` over stdio; returns its stderr. */
-export async function withLocked(box: Sandbox, fn: (s: Locked) => Promise<void>): Promise<string> {
+export async function withLocked(
+  box: Sandbox,
+  fn: (s: Locked) => Promise<void>,
+  options: LockedOptions = {},
+): Promise<string> {
+  const cwd = options.cwd ?? box.project;
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", MAIN, "mcp", "--locked", "--cwd", box.project],
+    args: ["run", "-A", "--quiet", MAIN, "mcp", "--locked", "--cwd", cwd],
     env: box.env,
-    cwd: box.project,
+    cwd,
     stderr: "pipe",
   });
   let stderr = "";

@@ -6,6 +6,11 @@
  * `precedence.ts`); it is read whether or not the project's sources file is
  * trusted, since it only chooses which skill already found keeps a name.
  *
+ * With `wholeProject` (what `lock` and `verify` take), the project tree is
+ * walked (see `places.ts`) and every agent's project folder below the root is
+ * scanned, whatever the working directory below the root; what the walk could
+ * not cover is returned in `uncovered`.
+ *
  * @example
  * ```ts
  * import { loadCatalog } from "./mod.ts";
@@ -17,7 +22,8 @@
 import { findProjectRoot, type ResolvedConfig } from "./config.ts";
 import { discover, type DiscoveryReport } from "./discover.ts";
 import { type Log, silentLog } from "../util.ts";
-import { buildRoots, type Root } from "./roots.ts";
+import { agentsInForce, buildRoots, isHome, type Root } from "./roots.ts";
+import { type ProjectTree, type UncoveredPlace, walkProjectTree } from "./places.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { collectSources, type UntrustedProject } from "../sources/collect.ts";
 import { type LockedNames, readLockedNames } from "../lock/names.ts";
@@ -34,6 +40,8 @@ export interface Catalog {
   projectRoot?: string;
   /** The project sources file waiting for trust (its sources are not in `sources`). */
   untrusted?: UntrustedProject;
+  /** With `wholeProject`: the parts of the project tree the walk could not cover. */
+  uncovered?: UncoveredPlace[];
 }
 
 /** Options of {@linkcode loadCatalog}. */
@@ -48,6 +56,11 @@ export interface LoadOptions {
   locked?: LockedNames;
   /** Called as skill files are read: how many of how many. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Scan every agent's project folder anywhere in the project tree, as from the project root
+   * (default `false`: the working directory's folders only; see the module doc).
+   */
+  wholeProject?: boolean;
 }
 
 /** Resolves roots and runs discovery with the configuration's parse and precedence settings. */
@@ -58,7 +71,10 @@ export async function loadCatalog(
   const log: Log = options.log ?? silentLog;
   const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const { sources, untrusted } = await collectSources(config, projectRoot, log);
-  const roots = buildRoots(config, { projectRoot, cwd: options.cwd, sources, log });
+  const tree = options.wholeProject ? projectTree(config, projectRoot) : undefined;
+  // The whole project is scanned as from its root, so the lock is the same from any folder.
+  const cwd = tree === undefined ? options.cwd : projectRoot;
+  const roots = buildRoots(config, { projectRoot, cwd, sources, log, tree });
   const warn = (message: string) => log("warn", message);
   const locked = options.locked ??
     (projectRoot === undefined ? undefined : await readLockedNames(projectRoot, warn));
@@ -71,5 +87,18 @@ export async function loadCatalog(
     log,
     onProgress: options.onProgress,
   });
-  return { report, roots, sources, projectRoot, ...(untrusted ? { untrusted } : {}) };
+  return {
+    report,
+    roots,
+    sources,
+    projectRoot,
+    ...(untrusted ? { untrusted } : {}),
+    ...(tree ? { uncovered: tree.uncovered } : {}),
+  };
+}
+
+/** The project tree of `projectRoot`, walked for the agents in force; none without a project. */
+function projectTree(config: ResolvedConfig, projectRoot?: string): ProjectTree | undefined {
+  if (projectRoot === undefined || isHome(projectRoot, config.home)) return undefined;
+  return walkProjectTree(projectRoot, { agents: agentsInForce(config) });
 }

@@ -11,7 +11,17 @@
 
 /** The origin of a root or skill. */
 export type Origin =
-  | { kind: "agent"; agent: string; scope: "project" | "user" }
+  | {
+    kind: "agent";
+    agent: string;
+    scope: "project" | "user";
+    /**
+     * For a project folder below the project root: the folder it sits in,
+     * relative to the root, `/`-separated (`packages/app` for
+     * `packages/app/.agents/skills`). Absent at the root and for user folders.
+     */
+    dir?: string;
+  }
   | { kind: "custom"; scope: "project" | "user" }
   | {
     kind: "claude-plugins";
@@ -28,13 +38,15 @@ export type Origin =
   };
 
 /**
- * The label of an origin: `<agent> (<scope>)`, `claude plugin <plugin>@<marketplace>`,
+ * The label of an origin: `<agent> (<scope>)` (`<agent> (project: <dir>)` below the root), `claude plugin <plugin>@<marketplace>`,
  * `git <owner/repo>` or `custom (<scope>)`.
  */
 export function originLabel(origin: Origin): string {
   switch (origin.kind) {
     case "agent":
-      return `${origin.agent} (${origin.scope})`;
+      return origin.dir === undefined
+        ? `${origin.agent} (${origin.scope})`
+        : `${origin.agent} (${origin.scope}: ${origin.dir})`;
     case "custom":
       return `custom (${origin.scope})`;
     case "claude-plugins":

@@ -16,6 +16,13 @@
  * name in `packages/app/.agents/skills` wins over the same name at the
  * project root (ties go to the earlier root).
  *
+ * The whole project. With the project tree walked (`RootInputs.tree`, see
+ * `places.ts`; `lock` and `verify` do), every agent's project folder below
+ * the root is a root too, after the root's own project folders, so a lock
+ * covers every folder an agent started anywhere in the project would read. A
+ * project folder below the root carries its folder in its origin (`dir`), so
+ * a skill there is never taken for the root's skill at the same path.
+ *
  * Each root that holds what a stranger may have written carries the folder
  * its links may not leave (`confineTo`): the project root for project roots,
  * the plugin's install folder for plugin roots, the checkout
@@ -38,6 +45,7 @@ import { type ResolvedConfig, SHARED_RANKS } from "./config.ts";
 import type { Origin } from "./origin.ts";
 import { enabledPlugins } from "./plugins.ts";
 import type { Log } from "../util.ts";
+import type { ProjectTree } from "./places.ts";
 
 /**
  * Where a root's skills come from, as every surface reports it in a skill's
@@ -100,6 +108,8 @@ export interface RootInputs {
   cwd?: string;
   /** Resolved Git sources. */
   sources: readonly SourceRoot[];
+  /** The project tree, walked: its agent folders below the root are roots too (see the module doc). */
+  tree?: ProjectTree;
   /** Where warnings about Claude Code's plugin files go (default: nowhere). */
   log?: Log;
 }
@@ -120,6 +130,16 @@ interface Context {
 const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
   ({ config, inputs, agents }) =>
     agents.flatMap((agent) => agentProjectRoots(config, inputs, agent)),
+  ({ config, inputs: { projectRoot, tree }, agents }) =>
+    projectRoot === undefined || tree === undefined
+      ? []
+      : tree.places.filter((place) => agents.includes(place.agent)).map((place) =>
+        projectDir(projectRoot, join(...place.dir.split("/"), place.folder), {
+          rank: place.agent.shared ? SHARED_RANKS.project : config.ranks.project,
+          origin: { kind: "agent", agent: place.agent.id, scope: "project", dir: place.dir },
+          label: `${place.agent.id} (project: ${place.dir})`,
+        })
+      ),
   ({ config, inputs: { projectRoot } }) =>
     projectRoot === undefined
       ? []
@@ -155,9 +175,7 @@ const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
  * scanned once, at its first place.
  */
 export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
-  const agents = config.agents
-    ? AGENTS.filter((a) => !config.excludeAgents.includes(a.id) && (!a.shared || config.sharedDirs))
-    : [];
+  const agents = agentsInForce(config);
   const projectRoot = inputs.projectRoot;
   const project = projectRoot === undefined || isHome(projectRoot, config.home)
     ? { sources: inputs.sources, log: inputs.log }
@@ -172,8 +190,33 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
   );
 }
 
-/** Whether `projectRoot` is the home folder (the same path, or the same real directory). */
-function isHome(projectRoot: string, home: string): boolean {
+/**
+ * The agents whose folders are read under `config` (`agents`, `excludeAgents`, `sharedDirs`).
+ *
+ * @example
+ * ```ts
+ * import { agentsInForce } from "./roots.ts";
+ * import { resolveConfig } from "./config.ts";
+ * agentsInForce(resolveConfig({ excludeAgents: ["codex"] })).some((a) => a.id === "codex"); // false
+ * ```
+ */
+export function agentsInForce(config: ResolvedConfig): AgentRow[] {
+  return config.agents
+    ? AGENTS.filter((a) => !config.excludeAgents.includes(a.id) && (!a.shared || config.sharedDirs))
+    : [];
+}
+
+/**
+ * Whether `projectRoot` is the home folder (the same path, or the same real directory): then
+ * there is no project (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { isHome } from "./roots.ts";
+ * isHome("/home/me/", "/home/me"); // true
+ * ```
+ */
+export function isHome(projectRoot: string, home: string): boolean {
   if (resolve(projectRoot) === resolve(home)) return true;
   try {
     return realpathSync(projectRoot) === realpathSync(home);
@@ -195,13 +238,14 @@ function agentProjectRoots(config: ResolvedConfig, inputs: RootInputs, agent: Ag
   const label = `${agent.id} (project)`;
   const below = agent.upFromCwd ? cwdToProject(inputs.cwd, projectRoot, config.home) : [];
   return (agent.project ?? []).flatMap((dir) => [
-    ...below.map((sub) =>
-      projectDir(projectRoot, join(sub, dir), {
+    ...below.map((sub) => {
+      const posix = sub.split(sep).join("/");
+      return projectDir(projectRoot, join(sub, dir), {
         rank,
-        origin,
-        label: `${agent.id} (project: ${sub.split(sep).join("/")})`,
-      })
-    ),
+        origin: { ...origin, dir: posix },
+        label: `${agent.id} (project: ${posix})`,
+      });
+    }),
     projectDir(projectRoot, dir, { rank, origin, label }),
   ]);
 }

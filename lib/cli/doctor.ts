@@ -4,7 +4,8 @@
  * hidden as a duplicate, too large to be offered over the MCP Skills
  * extension (512 files / 16 MiB per skill), or kept from it because its
  * `skill://` URIs belong to another skill (`lib/load/uri_space.ts`, the same
- * computation the server makes) — with the reason.
+ * computation the server makes) — with the reason; and every name two project
+ * places declare anywhere in the project tree (as `verify` reports them).
  *
  * @example
  * ```ts
@@ -14,7 +15,12 @@
  * ```
  * @module
  */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { findProjectRoot } from "../catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
+import { loadCatalog } from "../catalog/mod.ts";
+import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
 import { shareSkills } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
@@ -25,7 +31,10 @@ import { outStyles, type Styles } from "./style.ts";
 import { formatTable } from "./table.ts";
 
 /** What `doctor --json` prints. */
-type DoctorDoc = ReturnType<typeof doctorDoc> & Awaited<ReturnType<typeof sharing>>;
+type DoctorDoc =
+  & ReturnType<typeof doctorDoc>
+  & Awaited<ReturnType<typeof sharing>>
+  & { place_collisions: PlaceCollision[] };
 
 /** Runs `doctor`; always exit 0. */
 export async function runDoctor(
@@ -35,13 +44,31 @@ export async function runDoctor(
   io: Io,
 ): Promise<number> {
   const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
-  const doc = { ...doctorDoc(report, git), ...await sharing(report.skills, config.lenient) };
+  const doc = {
+    ...doctorDoc(report, git),
+    ...await sharing(report.skills, config.lenient),
+    place_collisions: await wholeProjectCollisions(config, cwd),
+  };
   if (values.json) io.out(jsonText(doc));
   else {
     const view = { show, st: outStyles(io) };
     io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
   }
   return 0;
+}
+
+/**
+ * The names two project places declare anywhere in the project tree; none outside a project
+ * under Git (a plain folder is not walked for `doctor`).
+ */
+async function wholeProjectCollisions(
+  config: Awaited<ReturnType<typeof cliCatalog>>["config"],
+  cwd: string,
+): Promise<PlaceCollision[]> {
+  const root = await findProjectRoot(cwd);
+  if (!(await stat(join(root, ".git")).then(() => true, () => false))) return [];
+  const whole = await loadCatalog(config, { cwd, wholeProject: true });
+  return whole.uncovered === undefined ? [] : placeCollisions(whole.report.skills, root);
 }
 
 /**
@@ -138,7 +165,8 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
       [[show(r.path), st.dim]],
     ])));
   }
-  lines.push(...fixedSections(doc, view), ...refusedSections(doc, view));
+  lines.push(...fixedSections(doc, view), ...collisionSection(doc, st));
+  lines.push(...refusedSections(doc, view));
   lines.push(...hiddenSections(doc.dropped, show, st));
   if (!doc.complete) {
     lines.push(
@@ -178,6 +206,25 @@ function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
       formatTable(doc.model_disabled.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])),
     );
   }
+  return lines;
+}
+
+/** The names two project places declare: which one an agent gets depends on where it starts. */
+function collisionSection(doc: DoctorDoc, st: Styles): string[] {
+  if (doc.place_collisions.length === 0) return [];
+  const lines = [
+    "",
+    st.bold(`Declared by several project places (${doc.place_collisions.length}):`),
+  ];
+  for (const c of doc.place_collisions) {
+    lines.push(`  ${escapeTerminal(c.name)}`);
+    for (const p of c.places) {
+      lines.push(
+        `    - ${escapeTerminal(p.file)} ${st.dim(`(as ${escapeTerminal(p.published)})`)}`,
+      );
+    }
+  }
+  lines.push("  Rename all but one: verify fails while a name is declared twice.");
   return lines;
 }
 

@@ -1,7 +1,11 @@
 /**
  * The `lock` and `verify` commands: write the project's
  * `skills-anywhere.lock.json` (every published skill's digests and files,
- * every Git source's commit), and compare the project with it.
+ * every Git source's commit), and compare the project with it. Both take the
+ * whole project: every agent's project folder anywhere in its tree (see
+ * `../catalog/places.ts`); a name two project places declare, and a part of
+ * the tree the walk could not cover, are told by `lock` and are differences
+ * for `verify`.
  *
  * @example
  * ```ts
@@ -16,8 +20,14 @@ import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
+import { placeCollisions } from "../catalog/places.ts";
 import { writeWhole } from "../fs/mod.ts";
-import { compareLocks, type VerifyReport } from "../lock/compare.ts";
+import {
+  compareLocks,
+  type PlaceCollision,
+  type UncoveredPlace,
+  type VerifyReport,
+} from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
 import {
@@ -57,7 +67,12 @@ async function project(cwd: string, io: Io, lockFirst = false) {
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const locked = lock === undefined ? undefined : lockedNames(lock);
-  const catalog = await loadCatalog(config, { cwd, log: stderrLog(io), locked });
+  const catalog = await loadCatalog(config, {
+    cwd,
+    log: stderrLog(io),
+    locked,
+    wholeProject: true,
+  });
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
   return { config, catalog, file, shown, lock };
 }
@@ -149,6 +164,7 @@ export async function runLock(
   const written = split.lock;
   const text = await parsableText(written, shown);
   await writeWhole(file, text, { within: dirname(file), rootWords: "the project" });
+  for (const line of placeLines(placesOf(catalog))) io.err(`${PREFIX}${line}\n`);
   if (values.json) {
     io.out(jsonText({
       file,
@@ -256,6 +272,7 @@ export async function runVerify(
   const now = await lockNow(catalog, config, io);
   const report = compareLocks(locked, now);
   await addSignatures(report, locked, now, catalog, shown);
+  addPlaces(report, placesOf(catalog));
   if (format === "sarif") {
     const skillFiles = new Map(catalog.report.skills.map((s) => [s.name, s.path]));
     const root = catalog.projectRoot ?? cwd;
@@ -273,6 +290,50 @@ export async function runVerify(
     );
   }
   return report.matches ? 0 : 1;
+}
+
+/** What the project walk found against the lock: names two places share, parts not covered. */
+interface Places {
+  collisions: PlaceCollision[];
+  uncovered: UncoveredPlace[];
+}
+
+function placesOf(catalog: Awaited<ReturnType<typeof loadCatalog>>): Places {
+  const root = catalog.projectRoot;
+  return {
+    collisions: root === undefined ? [] : placeCollisions(catalog.report.skills, root),
+    uncovered: catalog.uncovered ?? [],
+  };
+}
+
+/** Each collision and uncovered part in the report, as differences. */
+function addPlaces(report: VerifyReport, places: Places): void {
+  report.collisions = places.collisions;
+  report.uncovered = places.uncovered;
+  if (places.collisions.length + places.uncovered.length > 0) report.matches = false;
+}
+
+const UNCOVERED_WORDS: Readonly<Record<UncoveredPlace["reason"], string>> = {
+  depth: "deeper than the project walk goes",
+  entries: "past the project walk's entry limit",
+  unreadable: "cannot be listed",
+};
+
+/** One line per collision (each place, quoted) and per part of the tree not covered. */
+function placeLines(places: Places, st?: Styles): string[] {
+  const bad = st?.bad ?? ((text: string) => text);
+  return [
+    ...places.collisions.map((c) =>
+      `${bad("collision")} ${quote(c.name)}: declared by ${
+        c.places.map((p) => `${quote(p.file)} (as ${quote(p.published)})`).join(", ")
+      }; rename all but one`
+    ),
+    ...places.uncovered.map((u) =>
+      `${bad("not covered")} ${quote(u.path)} (${
+        UNCOVERED_WORDS[u.reason]
+      }): not locked, never served under the lock`
+    ),
+  ];
 }
 
 /**
@@ -353,6 +414,10 @@ function renderReport(
       }`,
     );
   }
+  lines.push(...placeLines({
+    collisions: report.collisions ?? [],
+    uncovered: report.uncovered ?? [],
+  }, st));
   if (required) lines.push(...warnings);
   const n = lines.filter((l) => !l.startsWith("  ")).length;
   if (!required) lines.push(...warnings);

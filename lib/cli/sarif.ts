@@ -86,7 +86,9 @@ type VerifyRule =
   | "added"
   | "moved"
   | "source"
-  | "signature";
+  | "signature"
+  | "collision"
+  | "uncovered";
 
 /** Every rule's one-line description. */
 const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
@@ -120,6 +122,8 @@ const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
   moved: "every locked skill comes from the origin and path it was locked at",
   source: "every Git source is at its locked commit",
   signature: "the skill directory is signed by an allowed signer, over its current files",
+  collision: "no two project places declare the same skill name",
+  uncovered: "the whole project tree is walked and covered by the lock",
 };
 
 /**
@@ -318,6 +322,20 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
   for (const name of report.added) add("added", `skill ${name} is found but not locked`, name);
   for (const m of report.moved) {
     add("moved", `skill ${m.name} moved from ${m.locked.path} to ${m.current.path}`, m.name);
+  }
+  for (const c of report.collisions ?? []) {
+    const files = c.places.map((p) => p.file).join(", ");
+    for (const p of c.places) {
+      results.push({
+        ruleId: "collision",
+        level: "error",
+        message: { text: `the name ${c.name} is declared by several project places: ${files}` },
+        locations: [location(resolve(places.root, p.file), places.root, 1)],
+      });
+    }
+  }
+  for (const u of report.uncovered ?? []) {
+    add("uncovered", `folder ${u.path} is not covered by the lock (${u.reason})`);
   }
   for (const s of report.sources) {
     const text = `source ${s.key}: locked at ${s.locked_commit ?? "(none)"}, now ${

@@ -5,6 +5,12 @@
  * identified as the lock and the cache identify it: repository, ref and
  * sub-path.
  *
+ * A relative local path typed on the command line (`add ./vendor-skills`) is
+ * the shell's: it is written as the file's own base reads it — absolute in the
+ * user's file (whose relative paths resolve against the dsh home), relative to
+ * the project root in the project's file (`--project`) — so every later run
+ * resolves it to the same folder.
+ *
  * @example
  * ```ts
  * import { runAdd } from "./sources_edit.ts";
@@ -14,11 +20,13 @@
  * @module
  */
 import { stat } from "node:fs/promises";
+import process from "node:process";
 import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
-import { collectSources } from "../sources/collect.ts";
+import { collectSources, resolveProjectEntries } from "../sources/collect.ts";
 import {
+  parseSourcesFile,
   projectSourcesFile,
   readConfigBytes,
   userSourcesFile,
@@ -26,6 +34,7 @@ import {
 } from "../sources/files.ts";
 import {
   comparablePath,
+  rebaseSpec,
   type ResolvedSource,
   resolveSource,
   sameRepository,
@@ -34,7 +43,7 @@ import {
 } from "../sources/resolve.ts";
 import { gitAvailable } from "../sources/git.ts";
 import { checkLocalRepository, purgeCheckout, syncAll } from "../sources/sync.ts";
-import { projectTrust, trustProject } from "../sources/trust.ts";
+import { projectKey, projectTrust, trustProject } from "../sources/trust.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog } from "./catalog.ts";
 import { escapeTerminal } from "./escape.ts";
@@ -43,11 +52,26 @@ import { readSourcesStrictly, syncTable } from "./sources.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
-/** The sources file `add`/`remove` edit: the project's with `--project`, else the user's. */
-async function targetFile(values: OptionValues, cwd: string): Promise<string> {
-  return values.project
-    ? projectSourcesFile(await findProjectRoot(cwd))
-    : userSourcesFile(cliConfig().dshHome);
+/**
+ * The sources file `add`/`remove` edit — the project's with `--project`, else the user's — and
+ * the folder its relative local paths resolve against (the project root's real path, the dsh
+ * home).
+ */
+async function targetFile(
+  values: OptionValues,
+  cwd: string,
+): Promise<{ file: string; base: string; project?: string }> {
+  const config = cliConfig();
+  if (!values.project) return { file: userSourcesFile(config.dshHome), base: config.dshHome };
+  const root = await findProjectRoot(cwd);
+  return { file: projectSourcesFile(root), base: await projectKey(root), project: root };
+}
+
+/** What the project file's `bytes` resolve to, as trust records it. */
+async function resolvedOf(bytes: Uint8Array, file: string, projectRoot: string) {
+  const config = cliConfig();
+  return (await resolveProjectEntries(parseSourcesFile(bytes, file), projectRoot, config.cacheDir))
+    .resolved;
 }
 
 /**
@@ -57,7 +81,9 @@ async function targetFile(values: OptionValues, cwd: string): Promise<string> {
 async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
   const bytes = await readConfigBytes(file);
   if (bytes === undefined) return true;
-  return (await projectTrust(cliConfig().dshHome, projectRoot, bytes)).state === "trusted";
+  const resolved = await resolvedOf(bytes, file, projectRoot);
+  return (await projectTrust(cliConfig().dshHome, projectRoot, bytes, resolved)).state ===
+    "trusted";
 }
 
 /** Edits a sources file; a project file trusted before (or new) is trusted as written. */
@@ -77,7 +103,10 @@ async function editTarget(
   const trusted = await keepsTrust(projectRoot, file);
   await writeSourcesFile(file, specs, { within: projectRoot, rootWords: "the project" });
   const bytes = trusted ? await readConfigBytes(file) : undefined;
-  if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
+  if (bytes !== undefined) {
+    const resolved = await resolvedOf(bytes, file, projectRoot);
+    await trustProject(config.dshHome, projectRoot, bytes, resolved);
+  }
 }
 
 /** The entry `add` writes: the bare source string, or an object with `--ref`/`--path`/`--rank`. */
@@ -121,14 +150,19 @@ export async function runAdd(
 ): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("add takes exactly one source");
   const config = cliConfig();
-  const spec = specFrom(positionals[0], values);
-  const source = resolveSource(spec, config.cacheDir);
-  const file = await targetFile(values, cwd);
+  const { file, base, project } = await targetFile(values, cwd);
+  // The shell's relative path, as the file's base reads it (see the module doc).
+  const spec = rebaseSpec(
+    specFrom(positionals[0], values),
+    process.cwd(),
+    project === undefined ? undefined : base,
+  );
+  const source = resolveSource(spec, config.cacheDir, { base });
   const shown = shownPath(file, config);
   const existing = await readSourcesStrictly(file, !values.project);
-  const listed = existing.find((entry) => sameSource(entry, spec));
+  const listed = existing.find((entry) => sameSource(entry, spec, { base }));
   if (listed !== undefined) {
-    const name = label(resolveSource(listed, config.cacheDir));
+    const name = label(resolveSource(listed, config.cacheDir, { base }));
     io.out(`${escapeTerminal(name)} is already listed in ${shown}\n`);
     return 0;
   }
@@ -191,13 +225,14 @@ async function addSummary(
 /** The entries of `input`'s repository, resolved (an entry that cannot be is never one). */
 function entriesOf(
   existing: readonly SourceSpec[],
-  input: string,
-  cacheDir: string,
+  input: string | SourceSpec,
+  options: { cacheDir: string; base: string },
 ): (ResolvedSource | undefined)[] {
+  const { cacheDir, base } = options;
   return existing.map((entry) => {
-    if (!sameRepository(entry, input)) return undefined;
+    if (!sameRepository(entry, input, { base })) return undefined;
     try {
-      return resolveSource(entry, cacheDir);
+      return resolveSource(entry, cacheDir, { base });
     } catch {
       return undefined;
     }
@@ -223,17 +258,19 @@ export async function runRemove(
   io: Io,
 ): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("remove takes exactly one source");
-  const input = positionals[0];
   const config = cliConfig();
+  // The shell's relative path made absolute (a ref written after it kept).
+  const typed = rebaseSpec(positionals[0], process.cwd());
+  const input = typeof typed === "string" ? { repo: typed } : typed;
   // Refuses a source string that cannot be parsed; a ref or path in it narrows like --ref/--path.
   const wanted = resolveSource(
-    { repo: input, ref: values.ref, path: values.path },
+    { repo: input.repo, ref: values.ref ?? input.ref, path: values.path },
     config.cacheDir,
   );
-  const file = await targetFile(values, cwd);
+  const { file, base } = await targetFile(values, cwd);
   const shown = shownPath(file, config);
   const existing = await readSourcesStrictly(file, !values.project);
-  const ofRepository = entriesOf(existing, input, config.cacheDir);
+  const ofRepository = entriesOf(existing, input.repo, { cacheDir: config.cacheDir, base });
   const hits = ofRepository.map((source) => narrowedTo(wanted, source));
   const removed = ofRepository.filter((s, i): s is ResolvedSource => hits[i] && s !== undefined);
   if (removed.length === 0) {

@@ -19,11 +19,17 @@ import { createInterface } from "node:readline";
 import process from "node:process";
 import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
 import { parseSourcesFile, projectSourcesFile, readConfigBytes } from "../sources/files.ts";
-import { type ResolvedSource, resolveSource, SourceError } from "../sources/resolve.ts";
+import {
+  isRelativeLocal,
+  type ResolvedSource,
+  resolveSource,
+  SourceError,
+} from "../sources/resolve.ts";
 import {
   projectKey,
   type ProjectTrust,
   projectTrust,
+  type ResolvedEntries,
   revokeProject,
   trustFile,
   trustProject,
@@ -78,23 +84,28 @@ function sourceRows(sources: readonly ResolvedSource[]): TrustDoc["sources"] {
   }));
 }
 
-/** Resolves the file's entries; the ones that cannot be used are told on stderr. */
+/**
+ * Resolves the file's entries, relative local paths against the project root's real path
+ * (`base`), as every later run resolves them; the ones that cannot be used are told on stderr.
+ */
 function resolveEntries(
   bytes: Uint8Array,
   file: string,
-  cacheDir: string,
+  options: { cacheDir: string; base: string },
   io: Io,
-): ResolvedSource[] {
+): { sources: ResolvedSource[]; resolved: ResolvedEntries } {
   const sources: ResolvedSource[] = [];
-  for (const spec of parseSourcesFile(bytes, file)) {
+  const specs = parseSourcesFile(bytes, file);
+  for (const spec of specs) {
     try {
-      sources.push(resolveSource(spec, cacheDir));
+      sources.push(resolveSource(spec, options.cacheDir, { base: options.base }));
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;
       io.err(`${PREFIX}refused (never cloned): ${escapeTerminal(error.message)}\n`);
     }
   }
-  return sources;
+  const resolved = { urls: sources.map((s) => s.url), relative: specs.some(isRelativeLocal) };
+  return { sources, resolved };
 }
 
 /** Runs `trust --revoke`: forgets the project's trust; exit 0 whether or not it was trusted. */
@@ -132,6 +143,8 @@ interface Review {
   bytes: Uint8Array;
   /** The entries that can be used (the others were told on stderr). */
   sources: ResolvedSource[];
+  /** What they resolve to, as trust records it. */
+  resolved: ResolvedEntries;
   /** The trust recorded before the command. */
   before: ProjectTrust;
   /** The project as the trust file records it (its real path). */
@@ -188,11 +201,14 @@ async function openReview(projectRoot: string, io: Io): Promise<Review | undefin
     io.err(`${PREFIX}no project sources file at ${shown}\n`);
     return undefined;
   }
-  const sources = resolveEntries(bytes, file, config.cacheDir, io);
-  const before = await projectTrust(config.dshHome, projectRoot, bytes);
-  if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
   const key = await projectKey(projectRoot);
-  return { config, projectRoot, file, shown, bytes, sources, before, key };
+  const { sources, resolved } = resolveEntries(bytes, file, {
+    cacheDir: config.cacheDir,
+    base: key,
+  }, io);
+  const before = await projectTrust(config.dshHome, projectRoot, bytes, resolved);
+  if (before.warning !== undefined) io.err(`${escapeTerminal(before.warning)}\n`);
+  return { config, projectRoot, file, shown, bytes, sources, resolved, before, key };
 }
 
 /** The `trust --json` document for the review, in `state`. */
@@ -222,7 +238,12 @@ function grantText({ config, shown, sources }: Review): string {
 /** Records the trust and says so (the document with `--json`). */
 async function grant(review: Review, values: OptionValues, io: Io): Promise<void> {
   const { config, shown } = review;
-  const record = await trustProject(config.dshHome, review.projectRoot, review.bytes);
+  const record = await trustProject(
+    config.dshHome,
+    review.projectRoot,
+    review.bytes,
+    review.resolved,
+  );
   if (values.json) io.out(jsonText(trustDoc(review, "trusted")));
   else {
     io.out(

@@ -101,6 +101,22 @@ export interface SignedSkill {
   fingerprint: string;
 }
 
+/** A name that two or more project places declare (reported, never settled in silence). */
+export interface PlaceCollision {
+  /** The name their files declare. */
+  name: string;
+  /** Each skill: the name it is published under, and its file relative to the project root. */
+  places: { published: string; file: string }[];
+}
+
+/** A part of the project tree the lock cannot cover: never walked, so never locked. */
+export interface UncoveredPlace {
+  /** The folder, relative to the project root, `/`-separated. */
+  path: string;
+  /** `depth`: too deep; `entries`: past the walk's entry limit; `unreadable`: cannot be listed. */
+  reason: "depth" | "entries" | "unreadable";
+}
+
 /**
  * A `skills-anywhere-verify-1` report. `signatures` and `signed` are present
  * only when the lock names trusted signers; the signature differences count
@@ -120,6 +136,10 @@ export interface VerifyReport {
   sources: SourceDifference[];
   signatures?: SignatureDifference[];
   signed?: SignedSkill[];
+  /** Names shared by two project places (each a difference); set by the project walk. */
+  collisions?: PlaceCollision[];
+  /** Parts of the project tree not covered (each a difference); set by the project walk. */
+  uncovered?: UncoveredPlace[];
 }
 
 function manifestOf(skill: LockSkill): BundleManifest {

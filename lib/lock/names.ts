@@ -22,7 +22,7 @@ import type { LockOrigin, ProjectLock } from "./format.ts";
 
 /** Where a skill came from, by shape (the catalog's `Origin` is one). */
 export type SkillOrigin =
-  | { kind: "agent"; agent: string; scope: string }
+  | { kind: "agent"; agent: string; scope: string; dir?: string }
   | { kind: "custom"; scope: string }
   | { kind: "claude-plugins"; marketplace: string; plugin: string }
   | { kind: "source"; repo: string; checkout?: string };
@@ -39,7 +39,10 @@ export interface LockedPlace {
 export type LockedNames = ReadonlyMap<string, LockedPlace>;
 
 /**
- * An origin as a lock keeps it: no absolute checkout path.
+ * An origin as a lock keeps it: no absolute checkout path; a project folder
+ * below the project root keeps its folder (`dir`, relative to the root), so
+ * `packages/app/.agents/skills/deploy` is never taken for the root's
+ * `.agents/skills/deploy`.
  *
  * @example
  * ```ts
@@ -50,7 +53,9 @@ export type LockedNames = ReadonlyMap<string, LockedPlace>;
 export function lockOrigin(origin: SkillOrigin): LockOrigin {
   switch (origin.kind) {
     case "agent":
-      return { kind: "agent", agent: origin.agent, scope: origin.scope };
+      return origin.dir === undefined
+        ? { kind: "agent", agent: origin.agent, scope: origin.scope }
+        : { kind: "agent", agent: origin.agent, scope: origin.scope, dir: origin.dir };
     case "custom":
       return { kind: "custom", scope: origin.scope };
     case "claude-plugins":

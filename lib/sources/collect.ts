@@ -5,6 +5,11 @@
  * project file waiting for trust is returned aside, never synced; a bad entry
  * or file is a warning, never a failure.
  *
+ * Relative local paths (`./vendor-skills`) resolve against what names them:
+ * the project root's real path for the project file, the dsh home for the
+ * user file and for configuration — never the working directory, so a file
+ * names the same repository from wherever the tool is started.
+ *
  * @example
  * ```ts
  * import { collectSources } from "./collect.ts";
@@ -32,8 +37,8 @@ import {
   readSourcesFile,
   userSourcesFile,
 } from "./files.ts";
-import { type ResolvedSource, resolveSource, type SourceSpec } from "./resolve.ts";
-import { projectTrust } from "./trust.ts";
+import { isRelativeLocal, type ResolvedSource, resolveSource, type SourceSpec } from "./resolve.ts";
+import { projectKey, projectTrust, type ResolvedEntries } from "./trust.ts";
 
 /**
  * The settings sources are collected with. The catalog's resolved
@@ -76,12 +81,13 @@ export interface CollectedSources {
 function resolveAll(
   entries: readonly (string | SourceSpec)[],
   cacheDir: string,
+  base: string,
   log: Log,
 ): ResolvedSource[] {
   const resolved: ResolvedSource[] = [];
   for (const entry of entries) {
     try {
-      resolved.push(resolveSource(entry, cacheDir));
+      resolved.push(resolveSource(entry, cacheDir, { base }));
     } catch (error) {
       log("warn", errorText(error));
     }
@@ -91,11 +97,12 @@ function resolveAll(
 
 async function fromUserFile(
   path: string,
-  cacheDir: string,
+  config: SourcesConfig,
   log: Log,
 ): Promise<ResolvedSource[]> {
   try {
-    return resolveAll(await readSourcesFile(path, { followSymlinks: true }), cacheDir, log);
+    const entries = await readSourcesFile(path, { followSymlinks: true });
+    return resolveAll(entries, config.cacheDir, config.dshHome, log);
   } catch (error) {
     log("warn", errorText(error));
     return [];
@@ -123,14 +130,43 @@ async function fromProjectFile(
     return { sources: [] };
   }
   if (specs.length === 0) return { sources: [] };
-  const trust = await projectTrust(config.dshHome, projectRoot, bytes);
+  // Resolved quietly first: what trust compares; told once only when in force.
+  const { sources, resolved } = await resolveProjectEntries(specs, projectRoot, config.cacheDir);
+  const trust = await projectTrust(config.dshHome, projectRoot, bytes, resolved);
   if (trust.warning !== undefined) log("warn", trust.warning);
-  if (trust.state === "trusted") return { sources: resolveAll(specs, config.cacheDir, log) };
-  // Not in force: its entries are resolved quietly, only to be shown.
-  const sources = resolveAll(specs, config.cacheDir, () => {});
+  if (trust.state === "trusted") {
+    return {
+      sources: (await resolveProjectEntries(specs, projectRoot, config.cacheDir, log)).sources,
+    };
+  }
   return {
     sources: [],
     untrusted: { projectRoot, file, sha256: trust.sha256, state: trust.state, sources },
+  };
+}
+
+/**
+ * A project sources file's entries resolved against the project root's real
+ * path (see the module doc): the sources that can be used (the others told to
+ * `log`), and what trust records and compares of them.
+ *
+ * @example
+ * ```ts
+ * import { resolveProjectEntries } from "./collect.ts";
+ * const { sources, resolved } = await resolveProjectEntries(["./vendor-skills"], "/repo", "/cache");
+ * console.log(sources[0].url, resolved.relative); // "/repo/vendor-skills" true
+ * ```
+ */
+export async function resolveProjectEntries(
+  specs: readonly (string | SourceSpec)[],
+  projectRoot: string,
+  cacheDir: string,
+  log: Log = () => {},
+): Promise<{ sources: ResolvedSource[]; resolved: ResolvedEntries }> {
+  const sources = resolveAll(specs, cacheDir, await projectKey(projectRoot), log);
+  return {
+    sources,
+    resolved: { urls: sources.map((s) => s.url), relative: specs.some(isRelativeLocal) },
   };
 }
 
@@ -170,10 +206,10 @@ export async function collectSources(
   projectRoot: string | undefined,
   log: Log,
 ): Promise<CollectedSources> {
-  const lists = [resolveAll(config.sources, config.cacheDir, log)];
+  const lists = [resolveAll(config.sources, config.cacheDir, config.dshHome, log)];
   let untrusted: UntrustedProject | undefined;
   if (config.sourcesFiles) {
-    lists.push(await fromUserFile(userSourcesFile(config.dshHome), config.cacheDir, log));
+    lists.push(await fromUserFile(userSourcesFile(config.dshHome), config, log));
     if (projectRoot !== undefined) {
       const project = await fromProjectFile(config, projectRoot, log);
       lists.push(project.sources);

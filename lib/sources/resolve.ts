@@ -28,6 +28,13 @@
  * layout are ignored (neither read, synced nor deleted). The lock file keys
  * (`id`, `id@ref`) are unchanged.
  *
+ * Relative local paths. `./x` and `../x` are resolved against a base
+ * directory (`ResolveOptions.base`): the directory of what names them — the
+ * project root (its real path) for a project's sources file, the dsh home for
+ * the user's sources file and configuration, the working directory only for
+ * what a person types on a command line. The same file thus names the same
+ * absolute path from every working directory.
+ *
  * Nothing here reads or writes files, and nothing uses a backtracking regular
  * expression on the input: every pass over the string is linear.
  *
@@ -40,7 +47,7 @@
  * ```
  * @module
  */
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KindError } from "../errors.ts";
 import { isWithin } from "../fs/mod.ts";
@@ -240,8 +247,8 @@ function githubIdentity(owner: string, name: string): Identity {
   };
 }
 
-function localIdentity(path: string): Identity {
-  const local = resolve(path);
+function localIdentity(path: string, base: string | undefined): Identity {
+  const local = base === undefined ? resolve(path) : resolve(base, path);
   return { id: `local/${shortHash(local)}`, url: local, display: local };
 }
 
@@ -347,7 +354,7 @@ function genericGitIdentity(repo: string): Identity {
 }
 
 /** Which form the (trimmed, ref-split) string has, and what it names. */
-function parseForm(original: string, repo: string): Parsed {
+function parseForm(original: string, repo: string, base: string | undefined): Parsed {
   const github = parseGithubUrl(repo);
   if (github !== undefined) {
     const { owner, name, ref, path } = github;
@@ -355,12 +362,12 @@ function parseForm(original: string, repo: string): Parsed {
   }
   if (repo.startsWith("file:")) {
     try {
-      return { base: localIdentity(fileURLToPath(repo)) };
+      return { base: localIdentity(fileURLToPath(repo), undefined) };
     } catch {
       throw cannotParse(original);
     }
   }
-  if (isLocalPath(repo)) return { base: localIdentity(repo) };
+  if (isLocalPath(repo)) return { base: localIdentity(repo, base) };
   if (isGitUrl(repo)) return { base: genericGitIdentity(repo) };
   return parseShorthand(original, repo);
 }
@@ -385,7 +392,7 @@ function checkIdSegments(original: string, id: string): void {
  * split off (not from URLs and absolute paths), the form parsed, the id
  * checked, the spec's own ref and path applied, hostile forms refused.
  */
-function identify(spec: SourceSpec): Identity {
+function identify(spec: SourceSpec, base?: string): Identity {
   const original = spec.repo;
   let repo = original.trim();
   let suffixRef: string | undefined;
@@ -394,7 +401,7 @@ function identify(spec: SourceSpec): Identity {
     repo = split.rest;
     suffixRef = split.ref;
   }
-  const parsed = parseForm(original, repo);
+  const parsed = parseForm(original, repo, base);
   checkIdSegments(original, parsed.base.id);
   // A URL is never split, so the parsed ref (a GitHub tree URL's) and a suffix never meet.
   const ref = nonEmpty(spec.ref) ?? nonEmpty(parsed.ref ?? suffixRef);
@@ -436,6 +443,65 @@ export function checkoutName(source: { id: string; url: string; ref?: string }):
   return `${slug}-${sha256Hex(`${source.url}\0${source.ref ?? ""}`).slice(0, 12)}`;
 }
 
+/** Options of {@linkcode resolveSource} and the comparisons. */
+export interface ResolveOptions {
+  /**
+   * The directory a relative local path (`./x`, `../x`) resolves against: the
+   * directory of what names it (see the module doc). Default: the working
+   * directory, right only for what a person types on a command line.
+   */
+  base?: string;
+}
+
+/**
+ * Whether `spec` is written as a relative local path (`./x`, `../x`), whose
+ * meaning depends on the base it is resolved against.
+ *
+ * @example
+ * ```ts
+ * import { isRelativeLocal } from "./resolve.ts";
+ * isRelativeLocal("./vendor-skills"); // true
+ * isRelativeLocal({ repo: "/srv/skills" }); // false
+ * ```
+ */
+export function isRelativeLocal(spec: string | SourceSpec): boolean {
+  const repo = (typeof spec === "string" ? spec : spec.repo).trim();
+  return repo.startsWith("./") || repo.startsWith("../");
+}
+
+/**
+ * `spec` as a file with base `to` should hold it, when it was written against
+ * `from` (a path typed on a command line in the working directory): a relative
+ * local path becomes absolute (`to` omitted) or `./`/`../`-relative to `to`,
+ * its `@ref` kept in the `ref` field; anything else is returned as it is.
+ * Throws {@linkcode SourceError} like {@linkcode resolveSource}.
+ *
+ * @example
+ * ```ts
+ * import { rebaseSpec } from "./resolve.ts";
+ * rebaseSpec("./x@v1", "/work/repo/packages"); // { repo: "/work/repo/packages/x", ref: "v1" }
+ * rebaseSpec("./x", "/work/repo/packages", "/work/repo"); // "./packages/x"
+ * ```
+ */
+export function rebaseSpec(
+  spec: string | SourceSpec,
+  from: string,
+  to?: string,
+): string | SourceSpec {
+  if (!isRelativeLocal(spec)) return spec;
+  const input: SourceSpec = typeof spec === "string" ? { repo: spec } : spec;
+  const identity = identify(input, from);
+  let repo = identity.url;
+  if (to !== undefined) {
+    const rel = relative(to, identity.url).split(sep).join("/");
+    repo = rel === "" ? "./" : rel === ".." || rel.startsWith("../") ? rel : `./${rel}`;
+    if (isAbsolute(rel)) repo = identity.url;
+  }
+  const rebased: SourceSpec = { ...input, repo };
+  if (identity.ref !== undefined) rebased.ref = identity.ref;
+  return typeof spec === "string" && identity.ref === undefined ? repo : rebased;
+}
+
 /**
  * Whether a resolved source is a local repository (an absolute, `./` or `../`
  * path or a `file:` URL): the only sources git may read with its file
@@ -458,7 +524,8 @@ export function isLocalSource(source: Pick<ResolvedSource, "url">): boolean {
  * {@linkcode SourceError} for an unparseable string, an id with an empty,
  * `.`, `..`, backslash or NUL segment, every hostile form listed in the module
  * doc, and a sub-path that leaves the repository. The checkout directory is
- * `<cache>/<checkoutName>`.
+ * `<cache>/<checkoutName>`. A relative local path resolves against
+ * `options.base` (see the module doc).
  *
  * @example
  * ```ts
@@ -467,9 +534,13 @@ export function isLocalSource(source: Pick<ResolvedSource, "url">): boolean {
  * source.display; // "vercel-labs/agent-skills/skills/web-design"
  * ```
  */
-export function resolveSource(spec: string | SourceSpec, cacheDir: string): ResolvedSource {
+export function resolveSource(
+  spec: string | SourceSpec,
+  cacheDir: string,
+  options: ResolveOptions = {},
+): ResolvedSource {
   const input: SourceSpec = typeof spec === "string" ? { repo: spec } : spec;
-  const identity = identify(input);
+  const identity = identify(input, options.base);
   const { ref, path } = identity;
 
   const cache = resolve(cacheDir);
@@ -501,9 +572,9 @@ export function resolveSource(spec: string | SourceSpec, cacheDir: string): Reso
   };
 }
 
-function tryIdentify(spec: string | SourceSpec): Identity | undefined {
+function tryIdentify(spec: string | SourceSpec, base?: string): Identity | undefined {
   try {
-    return identify(typeof spec === "string" ? { repo: spec } : spec);
+    return identify(typeof spec === "string" ? { repo: spec } : spec, base);
   } catch {
     return undefined;
   }
@@ -539,9 +610,13 @@ export function comparablePath(path: string | undefined): string {
  * sameRepository("o/r", "o/other"); // false
  * ```
  */
-export function sameRepository(a: string | SourceSpec, b: string | SourceSpec): boolean {
-  const left = tryIdentify(a);
-  const right = tryIdentify(b);
+export function sameRepository(
+  a: string | SourceSpec,
+  b: string | SourceSpec,
+  options: ResolveOptions = {},
+): boolean {
+  const left = tryIdentify(a, options.base);
+  const right = tryIdentify(b, options.base);
   return left !== undefined && right !== undefined && left.id === right.id;
 }
 
@@ -551,6 +626,7 @@ export function sameRepository(a: string | SourceSpec, b: string | SourceSpec): 
  * "o/r", ref: "v1"}`; no ref is its own value, the remote's default branch)
  * and the same sub-path (`o/r/skills` equals `{repo: "o/r", path:
  * "skills"}`); the rank is ignored; anything unparseable is never the same.
+ * Relative local paths on both sides resolve against `options.base`.
  *
  * @example
  * ```ts
@@ -559,9 +635,13 @@ export function sameRepository(a: string | SourceSpec, b: string | SourceSpec): 
  * sameSource("o/r@v1", "o/r"); // false
  * ```
  */
-export function sameSource(a: string | SourceSpec, b: string | SourceSpec): boolean {
-  const left = tryIdentify(a);
-  const right = tryIdentify(b);
+export function sameSource(
+  a: string | SourceSpec,
+  b: string | SourceSpec,
+  options: ResolveOptions = {},
+): boolean {
+  const left = tryIdentify(a, options.base);
+  const right = tryIdentify(b, options.base);
   return left !== undefined && right !== undefined && left.id === right.id &&
     left.ref === right.ref && comparablePath(left.path) === comparablePath(right.path);
 }

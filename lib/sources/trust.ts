@@ -8,8 +8,16 @@
  * ```
  * <dshHome>/skills-anywhere/trust.json
  * {"schema": "skills-anywhere-trust-1",
- *  "projects": {"<real path of the project root>": {"sha256": "<64 hex>", "trusted_at": "<ISO 8601>"}}}
+ *  "projects": {"<real path of the project root>": {"sha256": "<64 hex>", "trusted_at": "<ISO 8601>",
+ *                                                 "sources": ["<clone URL or absolute path>", …]}}}
  * ```
+ *
+ * `sources` records what was shown when the file was trusted: each entry's
+ * clone URL, a relative local path (`./vendor-skills`) resolved against the
+ * project root's real path. A record holds only while the file resolves to the
+ * same list now; a record without `sources` (written before they were
+ * recorded) holds only for a file without relative local paths, whose meaning
+ * then depended on the working directory.
  *
  * The trust file is written whole by the one writer (inside the DSH home,
  * never through a link) and read
@@ -42,6 +50,18 @@ export interface TrustRecord {
   sha256: string;
   /** When it was trusted (ISO 8601). */
   trusted_at: string;
+  /** What the file's entries resolved to when trusted: clone URLs, local paths absolute. */
+  sources?: string[];
+}
+
+/**
+ * What a project sources file resolves to now, as trust compares it: each
+ * entry's clone URL (relative local paths resolved against the project root),
+ * and whether any entry is a relative local path.
+ */
+export interface ResolvedEntries {
+  urls: readonly string[];
+  relative: boolean;
 }
 
 /** The trust file's projects, keyed by the real path of the project root. */
@@ -104,11 +124,24 @@ function hasExactKeys(value: Record<string, unknown>, keys: readonly string[]): 
 }
 
 function toRecord(value: unknown): TrustRecord | undefined {
-  if (!isPlainObject(value) || !hasExactKeys(value, ["sha256", "trusted_at"])) return undefined;
-  const { sha256, trusted_at } = value;
+  if (!isPlainObject(value)) return undefined;
+  const withSources = Object.hasOwn(value, "sources");
+  const keys = withSources ? ["sha256", "trusted_at", "sources"] : ["sha256", "trusted_at"];
+  if (!hasExactKeys(value, keys)) return undefined;
+  const { sha256, trusted_at, sources } = value;
   if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return undefined;
   if (typeof trusted_at !== "string") return undefined;
-  return { sha256, trusted_at };
+  if (!withSources) return { sha256, trusted_at };
+  if (!Array.isArray(sources) || !sources.every((s) => typeof s === "string")) return undefined;
+  return { sha256, trusted_at, sources: [...sources] };
+}
+
+/** Whether a record with the same bytes still holds for what the file resolves to now. */
+function sameResolution(record: TrustRecord, now: ResolvedEntries | undefined): boolean {
+  if (now === undefined) return true;
+  if (record.sources === undefined) return !now.relative;
+  return record.sources.length === now.urls.length &&
+    record.sources.every((url, i) => url === now.urls[i]);
 }
 
 /**
@@ -159,7 +192,8 @@ async function readTrust(path: string): Promise<TrustRead> {
 
 /**
  * Whether `bytes` (the project sources file as just read) are trusted for
- * `projectRoot` under `dshHome`.
+ * `projectRoot` under `dshHome`; with `resolved` (what the file resolves to
+ * now), the record must also have been made for that (see the module doc).
  *
  * @example
  * ```ts
@@ -170,6 +204,7 @@ export async function projectTrust(
   dshHome: string,
   projectRoot: string,
   bytes: Uint8Array,
+  resolved?: ResolvedEntries,
 ): Promise<ProjectTrust> {
   const sha256 = sha256Hex(bytes);
   const { projects, warning } = await readTrust(trustFile(dshHome));
@@ -177,7 +212,7 @@ export async function projectTrust(
   const record = Object.hasOwn(projects, key) ? projects[key] : undefined;
   const state: TrustState = record === undefined
     ? "untrusted"
-    : record.sha256 === sha256
+    : record.sha256 === sha256 && sameResolution(record, resolved)
     ? "trusted"
     : "changed";
   return { state, sha256, ...(warning !== undefined ? { warning } : {}) };
@@ -190,8 +225,9 @@ async function writeProjects(dshHome: string, projects: TrustedProjects): Promis
 
 /**
  * Records `bytes` (the project sources file exactly as shown to the user) as
- * trusted for `projectRoot`. An invalid trust file is replaced. Returns the
- * record written.
+ * trusted for `projectRoot`, with `resolved`, what its entries resolve to
+ * (see the module doc). An invalid trust file is replaced. Returns the record
+ * written.
  *
  * @example
  * ```ts
@@ -202,9 +238,11 @@ export async function trustProject(
   dshHome: string,
   projectRoot: string,
   bytes: Uint8Array,
+  resolved?: ResolvedEntries,
 ): Promise<TrustRecord> {
   const { projects } = await readTrust(trustFile(dshHome));
   const record: TrustRecord = { sha256: sha256Hex(bytes), trusted_at: new Date().toISOString() };
+  if (resolved !== undefined) record.sources = [...resolved.urls];
   const key = await projectKey(projectRoot);
   await writeProjects(dshHome, { ...projects, [key]: record });
   return record;
