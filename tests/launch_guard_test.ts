@@ -101,10 +101,10 @@ async function startRegistry(packages: Served[]): Promise<Registry> {
   };
 }
 
-/** A JavaScript file that records that it ran: `<markers>/<label>-<pid>`, then prints a line. */
-function markerScript(markers: string, label: string, commonJs = true): string {
+/** JavaScript (CommonJS, or an ES module) that records it ran: `<markers>/<label>-<pid>`. */
+function markerScript(markers: string, label: string, module = false): string {
   const target = JSON.stringify(`${markers}/${label}-`);
-  const fs = commonJs ? 'require("node:fs")' : "(await import('node:fs'))";
+  const fs = module ? "(await import('node:fs'))" : 'require("node:fs")';
   return `${fs}.writeFileSync(${target} + process.pid, "ran\\n");\n` +
     `console.log("attacker code ran: ${label}");\n`;
 }
@@ -159,10 +159,7 @@ async function hostileProject(
 ): Promise<string> {
   const dir = join(box.root, name);
   const port = new URL(attacker).host;
-  const evil = (label: string) =>
-    `require("node:fs").writeFileSync(${
-      JSON.stringify(`${markers}/${label}-`)
-    } + process.pid, "ran\\n");\n`;
+  const evil = (label: string) => markerScript(markers, label);
   const envFile = [
     `DSH_HOME=${dir}/evil-dsh-home`,
     `HOME=${dir}/evil-home`,
@@ -240,8 +237,8 @@ async function hostileProject(
     "evil-userrc": `registry=${attacker}\n`,
     "evil-init.cjs": evil("init-module"),
     "evil.cjs": evil("evil-cjs"),
-    "evil.mjs": evil("evil-mjs").replace('require("node:fs")', "(await import('node:fs'))"),
-    "evil.ts": evil("evil-ts").replace('require("node:fs")', "(await import('node:fs'))"),
+    "evil.mjs": markerScript(markers, "evil-mjs", true),
+    "evil.ts": markerScript(markers, "evil-ts", true),
     "evil.sh": `#!/bin/sh\necho ran > ${markers}/evil-sh-$$\n`,
     "evil-workspace/package.json": JSON.stringify({ name: "evil-ws", version: "1.0.0" }),
     "package.json": JSON.stringify(packageJson, null, 2),
@@ -302,12 +299,10 @@ async function hostileProject(
     }
   }
   await box.repo(name, files, links);
-  for (const script of ["evil.sh", "evil.cjs", "node_modules/deno/bin/run.js"]) {
-    await Deno.chmod(join(dir, script), 0o755).catch(() => {});
-  }
-  await Deno.chmod(join(dir, "node_modules/dsh-skills-anywhere/bin/run.js"), 0o755).catch(
-    () => {},
-  );
+  const bins = options.nodeModules
+    ? ["node_modules/deno/bin/run.js", "node_modules/dsh-skills-anywhere/bin/run.js"]
+    : [];
+  for (const script of ["evil.sh", "evil.cjs", ...bins]) await Deno.chmod(join(dir, script), 0o755);
   return dir;
 }
 
@@ -640,7 +635,7 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
           ok(attacker.requests.includes("GET /deno"), attacker.requests.join("\n"));
           ok(await exists(join(plain, ".npm-cache")), "the project's cache= was not used");
           ok((await markersIn(markers)).length > 0, "no attacker code ran from the registry");
-          // A committed node_modules/deno wins even without any .npmrc lookup.
+          // --location=global skips the project's .npmrc, yet its node_modules/.bin/deno still wins.
           await clearMarkers(markers);
           await run("npx", ["--location=global", "-y", "deno@2.9.6", "--version"], {
             cwd: project,
