@@ -871,9 +871,6 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
           const users = await startRegistry([real]);
           try {
             const launch = registryLaunch(await readFile(join(ROOT, "server.json"), "utf8"));
-            // The line docs/mcp.md and docs/install.md show for registry clients is this one.
-            const line = [launch.command, ...launch.args].join(" ");
-            ok(mcpDoc.includes(`\`${line}\``), `docs/mcp.md does not show ${line}`);
             const registryEnv = {
               ...env,
               npm_config_registry: users.url,
@@ -891,6 +888,9 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
             ok(users.requests.includes("GET /dsh-skills-anywhere"), users.requests.join("\n"));
             const rootAfter = await Array.fromAsync(Deno.readDir("/"), (e) => e.name);
             deepEqual(rootAfter.sort(), rootBefore.sort(), "npx wrote into its --prefix");
+            // The line docs/mcp.md shows for registry clients is this one.
+            const line = [launch.command, ...launch.args].join(" ");
+            ok(mcpDoc.includes(`\`${line}\``), `docs/mcp.md does not show ${line}`);
           } finally {
             await users.close();
           }
