@@ -27,6 +27,17 @@ export const TARGETS: Record<string, { bun: string; file: string; bytecode?: tru
   "windows-x64": { bun: "bun-windows-x64", file: "dsh-skills-anywhere-windows-x64.exe" },
 };
 
+/**
+ * Nothing of the working directory configures the binary at start-up: no `.env*`, `bunfig.toml`,
+ * `tsconfig.json` or `package.json` (Bun's defaults load the first two).
+ */
+const AUTOLOAD_OFF = [
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-tsconfig",
+  "--no-compile-autoload-package-json",
+];
+
 const entry = join(ROOT, "npm", "dist", "dist", "cli.js");
 if (!(await stat(entry).then(() => true, () => false))) {
   await run(Deno.execPath(), ["run", "-A", join(ROOT, "npm", "build.ts")]);
@@ -53,6 +64,9 @@ for (const [name, target] of selected) {
     "--minify",
     ...(target.bytecode ? ["--bytecode"] : []),
     "--format=esm",
+    // A compiled Bun program would otherwise load the .env files and bunfig.toml (its `preload`
+    // runs code) of the folder it starts in, which is the project an MCP client opened.
+    ...AUTOLOAD_OFF,
     `--target=${target.bun}`,
     entry,
     "--outfile",

@@ -56,7 +56,18 @@ function blocks(text: string): Block[] {
   return out;
 }
 
+/**
+ * The newcomer's environment. npm settings kept in the Node installation's global `npmrc` (a CA,
+ * a proxy) go to the demo home's `~/.npmrc`, as docs/security.md#launching advises: the launches
+ * run npx with `--prefix`, which moves npm's global configuration to the checkout.
+ */
 async function env(home: string): Promise<Record<string, string>> {
+  const globalConfig = new TextDecoder().decode(
+    (await new Deno.Command("npm", { args: ["config", "get", "globalconfig"], cwd: home }).output())
+      .stdout,
+  ).trim();
+  const settings = await readFile(globalConfig, "utf8").catch(() => "");
+  if (settings !== "") await writeFile(join(home, ".npmrc"), settings);
   return {
     HOME: home,
     DSH_HOME: join(home, ".dsh"),

@@ -51,7 +51,9 @@ Deno.test("server.json: the MCP registry schema's rules for every field it uses"
     equal(pkg.registryType, "npm");
     ok(pkg.identifier.length >= 1);
     equal(pkg.transport.type, "stdio");
-    for (const argument of pkg.packageArguments) {
+    // The schema: runtimeHint should be given with runtimeArguments.
+    if (pkg.runtimeArguments !== undefined) equal(pkg.runtimeHint, "npx");
+    for (const argument of [...pkg.packageArguments, ...(pkg.runtimeArguments ?? [])]) {
       ok(["positional", "named"].includes(argument.type), JSON.stringify(argument));
       if (argument.type === "positional") ok("value" in argument || "valueHint" in argument);
       if (argument.type === "named") ok(argument.name.startsWith("-"));
