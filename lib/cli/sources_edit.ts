@@ -14,6 +14,7 @@
  * @module
  */
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
@@ -50,12 +51,17 @@ async function targetFile(values: OptionValues, cwd: string): Promise<string> {
     : userSourcesFile(cliConfig().dshHome);
 }
 
+/** The project root a `--project` sources file must lie in (`<root>/.dsh/…`); none for the user's. */
+function projectRootOf(file: string, values: OptionValues): string | undefined {
+  return values.project ? dirname(dirname(file)) : undefined;
+}
+
 /**
  * Whether the project file may stay trusted after the user edits it with `add`/`remove`:
  * it did not exist (every entry is the user's own) or it was trusted as it was.
  */
 async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
-  const bytes = await readConfigBytes(file);
+  const bytes = await readConfigBytes(file, { root: projectRoot });
   if (bytes === undefined) return true;
   return (await projectTrust(cliConfig().dshHome, projectRoot, bytes)).state === "trusted";
 }
@@ -72,7 +78,7 @@ async function editTarget(
   const file = projectSourcesFile(projectRoot);
   const trusted = await keepsTrust(projectRoot, file);
   await writeSourcesFile(file, specs);
-  const bytes = trusted ? await readConfigBytes(file) : undefined;
+  const bytes = trusted ? await readConfigBytes(file, { root: projectRoot }) : undefined;
   if (bytes !== undefined) await trustProject(config.dshHome, projectRoot, bytes);
 }
 
@@ -121,7 +127,7 @@ export async function runAdd(
   const source = resolveSource(spec, config.cacheDir);
   const file = await targetFile(values, cwd);
   const shown = shownPath(file, config);
-  const existing = await readSourcesStrictly(file, !values.project);
+  const existing = await readSourcesStrictly(file, !values.project, projectRootOf(file, values));
   const listed = existing.find((entry) => sameSource(entry, spec));
   if (listed !== undefined) {
     const name = label(resolveSource(listed, config.cacheDir));
@@ -228,7 +234,7 @@ export async function runRemove(
   );
   const file = await targetFile(values, cwd);
   const shown = shownPath(file, config);
-  const existing = await readSourcesStrictly(file, !values.project);
+  const existing = await readSourcesStrictly(file, !values.project, projectRootOf(file, values));
   const ofRepository = entriesOf(existing, input, config.cacheDir);
   const hits = ofRepository.map((source) => narrowedTo(wanted, source));
   const removed = ofRepository.filter((s, i): s is ResolvedSource => hits[i] && s !== undefined);
