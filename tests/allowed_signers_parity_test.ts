@@ -4,11 +4,12 @@
 // prints) and by this tool's parser and verifier, over real signatures made by `ssh-keygen -Y sign`
 // at one fixed verification time. Every case must get the same verdict from both: accepted (and
 // for which principal) or refused.
-import { equal } from "node:assert/strict";
+import { equal, match } from "node:assert/strict";
 import { join } from "node:path";
 import { verifySignature } from "../lib/sign/verify.ts";
 import { fromBase64, toBase64, wireString } from "../lib/sign/wire.ts";
-import { run, withTempDir } from "./helpers.ts";
+import { run, skillMd, withSandbox, withTempDir, writeTree } from "./helpers.ts";
+import { newKey, setSigners, signSkill, SKILLS } from "./signers_fixture.ts";
 
 const NS = "skills-anywhere";
 const MESSAGE = new TextEncoder().encode('["skills-anywhere-bundle-1",[["SKILL.md",0,"e3"]]]');
@@ -434,5 +435,63 @@ Deno.test("allowed signers: every line of the table gets ssh-keygen's verdict, w
     equal(mismatches.join("\n"), "");
     // The table is not all refusals: a good share of lines is accepted by ssh-keygen.
     equal(accepted > 40, true, `only ${accepted} accepted verdicts`);
+  });
+});
+
+Deno.test("allowed signers: the finding's lines are refused by verify-signature, check and verify alike (one reader)", async () => {
+  await withSandbox(async (box) => {
+    await writeTree(box.project, {
+      ".claude/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Body."),
+    });
+    const pub = await newKey(box, "ana");
+    await signSkill(box, "pdf");
+    equal((await box.cli("lock")).code, 0);
+    await setSigners(box, { allowed_signers: "signers", require: true });
+    const sig = `${SKILLS}/pdf.skills-anywhere.sig`;
+    // Each revives an expired key, makes a git-only key a skills signer, or starts at time 0.
+    const hostile = [
+      `ana@example.com valid-before="20200101Z",valid-before="20990101Z" ${pub}`,
+      `ana@example.com namespaces="git",namespaces="skills-anywhere" ${pub}`,
+      `ana@example.com valid-after="19700101Z" ${pub}`,
+    ];
+    for (const line of hostile) {
+      await writeTree(box.project, { signers: `${line}\n` });
+      const named = await box.cli(
+        "verify-signature",
+        `${SKILLS}/pdf`,
+        "--signature",
+        sig,
+        "--allowed-signers",
+        "signers",
+      );
+      equal(named.code, 2, `${line}\n${named.stdout}${named.stderr}`);
+      match(named.stderr, /allowed signers line 1: (bad options|invalid)/);
+      const check = await box.cli(
+        "check",
+        "--allowed-signers",
+        "signers",
+        `${SKILLS}/pdf/SKILL.md`,
+      );
+      equal(check.code, 2, `${line}\n${check.stderr}`);
+      const verify = await box.cli("verify");
+      equal(verify.code, 2, `${line}\n${verify.stderr}`);
+      equal(verify.stderr.includes(pub.split(" ")[1]), false, "never quotes the line");
+    }
+    // The same key on a plain line is accepted by all three: the refusals were the options.
+    await writeTree(box.project, { signers: `ana@example.com ${pub}\n` });
+    const good = await box.cli(
+      "verify-signature",
+      `${SKILLS}/pdf`,
+      "--signature",
+      sig,
+      "--allowed-signers",
+      "signers",
+    );
+    equal(good.code, 0, good.stderr);
+    equal(
+      (await box.cli("check", "--allowed-signers", "signers", `${SKILLS}/pdf/SKILL.md`)).code,
+      0,
+    );
+    equal((await box.cli("verify")).code, 0);
   });
 });
