@@ -1,10 +1,12 @@
 // Project files read like skill files (issue 27, finding 11): a project's `.claude/settings.json`
 // and `settings.local.json`, its sources file and its lock are read only from inside the project
-// (never through a link, nor a linked folder), and no message of `list`, `doctor`, `mcp`,
-// `sources` or `verify` quotes a file's content — not a project's, not the user's own, whatever
+// (never through a link, nor a linked folder), and no message of `list`, `doctor`, `mcp`, dsh's
+// provider, `sources` or `verify` quotes a file's content — not a project's, not the user's own, whatever
 // JSON.parse would have said (V8: `Unexpected token 'A', "AWS_SECRET"... is not valid JSON`).
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { catalogConfig, ProviderConfig } from "../dsh/config.ts";
+import { SkillsAnywhereProvider } from "../dsh/provider.ts";
 import { enabledPlugins } from "../lib/catalog/plugins.ts";
 import { readConfigBytes } from "../lib/sources/files.ts";
 import type { Log } from "../lib/util.ts";
@@ -83,6 +85,25 @@ Deno.test("project settings: links out of the project (the files, or .claude its
       equal(JSON.stringify(found).includes("Planted by"), false);
     });
     equal(leaks(stderr), false, stderr);
+    // dsh's provider: its log (dsh's log file) gets the same refusals, never the content.
+    const dsh = keep();
+    const provider = new SkillsAnywhereProvider(
+      catalogConfig(ProviderConfig.parse({
+        home: box.home,
+        dshHome: box.dshHome,
+        sync: false,
+        watch: false,
+      })),
+      dsh.log,
+    );
+    try {
+      const candidates = await provider.list({ cwd: box.project });
+      equal(JSON.stringify(candidates).includes("planted"), false);
+    } finally {
+      await provider.dispose();
+    }
+    ok(dsh.lines.some((line) => line.includes("refused for safety")), dsh.lines.join("\n"));
+    equal(leaks(...dsh.lines), false, dsh.lines.join("\n"));
 
     // A linked .claude folder: its regular files lie outside the project.
     await Deno.remove(join(box.project, ".claude"), { recursive: true });
