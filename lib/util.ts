@@ -89,27 +89,128 @@ export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** What {@linkcode tryParseJsonBytes} gives: the value, or which step refused the bytes. */
-export type JsonBytes = { ok: true; value: unknown } | { ok: false; kind: "not-utf8" | "not-json" };
+/** What {@linkcode tryParseJsonBytes} gives: the value, or which step refused the bytes and why. */
+export type JsonBytes =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: "not-utf8" | "not-json"; message: string };
+
+/**
+ * The offset of the first byte at which `text` stops being JSON (RFC 8259),
+ * or `text.length` when it ends too early; `undefined` when it is JSON. A
+ * plain scanner, so an error can be placed without the parser's message,
+ * which quotes the input (V8: `Unexpected token 'A', "AWS_SECRET"... is not
+ * valid JSON`).
+ */
+function jsonErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => text.startsWith(word, i) ? (i += word.length) : fail();
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      const c = text.charCodeAt(i);
+      if (c < 0x20) fail();
+      if (text[i] === "\\") {
+        i++;
+        if (text[i] === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) fail();
+      }
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (depth: number): void => {
+    if (depth > 2000) fail(); // deeper than any config file: placed here, never a stack overflow
+    space();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      const close = c === "{" ? "}" : "]";
+      i++;
+      space();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (c === "{") {
+          space();
+          if (text[i] !== '"') fail();
+          string();
+          space();
+          if (text[i] !== ":") fail();
+          i++;
+        }
+        value(depth + 1);
+        space();
+        if (text[i] === ",") i++;
+        else if (text[i] === close) return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === "t") return void literal("true");
+    if (c === "f") return void literal("false");
+    if (c === "n") return void literal("null");
+    const number = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i));
+    if (number === null) fail();
+    i += number![0].length;
+  };
+  try {
+    value(0);
+    space();
+    return i < text.length ? i : undefined;
+  } catch (at) {
+    if (typeof at === "number") return at;
+    throw at;
+  }
+}
+
+/**
+ * The one wording of text that is not JSON: where it stops being JSON (line
+ * and column, 1-based), never what is there, so a message cannot quote a
+ * file's content.
+ *
+ * @example
+ * ```ts
+ * import { notJsonMessage } from "./util.ts";
+ * console.log(notJsonMessage('"AWS_SECRET=x" junk')); // "not valid JSON (line 1, column 16)"
+ * ```
+ */
+export function notJsonMessage(text: string): string {
+  const at = jsonErrorOffset(text);
+  if (at === undefined) return "not valid JSON";
+  if (at >= text.length) return "not valid JSON (it ends too early)";
+  const before = text.slice(0, at);
+  const line = before.split("\n").length;
+  const column = at - (before.lastIndexOf("\n") + 1) + 1;
+  return `not valid JSON (line ${line}, column ${column})`;
+}
 
 /**
  * Strict UTF-8 ({@linkcode tryDecodeUtf8}), then JSON: the one way a small
- * document received as bytes (a manifest, a lock, a Sigstore bundle) is
- * read; each caller words the refusal in its own table.
+ * document read as bytes (a manifest, a lock, a Sigstore bundle, a settings,
+ * sources or trust file) is parsed. A refusal carries its kind and a message
+ * that never quotes the bytes ({@linkcode NOT_UTF8} or
+ * {@linkcode notJsonMessage}); callers may word it in their own table.
  *
  * @example
  * ```ts
  * import { tryParseJsonBytes } from "./util.ts";
  * const read = tryParseJsonBytes(new TextEncoder().encode('{"a":1}'));
- * console.log(read.ok ? read.value : read.kind); // { a: 1 }
+ * console.log(read.ok ? read.value : read.message); // { a: 1 }
  * ```
  */
 export function tryParseJsonBytes(bytes: Uint8Array): JsonBytes {
   const text = tryDecodeUtf8(bytes);
-  if (text === undefined) return { ok: false, kind: "not-utf8" };
+  if (text === undefined) return { ok: false, kind: "not-utf8", message: NOT_UTF8 };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, kind: "not-json" };
+    return { ok: false, kind: "not-json", message: notJsonMessage(text) };
   }
 }

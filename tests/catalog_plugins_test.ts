@@ -268,7 +268,7 @@ Deno.test("plugins: a declared skill path that leaves the install folder is refu
     ]]);
     match(
       lines.join("\n"),
-      /plugin p@m: skill path \.\.\/\.\.\/\.\.\/\.\.\/\.\. leaves its install folder/,
+      /plugin p@m: a skill path leaves its install folder/,
     );
     deepEqual(await pluginSkills(box, box.root), ["p@m: ok"]);
   });
@@ -280,7 +280,11 @@ Deno.test("plugins: malformed files are warnings, never errors", async () => {
     const plugins = join(box.home, ".claude", "plugins");
     const cases: [string, string, RegExp][] = [
       ["installed_plugins.json", "{not json", /installed_plugins\.json is not valid JSON/],
-      ["installed_plugins.json", '{"version": 3, "plugins": {}}', /unknown version 3/],
+      [
+        "installed_plugins.json",
+        '{"version": 3, "plugins": {}}',
+        /: unknown version; no plugin is read/,
+      ],
       [
         "installed_plugins.json",
         '{"version": 2, "plugins": []}',
@@ -316,9 +320,11 @@ Deno.test("plugins: malformed files are warnings, never errors", async () => {
     await writeTree(box.home, { ".claude/settings.json": '{"enabledPlugins": {"a@b": "yes"}}' });
     const { log, lines } = keep();
     deepEqual(enabledPlugins(box.home, { log }), []);
-    match(lines.join("\n"), /enabledPlugins\.a@b is not true, false or a list of versions/);
-    match(lines.join("\n"), /key "no-at-sign" is not <plugin>@<marketplace>/);
-    match(lines.join("\n"), /unknown scope "galaxy"/);
+    // Warnings name the file and the reason, never the file's content (issue 27).
+    match(lines.join("\n"), /an enabledPlugins entry is not true, false or a list of versions/);
+    match(lines.join("\n"), /a key is not <plugin>@<marketplace>/);
+    match(lines.join("\n"), /: unknown scope; skipped/);
+    equal(/no-at-sign|galaxy|a@b/.test(lines.join("\n")), false, lines.join("\n"));
     await writeTree(box.home, { ".claude/settings.json": fixture("settings.user.json") });
     deepEqual(await pluginSkills(box, box.root), [HOOKIFY]);
   });

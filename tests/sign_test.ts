@@ -119,6 +119,10 @@ Deno.test("sign: every truncation of a signature, trailing bytes and garbage are
 });
 
 const SK = "sk-ssh-ed25519@openssh.com";
+// A security key's public blob: type, 32-byte key, application (a line OpenSSH reads whole).
+const SK_BLOB = toBase64(
+  new Uint8Array([...wireString(SK), ...wireString(new Uint8Array(32)), ...wireString("ssh:")]),
+);
 
 Deno.test("allowed signers: patterns, negation, quotes, options and refused lines", () => {
   ok(matchPatternList("ana@example.com", "*@example.com"));
@@ -133,7 +137,7 @@ Deno.test("allowed signers: patterns, negation, quotes, options and refused line
     `"ana smith@x,bob@x" ${key} ana`,
     `  ci@x namespaces="git,skills-*",valid-after="20250101",valid-before="20270101120000Z" ${key}`,
     `ca@x cert-authority ${key}`,
-    `sk@x ${SK} ${toBase64(wireString(SK))}`,
+    `sk@x ${SK} ${SK_BLOB}`,
   ].join("\r\n"));
   ok(parsed.ok, JSON.stringify(parsed));
   equal(parsed.signers.length, 4);
@@ -151,6 +155,10 @@ Deno.test("allowed signers: patterns, negation, quotes, options and refused line
       `x@x valid-after="20261399" ${key}`,
       `"x@x ${key}`,
       "lonely@x",
+      `sk@x ${SK} ${toBase64(wireString(SK))}`,
+      `x@x valid-before="20260101Z",valid-before="20300101Z" ${key}`,
+      `x@x namespaces="git",namespaces="skills-anywhere" ${key}`,
+      `x@x valid-after="19700101Z" ${key}`,
     ]
   ) {
     const refused = parseAllowedSigners(`# one\n${line}\n`);

@@ -283,7 +283,10 @@ Deno.test("a broken sources file: one line naming the file and what is wrong, ex
     const cases: [string, RegExp][] = [
       ["{ not json", /: not valid JSON \(.+\); fix or remove it$/],
       ['{"sources": 7}', /: not \{"sources": \[\.\.\.\]\}; fix or remove it$/],
-      ['{"sources": ["o/r", 5]}', /: entry 2 is not a source string or .*: 5; fix or remove it$/],
+      [
+        '{"sources": ["o/r", 5]}',
+        /: entry 2 is not a source string or \{repo, ref\?, path\?, rank\?\}; fix or remove it$/,
+      ],
     ];
     for (const [content, why] of cases) {
       await writeTree(box.dshHome, { "skills-anywhere/sources.json": content });

@@ -23,7 +23,13 @@
  * Every one of these files is untrusted input: read through the bounded
  * reader (at most `MAX_CONFIG_BYTES`), parsed as strict JSON, and checked
  * field by field; a file or an entry that is not of the expected shape is
- * skipped with a warning through the `Log`, never thrown. An `installPath`
+ * skipped with a warning through the `Log`, never thrown, and no warning
+ * quotes a file's content. The project's two settings files are read only
+ * from inside the project (never through a link, nor a linked `.claude`
+ * folder: such a file is refused for safety, one warning), as are a
+ * plugin's `plugin.json` inside its install folder and a marketplace's
+ * manifest inside its checkout; the user's own `~/.claude/settings.json` and
+ * `installed_plugins.json` may be links. An `installPath`
  * must lie inside `~/.claude/plugins` (lexically and after links are
  * resolved), and a declared skill path inside its `installPath`; anything
  * else is refused with a warning.
@@ -40,9 +46,9 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
-import { isWithin, readBoundedTextSync, ReadError } from "../fs/mod.ts";
+import { isWithin, readBoundedSync, ReadError } from "../fs/mod.ts";
 import { MAX_CONFIG_BYTES } from "../limits.ts";
-import { isPlainObject, type Log, silentLog } from "../util.ts";
+import { isPlainObject, type Log, silentLog, tryParseJsonBytes } from "../util.ts";
 
 /** One installed, enabled plugin and the skill folders it declares. */
 export interface EnabledPlugin {
@@ -126,7 +132,7 @@ function confinedInstallPath(
   if (!isAbsolute(install.installPath) || !isWithin(path, pluginsDir)) {
     log(
       "warn",
-      `plugin ${install.plugin}@${install.marketplace}: installPath ${install.installPath} is outside ${pluginsDir}; skipped`,
+      `plugin ${install.plugin}@${install.marketplace}: installPath is outside ${pluginsDir}; skipped`,
     );
     return undefined;
   }
@@ -135,7 +141,7 @@ function confinedInstallPath(
   if (!isWithin(real, realPlugins)) {
     log(
       "warn",
-      `plugin ${install.plugin}@${install.marketplace}: installPath ${install.installPath} leads to ${real}, outside ${pluginsDir}; skipped`,
+      `plugin ${install.plugin}@${install.marketplace}: installPath leads outside ${pluginsDir}; skipped`,
     );
     return undefined;
   }
@@ -156,27 +162,48 @@ function realOrUndefined(path: string): string | undefined {
 /** A JSON file's value, `undefined` when it does not exist, or why it could not be used. */
 type JsonRead = { ok: true; value: unknown } | Failure<"unreadable" | "invalid-json">;
 
-/** Reads and parses one small JSON file through the bounded reader. */
-function readJson(path: string): JsonRead {
-  let text: string;
+/**
+ * Where a JSON file may be read from: `root`, a folder it must really lie in
+ * (a project's or a plugin's own file: never through a link, never out of
+ * it); without it, the user's own file, whose final link is followed.
+ */
+interface JsonPlace {
+  root?: string;
+}
+
+/**
+ * Reads and parses one small JSON file through the bounded reader; messages
+ * name the file and the reader's or the parser's reason, never its content.
+ */
+function readJson(path: string, place: JsonPlace): JsonRead {
+  let bytes: Uint8Array;
   try {
-    text = readBoundedTextSync(path, { maxBytes: MAX_CONFIG_BYTES, followSymlinks: true });
+    bytes = readBoundedSync(path, {
+      maxBytes: MAX_CONFIG_BYTES,
+      followSymlinks: place.root === undefined,
+      ...(place.root !== undefined ? { root: place.root } : {}),
+    }).bytes;
   } catch (error) {
     if (error instanceof ReadError && error.kind === "missing") {
       return { ok: true, value: undefined };
     }
-    return failure("unreadable", `cannot read ${path}: ${errorText(error)}`);
+    return failure("unreadable", `cannot read ${path}: ${readWhy(error)}`);
   }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return failure("invalid-json", `${path} is not valid JSON: ${errorText(error)}`);
+  const parsed = tryParseJsonBytes(bytes);
+  return parsed.ok ? parsed : failure("invalid-json", `${path} is ${parsed.message}`);
+}
+
+/** A read refusal in words: a link out of its folder is refused for safety. */
+function readWhy(error: unknown): string {
+  if (error instanceof ReadError && (error.kind === "outside" || error.kind === "symlink")) {
+    return "a link, or in a linked folder, refused for safety";
   }
+  return errorText(error);
 }
 
 /** A JSON file's value, or `undefined` (absent, or unusable: then a warning is logged). */
-function readJsonOrWarn(path: string, log: Log): unknown {
-  const read = readJson(path);
+function readJsonOrWarn(path: string, log: Log, place: JsonPlace = {}): unknown {
+  const read = readJson(path, place);
   if (read.ok) return read.value;
   log("warn", `${read.message}; ignored`);
   return undefined;
@@ -217,7 +244,7 @@ function parseInstalls(value: unknown): ParsedInstalls {
   }
   const version = value.version ?? 1;
   if (version !== 1 && version !== 2) {
-    return failure("invalid-shape", `unknown version ${JSON.stringify(value.version)}`);
+    return failure("invalid-shape", "unknown version");
   }
   const installs: Install[] = [];
   const skipped: string[] = [];
@@ -226,7 +253,7 @@ function parseInstalls(value: unknown): ParsedInstalls {
     const plugin = key.slice(0, at);
     const marketplace = key.slice(at + 1);
     if (at <= 0 || marketplace === "" || !safeName(plugin) || !safeName(marketplace)) {
-      skipped.push(`key ${JSON.stringify(key)} is not <plugin>@<marketplace>`);
+      skipped.push("a key is not <plugin>@<marketplace>");
       continue;
     }
     const list = version === 2 && Array.isArray(entry)
@@ -262,7 +289,7 @@ function parseInstall(
   if (!isPlainObject(item)) return "an install is not an object";
   const scope = version === 1 && item.scope === undefined ? "user" : item.scope;
   if (typeof scope !== "string" || !SCOPES.has(scope)) {
-    return `unknown scope ${JSON.stringify(item.scope)}`;
+    return "unknown scope";
   }
   if (typeof item.installPath !== "string" || item.installPath === "") {
     return "installPath is not a non-empty string";
@@ -284,14 +311,18 @@ function enabledSettings(
   projectRoot: string | undefined,
   log: Log,
 ): Map<string, boolean> {
-  const files = [join(home, ".claude", "settings.json")];
+  // The user's own file may be a link; a project's are read only from inside the project.
+  const files: [string, JsonPlace][] = [[join(home, ".claude", "settings.json"), {}]];
   if (projectRoot !== undefined) {
-    files.push(join(projectRoot, ".claude", "settings.json"));
-    files.push(join(projectRoot, ".claude", "settings.local.json"));
+    files.push([join(projectRoot, ".claude", "settings.json"), { root: projectRoot }]);
+    files.push([join(projectRoot, ".claude", "settings.local.json"), { root: projectRoot }]);
   }
   const merged = new Map<string, boolean>();
-  for (const file of new Set(files)) {
-    const parsed = parseEnabledPlugins(readJsonOrWarn(file, log));
+  const seen = new Set<string>();
+  for (const [file, place] of files) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const parsed = parseEnabledPlugins(readJsonOrWarn(file, log, place));
     if (!parsed.ok) {
       log("warn", `${file}: ${parsed.message}; ignored`);
       continue;
@@ -320,7 +351,7 @@ function parseEnabledPlugins(
     else if (Array.isArray(on) && on.every((v) => typeof v === "string")) enabled.set(key, true);
     else {return failure(
         "invalid-shape",
-        `enabledPlugins.${key} is not true, false or a list of versions`,
+        "an enabledPlugins entry is not true, false or a list of versions",
       );}
   }
   return { ok: true, enabled };
@@ -346,12 +377,19 @@ function pluginSkillPaths(
   );
   const declared = [
     ...declaredSkills(
-      marketplaceEntry(readJsonOrWarn(marketplaceFile, log), install.plugin),
+      marketplaceEntry(
+        readJsonOrWarn(marketplaceFile, log, {
+          root: join(pluginsDir, "marketplaces", install.marketplace),
+        }),
+        install.plugin,
+      ),
       `${marketplaceFile}`,
       log,
     ),
     ...declaredSkills(
-      readJsonOrWarn(join(installPath, ".claude-plugin", "plugin.json"), log),
+      readJsonOrWarn(join(installPath, ".claude-plugin", "plugin.json"), log, {
+        root: installPath,
+      }),
       `${label} plugin.json`,
       log,
     ),
@@ -363,7 +401,7 @@ function pluginSkillPaths(
   for (const relativePath of declared) {
     const path = resolve(installPath, relativePath);
     if (isAbsolute(relativePath) || !isWithin(path, installPath, { allowSame: true })) {
-      log("warn", `${label}: skill path ${relativePath} leaves its install folder; skipped`);
+      log("warn", `${label}: a skill path leaves its install folder; skipped`);
     } else if (!paths.includes(path)) {
       paths.push(path);
     }

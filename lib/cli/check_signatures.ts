@@ -19,15 +19,11 @@
 import { basename, dirname, resolve } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
-import { readBounded, ReadError } from "../fs/mod.ts";
-import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
 import { projectLockPath, readProjectLock } from "../lock/file.ts";
-import { readAllowedSigners, verifyDirectorySignature } from "../lock/signers.ts";
-import { parseAllowedSigners } from "../sign/allowed_signers.ts";
+import { readAllowedSigners, readSignersFile, verifyDirectorySignature } from "../lock/signers.ts";
 import type { FileCheckReport } from "../skill/check_files.ts";
-import { tryDecodeUtf8 } from "../util.ts";
 import type { OptionValues } from "./args.ts";
-import { quote } from "./escape.ts";
+import { escapeTerminal } from "./escape.ts";
 import type { SarifLevel } from "./sarif.ts";
 
 /** The allowed signers `check` verifies with, and whether a signature is required. */
@@ -41,25 +37,11 @@ export type SignatureEntry =
   | { path: string; status: "signed"; principal: string; fingerprint: string }
   | { path: string; status: "unsigned" | "invalid"; kind: string; message: string };
 
-/** The `--allowed-signers` file a user names: bounded, links followed, in the signers format. */
+/** The `--allowed-signers` file a user names: the one signers reader, links followed. */
 async function namedSigners(path: string): Promise<string> {
-  const refuse = (why: string) =>
-    new KindError("bad-allowed-signers", `allowed signers file ${quote(path)} ${why}`);
-  let bytes: Uint8Array;
-  try {
-    ({ bytes } = await readBounded(path, {
-      maxBytes: MAX_SIGNING_FILE_BYTES,
-      followSymlinks: true,
-    }));
-  } catch (error) {
-    if (error instanceof ReadError) throw refuse(`cannot be read (${error.kind})`);
-    throw error;
-  }
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) throw refuse("is not UTF-8");
-  const parsed = parseAllowedSigners(text);
-  if (!parsed.ok) throw refuse(`is invalid: ${parsed.message}`);
-  return text;
+  const read = await readSignersFile(path);
+  if (!read.ok) throw new KindError("bad-allowed-signers", escapeTerminal(read.message));
+  return read.text;
 }
 
 /**

@@ -31,6 +31,7 @@ import { parsePrivateKey, type PublicKey } from "../sign/keys.ts";
 import { parseSignature, SIGNATURE_NAMESPACE, signMessage } from "../sign/sshsig.ts";
 import { type VerifyErrorKind, type VerifyResult, verifySignature } from "../sign/verify.ts";
 import { toBase64 } from "../sign/wire.ts";
+import { readSignersFile } from "../lock/signers.ts";
 import { concatBytes, tryDecodeUtf8 } from "../util.ts";
 import { OPTIONS, type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
@@ -198,15 +199,11 @@ export async function runSign(
   }
 }
 
-/** Reads the two files `verify-signature` names; refusals are input errors. */
-async function readVerifyInputs(values: OptionValues, cwd: string) {
-  const signature = await readSmall(resolve(cwd, values.signature!), "signature");
-  const signersPath = resolve(cwd, values["allowed-signers"]!);
-  const signers = tryDecodeUtf8(await readSmall(signersPath, "allowed signers file"));
-  if (signers === undefined) {
-    throw new InputError("not-utf8", `allowed signers file ${quote(signersPath)} is not UTF-8`);
-  }
-  return { signature, signers };
+/** The allowed-signers file `verify-signature` names, through the one signers reader. */
+async function readVerifySigners(values: OptionValues, cwd: string): Promise<string> {
+  const read = await readSignersFile(resolve(cwd, values["allowed-signers"]!));
+  if (!read.ok) throw new InputError(read.kind, escapeTerminal(read.message));
+  return read.text;
 }
 
 /**
@@ -237,8 +234,9 @@ export async function runVerifySignature(
     if (values["sigstore-bundle"] !== undefined) {
       return await verifySigstore(directory, values, cwd, io);
     }
-    const { signature, signers } = await readVerifyInputs(values, cwd);
+    const signature = await readSmall(resolve(cwd, values.signature!), "signature");
     const { manifest, message } = await bundleMessage(directory);
+    const signers = await readVerifySigners(values, cwd);
     const result = await verifySignature(message, signature, signers, {
       namespace: SIGNATURE_NAMESPACE,
       identity: values.identity,

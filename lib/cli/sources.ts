@@ -48,9 +48,10 @@ import { formatTable, tildePath } from "./table.ts";
 export async function readSourcesStrictly(
   file: string,
   followSymlinks: boolean,
+  root?: string,
 ): Promise<SourceSpec[]> {
   try {
-    return await readSourcesFile(file, { followSymlinks });
+    return await readSourcesFile(file, { followSymlinks, ...(root !== undefined ? { root } : {}) });
   } catch (error) {
     if (!(error instanceof SourceError)) throw error;
     throw new SourceError(error.kind, `${error.message}; fix or remove it`, { cause: error });
@@ -76,7 +77,7 @@ export async function sourcesFor(cwd: string, io: Io) {
   const projectRoot = await findProjectRoot(cwd);
   if (config.sourcesFiles) {
     await readSourcesStrictly(userSourcesFile(config.dshHome), true);
-    await readSourcesStrictly(projectSourcesFile(projectRoot), false);
+    await readSourcesStrictly(projectSourcesFile(projectRoot), false, projectRoot);
   }
   const { sources, untrusted } = await collectSources(config, projectRoot, stderrLog(io));
   return { config, projectRoot, sources, untrusted };

@@ -79,7 +79,7 @@ async function resolvedOf(bytes: Uint8Array, file: string, projectRoot: string) 
  * it did not exist (every entry is the user's own) or it was trusted as it was.
  */
 async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
-  const bytes = await readConfigBytes(file);
+  const bytes = await readConfigBytes(file, { root: projectRoot });
   if (bytes === undefined) return true;
   const resolved = await resolvedOf(bytes, file, projectRoot);
   return (await projectTrust(cliConfig().dshHome, projectRoot, bytes, resolved)).state ===
@@ -102,7 +102,7 @@ async function editTarget(
   const file = projectSourcesFile(projectRoot);
   const trusted = await keepsTrust(projectRoot, file);
   await writeSourcesFile(file, specs, { within: projectRoot, rootWords: "the project" });
-  const bytes = trusted ? await readConfigBytes(file) : undefined;
+  const bytes = trusted ? await readConfigBytes(file, { root: projectRoot }) : undefined;
   if (bytes !== undefined) {
     const resolved = await resolvedOf(bytes, file, projectRoot);
     await trustProject(config.dshHome, projectRoot, bytes, resolved);
@@ -159,7 +159,7 @@ export async function runAdd(
   );
   const source = resolveSource(spec, config.cacheDir, { base });
   const shown = shownPath(file, config);
-  const existing = await readSourcesStrictly(file, !values.project);
+  const existing = await readSourcesStrictly(file, !values.project, project);
   const listed = existing.find((entry) => sameSource(entry, spec, { base }));
   if (listed !== undefined) {
     const name = label(resolveSource(listed, config.cacheDir, { base }));
@@ -267,9 +267,9 @@ export async function runRemove(
     { repo: input.repo, ref: values.ref ?? input.ref, path: values.path },
     config.cacheDir,
   );
-  const { file, base } = await targetFile(values, cwd);
+  const { file, base, project } = await targetFile(values, cwd);
   const shown = shownPath(file, config);
-  const existing = await readSourcesStrictly(file, !values.project);
+  const existing = await readSourcesStrictly(file, !values.project, project);
   const ofRepository = entriesOf(existing, input.repo, { cacheDir: config.cacheDir, base });
   const hits = ofRepository.map((source) => narrowedTo(wanted, source));
   const removed = ofRepository.filter((s, i): s is ResolvedSource => hits[i] && s !== undefined);

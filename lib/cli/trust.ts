@@ -196,7 +196,7 @@ async function openReview(projectRoot: string, io: Io): Promise<Review | undefin
   const config = cliConfig();
   const file = projectSourcesFile(projectRoot);
   const shown = escapeTerminal(tildePath(file, config.home));
-  const bytes = await readConfigBytes(file);
+  const bytes = await readConfigBytes(file, { root: projectRoot });
   if (bytes === undefined) {
     io.err(`${PREFIX}no project sources file at ${shown}\n`);
     return undefined;

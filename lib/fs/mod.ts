@@ -11,7 +11,9 @@
  * {@linkcode isSystemPath}) and, when the caller names a boundary (`within`, a
  * real directory), must lie inside it. The resolved path is then opened
  * without following. A refused link is a `ReadError` of kind `outside` that
- * carries the link and its target as written.
+ * carries the link and its target as written. A project's own files are read
+ * with `root` (the project root): their real path, links in their folders
+ * included, must lie inside the root's, whatever the final component is.
  *
  * Sizes. A whole-file read compares the open handle's reported size with the
  * bytes it read whenever a link was followed, the read looks unusual (nothing
@@ -96,6 +98,15 @@ export interface BoundedReadOptions {
   followSymlinks?: boolean;
   /** With `followSymlinks`: a real directory a followed link must resolve inside. */
   within?: string;
+  /**
+   * A directory the file must really lie in, as a project's own files must
+   * (settings, sources, lock, allowed signers): the file's
+   * real path (every link on the way resolved, a linked folder included)
+   * must be inside the real path of `root`, else a `ReadError` of kind
+   * `outside`; with or without `followSymlinks`. Checked once the file is
+   * open (a final link not to be followed is refused as `symlink` first).
+   */
+  root?: string;
   /** Always compare the handle's size with the bytes read (one more system call). */
   verifySize?: boolean;
 }
@@ -201,6 +212,17 @@ export function resolveLink(
   return real;
 }
 
+/** Refuses `path` unless its real path lies inside the real path of `root` (see `root`). */
+function confine(path: string, root: string): void {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch (error) {
+    throw toReadError(error);
+  }
+  resolveLink(path, { within: realRoot });
+}
+
 function isLinkError(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
   return code === "ELOOP" || code === "EMLINK";
@@ -270,6 +292,8 @@ function readIntoScratch(path: string, options: BoundedReadOptions): number {
   const limit = maxBytes + 1;
   const { fd, followed } = openChecked(path, options);
   try {
+    // After the open: a final link is already refused (or followed and checked) by then.
+    if (options.root !== undefined) confine(path, options.root);
     let total = 0;
     while (total < limit) {
       const bytesRead = readSync(fd, scratch, total, limit - total, null);

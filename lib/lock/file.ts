@@ -1,7 +1,7 @@
 /**
  * A project's lock file on disk: `skills-anywhere.lock.json` at the project
- * root, read through the one bounded reader (a link or a folder in its place
- * is refused) and validated by {@linkcode parseLock}.
+ * root, read through the one bounded reader confined to the root (a link or a
+ * folder in its place is refused) and validated by {@linkcode parseLock}.
  *
  * @example
  * ```ts
@@ -13,7 +13,7 @@
  * ```
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
@@ -62,7 +62,7 @@ export function projectLockPath(root: string): string {
 export async function readProjectLock(file: string): Promise<ProjectLockRead> {
   let bytes: Uint8Array;
   try {
-    ({ bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES }));
+    ({ bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES, root: dirname(file) }));
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     if (error.kind === "missing") return undefined;

@@ -46,7 +46,7 @@ import {
 import { readBundle } from "../bundle/read.ts";
 import { type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, resolveLink } from "../fs/mod.ts";
-import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
+import { formatBytes, MAX_SIGNING_FILE_BYTES } from "../limits.ts";
 import { parseAllowedSigners } from "../sign/allowed_signers.ts";
 import { SIGNATURE_NAMESPACE } from "../sign/sshsig.ts";
 import { type SignatureVerified, type VerifyErrorKind, verifySignature } from "../sign/verify.ts";
@@ -100,10 +100,69 @@ async function realInside(root: string, file: string, shown: string) {
   }
 }
 
+/** Options of {@linkcode readSignersFile}. */
+export interface SignersFileOptions {
+  /**
+   * The project root the file must lie in (its real path inside the root's),
+   * the file itself not a link: a file a project names. Default: none, a
+   * file the user names, whose final link is followed (never into `/proc`,
+   * `/sys` or `/dev`).
+   */
+  within?: string;
+  /** How messages name the file (default: `path`). */
+  shown?: string;
+}
+
+/**
+ * The one reader of allowed-signers files: bounded
+ * ({@linkcode MAX_SIGNING_FILE_BYTES}), through the no-follow reader (with
+ * `within`, confined to the project), strict UTF-8 and in the allowed-signers
+ * format; else one `bad-allowed-signers` line naming the file, never its
+ * content.
+ *
+ * @example
+ * ```ts
+ * import { readSignersFile } from "./signers.ts";
+ * const read = await readSignersFile("/home/me/allowed_signers");
+ * console.log(read.ok ? read.text.length : read.message);
+ * ```
+ */
+export async function readSignersFile(
+  path: string,
+  options: SignersFileOptions = {},
+): Promise<AllowedSignersFile | Failure<"bad-allowed-signers">> {
+  const shown = options.shown ?? path;
+  if (options.within !== undefined) {
+    const inside = await realInside(options.within, path, shown);
+    if (typeof inside !== "string") return inside;
+  }
+  let bytes: Uint8Array;
+  try {
+    ({ bytes } = await readBounded(path, {
+      maxBytes: MAX_SIGNING_FILE_BYTES,
+      followSymlinks: options.within === undefined,
+    }));
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    const why = error.kind === "symlink"
+      ? "is a link"
+      : error.kind === "too-large"
+      ? `is larger than ${formatBytes(MAX_SIGNING_FILE_BYTES)}`
+      : `cannot be read (${error.kind})`;
+    return badSigners(shown, why);
+  }
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) return badSigners(shown, "is not UTF-8");
+  const parsed = parseAllowedSigners(text);
+  if (!parsed.ok) return badSigners(shown, `is invalid: ${parsed.message}`);
+  return { ok: true, text, path };
+}
+
 /**
  * Reads the allowed-signers file the lock's `signers` names, below the
- * project `root`: inside it (links resolved), not a link, bounded, UTF-8 and
- * in the allowed-signers format; else one `bad-allowed-signers` line.
+ * project `root` ({@linkcode readSignersFile} confined to it): inside it
+ * (links resolved), not a link, bounded, UTF-8 and in the allowed-signers
+ * format; else one `bad-allowed-signers` line.
  *
  * @example
  * ```ts
@@ -112,29 +171,12 @@ async function realInside(root: string, file: string, shown: string) {
  * console.log(read.ok ? read.path : read.message);
  * ```
  */
-export async function readAllowedSigners(
+export function readAllowedSigners(
   root: string,
   signers: LockSigners,
 ): Promise<AllowedSignersFile | Failure<"bad-allowed-signers">> {
   const shown = signers.allowed_signers;
-  const file = join(root, ...shown.split("/"));
-  const inside = await realInside(root, file, shown);
-  if (typeof inside !== "string") return inside;
-  let bytes: Uint8Array;
-  try {
-    ({ bytes } = await readBounded(file, { maxBytes: MAX_SIGNING_FILE_BYTES }));
-  } catch (error) {
-    if (!(error instanceof ReadError)) throw error;
-    return badSigners(
-      shown,
-      error.kind === "symlink" ? "is a link" : `cannot be read (${error.kind})`,
-    );
-  }
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) return badSigners(shown, "is not UTF-8");
-  const parsed = parseAllowedSigners(text);
-  if (!parsed.ok) return badSigners(shown, `is invalid: ${parsed.message}`);
-  return { ok: true, text, path: file };
+  return readSignersFile(join(root, ...shown.split("/")), { within: root, shown });
 }
 
 /** The signature file's bytes, or why there is none to check. */

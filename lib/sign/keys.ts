@@ -43,9 +43,33 @@ export type KeyType =
   | "ecdsa-sha2-nistp521";
 
 const CURVES = {
-  "ecdsa-sha2-nistp256": { name: "nistp256", crv: "P-256", hash: "SHA-256", size: 32 },
-  "ecdsa-sha2-nistp384": { name: "nistp384", crv: "P-384", hash: "SHA-384", size: 48 },
-  "ecdsa-sha2-nistp521": { name: "nistp521", crv: "P-521", hash: "SHA-512", size: 66 },
+  "ecdsa-sha2-nistp256": {
+    name: "nistp256",
+    crv: "P-256",
+    hash: "SHA-256",
+    size: 32,
+    p: 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n,
+    b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
+    n: 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
+  },
+  "ecdsa-sha2-nistp384": {
+    name: "nistp384",
+    crv: "P-384",
+    hash: "SHA-384",
+    size: 48,
+    p: 2n ** 384n - 2n ** 128n - 2n ** 96n + 2n ** 32n - 1n,
+    b: 0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aefn,
+    n: 0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973n,
+  },
+  "ecdsa-sha2-nistp521": {
+    name: "nistp521",
+    crv: "P-521",
+    hash: "SHA-512",
+    size: 66,
+    p: 2n ** 521n - 1n,
+    b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
+    n: 0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409n,
+  },
 } as const;
 type EcType = keyof typeof CURVES;
 
@@ -84,6 +108,26 @@ function unsupported(type: string): Failure<"unsupported-key"> {
   return failure("unsupported-key", `${what}: ${JSON.stringify(type.slice(0, 64))}`);
 }
 
+const toBigInt = (bytes: Uint8Array) =>
+  bytes.reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
+const bitLength = (value: bigint) => value === 0n ? 0 : value.toString(2).length;
+
+/**
+ * OpenSSH's `sshkey_ec_validate_public` for a prime-order NIST curve: the
+ * point lies on the curve (`y² = x³ - 3x + b mod p`, coordinates below `p`),
+ * each coordinate has more bits than half the order's and is below
+ * `order - 1` (the order check `nQ = ∞` holds for every curve point, as the
+ * cofactor is 1).
+ */
+function validPoint(curve: (typeof CURVES)[EcType], xBytes: Uint8Array, yBytes: Uint8Array) {
+  const [x, y] = [toBigInt(xBytes), toBigInt(yBytes)];
+  const { p, b, n } = curve;
+  if (x >= p || y >= p) return false;
+  if ((y * y - (x * x * x - 3n * x + b)) % p !== 0n) return false;
+  const half = Math.floor(bitLength(n) / 2);
+  return bitLength(x) > half && bitLength(y) > half && x < n - 1n && y < n - 1n;
+}
+
 /** The JWK of the public fields that follow the type name in a blob or a private key. */
 function readPublicJwk(type: KeyType, reader: WireReader): JsonWebKey {
   if (type === "ssh-ed25519") {
@@ -94,7 +138,7 @@ function readPublicJwk(type: KeyType, reader: WireReader): JsonWebKey {
   if (type === "ssh-rsa") {
     const e = reader.mpint();
     const n = reader.mpint();
-    if (n.length < 128 || n.length > 2048 || e.length === 0) {
+    if (bitLength(toBigInt(n)) < 1024 || n.length > 2048 || e.length === 0) {
       throw new WireError("malformed", "RSA keys need 1024 to 16384 bits");
     }
     return { kty: "RSA", n: toBase64Url(n), e: toBase64Url(e) };
@@ -103,6 +147,9 @@ function readPublicJwk(type: KeyType, reader: WireReader): JsonWebKey {
   if (reader.text() !== curve.name) throw new WireError("malformed", "curve name mismatch");
   const q = reader.bytes();
   if (q.length !== 1 + 2 * curve.size || q[0] !== 4) throw new WireError("malformed", "bad point");
+  if (!validPoint(curve, q.slice(1, 1 + curve.size), q.slice(1 + curve.size))) {
+    throw new WireError("malformed", "the point is not a valid public key on its curve");
+  }
   return {
     kty: "EC",
     crv: curve.crv,

@@ -1,11 +1,17 @@
 /**
  * Verifies an SSHSIG over a message against an allowed-signers file, as
- * `ssh-keygen -Y verify` does (and, without an identity, as Git does:
- * `ssh-keygen -Y find-principals`, then the first principal found). The
- * signature must be in the expected namespace; a signer line must list the
- * signature's key, match the identity (when one is given), allow the
- * namespace (`namespaces=`) and be valid at `now` (`valid-after=`,
- * `valid-before=`); then the signature must be valid over the message.
+ * `ssh-keygen -Y verify -I <identity>` does (`sshsig_check_allowed_keys`,
+ * `check_allowed_keys_line`): the signature must be in the expected
+ * namespace; the first line whose principals match the identity, whose key is
+ * the signature's (the same key material, never through a `cert-authority`
+ * line), which allows the namespace (`namespaces=`) and is valid at `now` in
+ * whole seconds (`valid-after=`, `valid-before=`, both ends inclusive) is the
+ * signer; then the signature must be valid over the message. Without an
+ * identity, as Git does: `ssh-keygen -Y find-principals`
+ * (`sshsig_find_principals`: the first line with the key valid now,
+ * namespaces not looked at), then `-Y verify -I` with each principal it
+ * prints, in order; the first that verifies is the principal. The file is
+ * parsed by `./allowed_signers.ts`, which follows OpenSSH's parser.
  *
  * Pure: bytes and text in, a result out; the lock's signer enforcement and
  * receipts call it the same way the CLI does. No `node:` imports.
@@ -24,7 +30,12 @@
  * @module
  */
 import { type Failure, failure } from "../errors.ts";
-import { type AllowedSigner, matchPatternList, parseAllowedSigners } from "./allowed_signers.ts";
+import {
+  type AllowedSigner,
+  matchPatternList,
+  parseAllowedSigners,
+  principalsOf,
+} from "./allowed_signers.ts";
 import { type KeyType, type PublicKey, verifyKeySignature } from "./keys.ts";
 import { parseSignature, type SignatureErrorKind, signedData } from "./sshsig.ts";
 
@@ -65,22 +76,16 @@ export interface SignatureVerified {
 /** The verdict of {@linkcode verifySignature}. */
 export type VerifyResult = SignatureVerified | Failure<VerifyErrorKind>;
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) =>
-  a.length === b.length && a.every((byte, i) => byte === b[i]);
+/** `sshkey_equal`: the same key material (a blob may spell its type or numbers differently). */
+function sameKey(a: PublicKey, b: PublicKey): boolean {
+  if (a.type !== b.type) return false;
+  const fields = (key: PublicKey) => [key.jwk.crv, key.jwk.x, key.jwk.y, key.jwk.n, key.jwk.e];
+  return fields(a).join() === fields(b).join();
+}
 
-/** Why a line listing the key does not fit, or undefined when it does. */
-function lineRefusal(
-  signer: AllowedSigner,
-  options: VerifyOptions,
-): Failure<VerifyErrorKind> | undefined {
+/** Why a line listing the key does not fit at `now` (whole seconds), or undefined when it does. */
+function timeRefusal(signer: AllowedSigner, now: number): Failure<VerifyErrorKind> | undefined {
   const at = `allowed signers line ${signer.line}`;
-  if (signer.namespaces !== undefined && !matchPatternList(options.namespace, signer.namespaces)) {
-    return failure(
-      "namespace-not-allowed",
-      `${at} does not allow namespace ${JSON.stringify(options.namespace)}`,
-    );
-  }
-  const now = options.now.getTime();
   if (signer.validAfter !== undefined && now < signer.validAfter) {
     return failure("not-yet-valid", `${at} is not valid before ${isoTime(signer.validAfter)}`);
   }
@@ -92,28 +97,80 @@ function lineRefusal(
 
 const isoTime = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
-/** The first signer line that fits the key, identity, namespace and time, or why none does. */
+/** The verification time in whole seconds (as milliseconds), as OpenSSH's `verify_time`. */
+const verifyTime = (options: VerifyOptions) => Math.floor(options.now.getTime() / 1000) * 1000;
+
+/** Whether a line's key is the signature's own (never a `cert-authority` line: no certificates). */
+const listsKey = (signer: AllowedSigner, key: PublicKey) =>
+  !signer.certAuthority && signer.key !== undefined && sameKey(signer.key, key);
+
+/**
+ * `sshsig_check_allowed_keys` (`ssh-keygen -Y verify -I identity`): the first
+ * line whose principals match `identity` and whose key is the signature's,
+ * allowing the namespace and valid now; else why the first such line does
+ * not fit, or `unknown-signer`.
+ */
+function checkAllowed(
+  signers: readonly AllowedSigner[],
+  key: PublicKey,
+  fingerprint: string,
+  identity: string,
+  options: VerifyOptions,
+): AllowedSigner | Failure<VerifyErrorKind> {
+  let refusal: Failure<VerifyErrorKind> | undefined;
+  for (const signer of signers) {
+    if (!matchPatternList(identity, signer.principals) || !listsKey(signer, key)) continue;
+    if (
+      signer.namespaces !== undefined && !matchPatternList(options.namespace, signer.namespaces)
+    ) {
+      refusal ??= failure(
+        "namespace-not-allowed",
+        `allowed signers line ${signer.line} does not allow namespace ${
+          JSON.stringify(options.namespace)
+        }`,
+      );
+      continue;
+    }
+    const why = timeRefusal(signer, verifyTime(options));
+    if (why === undefined) return signer;
+    refusal ??= why;
+  }
+  return refusal ??
+    failure(
+      "unknown-signer",
+      `no allowed signer for ${JSON.stringify(identity)} has key ${fingerprint}`,
+    );
+}
+
+/**
+ * Without an identity, as Git does: `ssh-keygen -Y find-principals` (the
+ * first line with the key that is valid now, namespaces not looked at), then
+ * `-Y verify -I` with each principal it prints, in order; the first that
+ * verifies is the signer.
+ */
 function findSigner(
   signers: readonly AllowedSigner[],
   key: PublicKey,
   fingerprint: string,
   options: VerifyOptions,
-): AllowedSigner | Failure<VerifyErrorKind> {
+): { principal: string } | Failure<VerifyErrorKind> {
   let refusal: Failure<VerifyErrorKind> | undefined;
-  for (const signer of signers) {
-    if (signer.certAuthority || signer.key === undefined || !sameBytes(signer.key.blob, key.blob)) {
-      continue;
-    }
-    if (options.identity !== undefined && !matchPatternList(options.identity, signer.principals)) {
-      continue;
-    }
-    const why = lineRefusal(signer, options);
-    if (why === undefined) return signer;
+  const found = signers.find((signer) => {
+    if (!listsKey(signer, key)) return false;
+    const why = timeRefusal(signer, verifyTime(options));
     refusal ??= why;
+    return why === undefined;
+  });
+  if (found === undefined) {
+    return refusal ?? failure("unknown-signer", `no allowed signer has key ${fingerprint}`);
   }
-  const whom = options.identity === undefined ? "" : ` for ${JSON.stringify(options.identity)}`;
-  return refusal ??
-    failure("unknown-signer", `no allowed signer${whom} has key ${fingerprint}`);
+  let first: Failure<VerifyErrorKind> | undefined;
+  for (const principal of principalsOf(found.principals)) {
+    const checked = checkAllowed(signers, key, fingerprint, principal, options);
+    if ("line" in checked) return { principal };
+    first ??= checked;
+  }
+  return first ?? failure("unknown-signer", `no allowed signer has key ${fingerprint}`);
 }
 
 /**
@@ -150,8 +207,10 @@ export async function verifySignature(
     );
   }
   const fingerprint = await sig.publicKey.fingerprint();
-  const signer = findSigner(allowed.signers, sig.publicKey, fingerprint, options);
-  if (!("line" in signer)) return signer;
+  const signer = options.identity === undefined
+    ? findSigner(allowed.signers, sig.publicKey, fingerprint, options)
+    : checkAllowed(allowed.signers, sig.publicKey, fingerprint, options.identity, options);
+  if ("ok" in signer) return signer;
   const data = await signedData(message, sig.namespace, sig.hash);
   if (!(await verifyKeySignature(sig.publicKey, data, sig.signature))) {
     return failure(
@@ -159,6 +218,6 @@ export async function verifySignature(
       "the signature does not match these bytes (changed since signing, or signed over other content)",
     );
   }
-  const principal = options.identity ?? signer.principals;
+  const principal = options.identity ?? ("principal" in signer ? signer.principal : "");
   return { ok: true, principal, fingerprint, keyType: sig.publicKey.type };
 }

@@ -79,6 +79,11 @@ export class WireReader {
     return bytes.slice(start);
   }
 
+  /** How many bytes are left to read. */
+  remaining(): number {
+    return this.#bytes.length - this.#at;
+  }
+
   /** Whether every byte was read. */
   done(): boolean {
     return this.#at === this.#bytes.length;

@@ -122,7 +122,7 @@ async function fromProjectFile(
   let bytes: Uint8Array | undefined;
   let specs;
   try {
-    bytes = await readConfigBytes(file);
+    bytes = await readConfigBytes(file, { root: projectRoot });
     if (bytes === undefined) return { sources: [] };
     specs = parseSourcesFile(bytes, file);
   } catch (error) {

@@ -25,9 +25,9 @@
  */
 import { dirname, join } from "node:path";
 import { errorText } from "../errors.ts";
-import { decodeUtf8, readBounded, ReadError, type WriteOptions, writeWhole } from "../fs/mod.ts";
+import { readBounded, ReadError, type WriteOptions, writeWhole } from "../fs/mod.ts";
 import { MAX_CONFIG_BYTES } from "../limits.ts";
-import { isPlainObject } from "../util.ts";
+import { isPlainObject, tryParseJsonBytes } from "../util.ts";
 import { comparablePath, type ResolvedSource, SourceError, type SourceSpec } from "./resolve.ts";
 
 /** Options of {@linkcode readConfigBytes} and {@linkcode readSourcesFile}. */
@@ -37,6 +37,12 @@ export interface ConfigReadOptions {
    * may be links; a project's file is read only when it is a regular file.
    */
   followSymlinks?: boolean;
+  /**
+   * The project root a project's file must really lie in (links in its
+   * folders resolved, a linked `.dsh` included); default none (the user's own
+   * files).
+   */
+  root?: string;
 }
 
 /** One lock entry: where a source was synced from and to which commit. */
@@ -114,7 +120,8 @@ function specObject(spec: SourceSpec): SourceSpec {
  * {@linkcode SourceError} `unreadable` (`cannot read <path>: <why>`, the why
  * in the read error's own words) when
  * it is larger than {@linkcode MAX_CONFIG_BYTES}, not a regular file, a
- * symlink not to be followed, or unreadable.
+ * symlink not to be followed, out of `root` (a project's file), or
+ * unreadable. No message quotes the file's content.
  *
  * @example
  * ```ts
@@ -129,13 +136,15 @@ export async function readConfigBytes(
     const { bytes } = await readBounded(path, {
       maxBytes: MAX_CONFIG_BYTES,
       followSymlinks: options.followSymlinks ?? false,
+      ...(options.root !== undefined ? { root: options.root } : {}),
     });
     return bytes;
   } catch (error) {
     if (error instanceof ReadError && error.kind === "missing") return undefined;
-    throw new SourceError("unreadable", `cannot read ${path}: ${errorText(error)}`, {
-      cause: error,
-    });
+    const why = error instanceof ReadError && error.kind === "outside"
+      ? "it leads out of the project (a link, or in a linked folder), refused for safety"
+      : errorText(error);
+    throw new SourceError("unreadable", `cannot read ${path}: ${why}`, { cause: error });
   }
 }
 
@@ -150,12 +159,9 @@ export async function readConfigBytes(
  * ```
  */
 export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(decodeUtf8(bytes));
-  } catch (error) {
-    throw new SourceError("invalid-json", `${path}: not valid JSON (${errorText(error)})`);
-  }
+  const read = tryParseJsonBytes(bytes);
+  if (!read.ok) throw new SourceError("invalid-json", `${path}: ${read.message}`);
+  const parsed = read.value;
   const list = Array.isArray(parsed) ? parsed : isPlainObject(parsed) ? parsed.sources : undefined;
   if (!Array.isArray(list)) {
     throw new SourceError("invalid-shape", `${path}: not {"sources": [...]}`);
@@ -165,9 +171,7 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
     if (spec === undefined) {
       throw new SourceError(
         "invalid-entry",
-        `${path}: entry ${i + 1} is not a source string or {repo, ref?, path?, rank?}: ${
-          JSON.stringify(entry)
-        }`,
+        `${path}: entry ${i + 1} is not a source string or {repo, ref?, path?, rank?}`,
       );
     }
     return spec;
@@ -179,9 +183,9 @@ export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] 
  * and a bare array are accepted; string entries become `{repo}`. Throws
  * {@linkcode SourceError} for an unreadable or oversized file (`unreadable`,
  * see {@linkcode readConfigBytes}), invalid JSON (`invalid-json`: `<path>: not
- * valid JSON (<why>)`), a wrong shape (`invalid-shape`: `<path>: not
- * {"sources": [...]}`) and an invalid entry (`invalid-entry`: `<path>: entry
- * <n> is not a source …: <json>`).
+ * valid JSON (line <l>, column <c>)`), a wrong shape (`invalid-shape`: `<path>:
+ * not {"sources": [...]}`) and an invalid entry (`invalid-entry`: `<path>:
+ * entry <n> is not a source …`). No message quotes the file's content.
  *
  * @example
  * ```ts
@@ -246,11 +250,15 @@ async function readKeyed<T>(
   try {
     const bytes = await readConfigBytes(path, { followSymlinks: true });
     if (bytes === undefined) return {};
-    parsed = JSON.parse(decodeUtf8(bytes));
+    const read = tryParseJsonBytes(bytes);
+    if (!read.ok) {
+      options.warn?.(`${path} is ${read.message}; it was ignored`);
+      return {};
+    }
+    parsed = read.value;
   } catch (error) {
-    options.warn?.(
-      error instanceof SourceError ? error.message : `${path} is not valid JSON; it was ignored`,
-    );
+    if (!(error instanceof SourceError)) throw error;
+    options.warn?.(error.message);
     return {};
   }
   if (!isPlainObject(parsed)) return {};

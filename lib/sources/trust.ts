@@ -36,9 +36,9 @@
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { errorText } from "../errors.ts";
-import { decodeUtf8, writeWhole } from "../fs/mod.ts";
+import { writeWhole } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
-import { isPlainObject } from "../util.ts";
+import { isPlainObject, tryParseJsonBytes } from "../util.ts";
 import { readConfigBytes } from "./files.ts";
 
 /** The `schema` of the trust file. */
@@ -177,13 +177,8 @@ async function readTrust(path: string): Promise<TrustRead> {
     return { projects: {}, warning: `${errorText(error)}; no project is trusted` };
   }
   if (bytes === undefined) return { projects: {} };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(decodeUtf8(bytes));
-  } catch {
-    doc = undefined;
-  }
-  const projects = toProjects(doc);
+  const read = tryParseJsonBytes(bytes);
+  const projects = toProjects(read.ok ? read.value : undefined);
   if (projects === undefined) {
     return { projects: {}, warning: `${path} is not a valid trust file; no project is trusted` };
   }
