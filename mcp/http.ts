@@ -285,7 +285,7 @@ const OVER_CAPACITY = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n" +
   "Content-Type: text/plain\r\nContent-Length: 22\r\nConnection: close\r\n\r\n" +
   "Too many connections\r\n";
 
-/** How long a refused connection may linger for its 503 to be read before it is destroyed. */
+/** How long a connection refused over the cap lingers for its 503 to be read. */
 const REFUSED_LINGER_MS = 1000;
 
 /**
@@ -304,6 +304,9 @@ function capConnections(server: Server, max: number, refused: WeakSet<Socket>): 
     refused.add(socket);
     socket.on("error", () => {});
     socket.end(OVER_CAPACITY);
+    // Nothing more of it is read; it is destroyed once the client has had time to read the 503
+    // (destroyed at once, unread bytes would make the system reset it and could lose the answer).
+    socket.pause();
     const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
     socket.once("close", () => clearTimeout(linger));
   });
