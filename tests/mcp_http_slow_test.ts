@@ -82,11 +82,14 @@ Deno.test("mcp --http: a bad Host, a foreign Origin, no token or a wrong one is 
       ["no token", bigPost(url), 401],
       ["wrong token", bigPost(url, { Authorization: "Bearer wrong" }), 401],
       ["not /mcp", { ...bigPost(url, BEARER) }, 404],
+      ["a GET stream without a token", { ...mcpHeaders(url), Accept: "text/event-stream" }, 401],
     ];
     // All at once, each holding the rest of its body: none may wait for it.
     const held = await Promise.all(
       cases.map(([label, headers]) =>
-        holdPost(label === "not /mcp" ? url.replace(/\/mcp$/, "/other") : url, headers)
+        label.startsWith("a GET")
+          ? holdConnection(url, [requestHead(url, "GET", headers)])
+          : holdPost(label === "not /mcp" ? url.replace(/\/mcp$/, "/other") : url, headers)
       ),
     );
     try {
@@ -218,6 +221,16 @@ Deno.test("mcp --http --token-file: a real SDK 2 client keeps its connection ali
       await subscription.close();
     } finally {
       await client.close();
+    }
+    // The 2025-era client (initialize, then its GET stream attempt) works with the token too.
+    const legacy = await connectHttp(url, "legacy", BEARER);
+    try {
+      equal(legacy.era, "legacy");
+      equal((await legacy.client.listTools()).tools.length, 3);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      equal((await legacy.client.listTools()).tools.length, 3);
+    } finally {
+      await legacy.client.close();
     }
     // One connection, three requests, each after a pause longer than the request timeout.
     const statuses = await keepAliveRequests(url, mcpHeaders(url, BEARER), [
