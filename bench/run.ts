@@ -7,12 +7,13 @@
  *
  *   deno task bench                 everything
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
- *                                   verify, dist); their figures replace the same figures in
- *                                   bench/results.json, the others are kept
+ *                                   verify, dist, http); their figures replace the same figures
+ *                                   in bench/results.json, the others are kept
  *
  * @module
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { connect as connectTcp, type Socket } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -524,6 +525,297 @@ async function benchDist(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// http: slow unauthenticated clients against `mcp --http --token-file` (issue 27, finding 9)
+
+/** The last commit whose `mcp/http.ts` read every request body before its gates. */
+const HTTP_BEFORE_COMMIT = "fc371d8";
+
+/** What a slow client declares it will send: the SDK's largest body, 4 MiB. */
+const HTTP_DECLARED = 4 * 1024 * 1024;
+
+/** A running `mcp --http` child: its URL, its pid (for its RSS) and how to stop it. */
+interface HttpChild {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `main mcp --http 127.0.0.1:0 --token-file token` in `project`; resolves once it listens. */
+async function startHttpChild(
+  main: string,
+  project: string,
+  env: Record<string, string>,
+  token: string,
+): Promise<HttpChild> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", main, "mcp", "--http", "127.0.0.1:0", "--token-file", token],
+    cwd: project,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let stderr = "";
+  let found: (url: string | undefined) => void = () => {};
+  const listening = new Promise<string | undefined>((resolve) => found = resolve);
+  const pumped = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      stderr += chunk;
+      const match = /serving MCP on (http:\/\/\S+); /.exec(stderr);
+      if (match !== null) found(match[1]);
+    }
+    found(undefined);
+  })();
+  const url = await listening;
+  if (url === undefined) throw new Error(`mcp --http exited before listening:\n${stderr}`);
+  return {
+    url,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+      await pumped;
+    },
+  };
+}
+
+/** The server's resident set now and at its peak (since the last reset), in MiB, from /proc. */
+async function rssOf(pid: number): Promise<{ now: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { now: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
+/** Resets the peak resident set of `pid` to its current one (Linux `clear_refs` 5). */
+async function resetPeak(pid: number): Promise<void> {
+  await writeFile(`/proc/${pid}/clear_refs`, "5");
+}
+
+/** Resolves after `ms` milliseconds. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One authorised `tools/list` over fetch: its status. */
+async function authorisedStatus(url: string): Promise<number> {
+  const answer = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      Authorization: "Bearer bench-token",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+  await answer.body?.cancel();
+  return answer.status;
+}
+
+/** A held slow connection: whether the server has closed it. */
+interface Slow {
+  socket: Socket;
+  closed: boolean;
+  /** Resolves once everything this client meant to send is sent, or the server closed it. */
+  sent: Promise<void>;
+}
+
+/**
+ * Opens `count` connections to `url` without a token; each sends a POST's headers declaring a
+ * 4 MiB body and then `bodyBytes` of it (in 64 KiB writes), or, with `bodyBytes` undefined, only
+ * the first lines of its headers; then each holds, sending nothing more and never closing.
+ */
+async function openSlow(url: string, count: number, bodyBytes?: number): Promise<Slow[]> {
+  const { hostname, port, host } = new URL(url);
+  const head = bodyBytes === undefined
+    ? `POST /mcp HTTP/1.1\r\nHost: ${host}\r\n`
+    : `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${HTTP_DECLARED}\r\n\r\n`;
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  const open = async (): Promise<Slow> => {
+    const socket = connectTcp({ host: hostname, port: Number(port) });
+    const slow: Slow = { socket, closed: false, sent: Promise.resolve() };
+    socket.on("error", () => {});
+    socket.on("data", () => {});
+    socket.once("close", () => slow.closed = true);
+    await new Promise<void>((resolve) => {
+      socket.once("connect", () => resolve());
+      socket.once("close", () => resolve());
+    });
+    const write = (bytes: string | Uint8Array) =>
+      new Promise<void>((resolve) => {
+        if (slow.closed) return resolve();
+        socket.write(bytes, () => resolve());
+        socket.once("close", () => resolve());
+      });
+    slow.sent = (async () => {
+      await write(head);
+      for (let left = bodyBytes ?? 0; left > 0 && !slow.closed; left -= chunk.length) {
+        await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+      }
+    })();
+    return slow;
+  };
+  const slows: Slow[] = [];
+  for (let i = 0; i < count; i += 50) {
+    slows.push(...await Promise.all(Array.from({ length: Math.min(50, count - i) }, open)));
+  }
+  return slows;
+}
+
+/** What one slow-client attack did to one server. */
+interface AttackResult {
+  before: number;
+  peak: number;
+  after: number;
+  /** Connections still open when the attack let go (the server had not closed them). */
+  held: number;
+  /** The status of an authorised request once the slow clients had gone. */
+  served: number;
+}
+
+/**
+ * Starts a server, serves one authorised request (the handler loaded), then holds `count` slow
+ * connections (see {@linkcode openSlow}) until every one has sent all it meant to or was closed
+ * (at most 60 s), two seconds more, lets them all go, and serves an authorised request again.
+ * RSS: before the attack, its peak during it, and two seconds after.
+ */
+async function slowAttack(
+  main: string,
+  fixture: { project: string; env: Record<string, string>; token: string },
+  count: number,
+  bodyBytes?: number,
+): Promise<AttackResult> {
+  const server = await startHttpChild(main, fixture.project, fixture.env, fixture.token);
+  try {
+    if ((await authorisedStatus(server.url)) !== 200) throw new Error("not served before");
+    await pause(500);
+    const before = (await rssOf(server.pid)).now;
+    await resetPeak(server.pid);
+    const slows = await openSlow(server.url, count, bodyBytes);
+    await Promise.race([Promise.all(slows.map((s) => s.sent)), pause(60_000)]);
+    await pause(2000);
+    const { peak } = await rssOf(server.pid);
+    const held = slows.filter((s) => !s.closed).length;
+    for (const slow of slows) slow.socket.destroy();
+    await pause(2000);
+    const served = await authorisedStatus(server.url);
+    const after = (await rssOf(server.pid)).now;
+    return { before, peak, after, held, served };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * A copy of the sources with the `mcp/http.ts` of {@linkcode HTTP_BEFORE_COMMIT} (bodies read
+ * before the gates, no cap, no body timeout), its `main.ts` path; `undefined` without that commit.
+ */
+async function httpBeforeMain(): Promise<string | undefined> {
+  const old = await new Deno.Command("git", {
+    args: ["show", `${HTTP_BEFORE_COMMIT}:mcp/http.ts`],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!old.success) return undefined;
+  const dir = join(WORK, "http-before");
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  for (const entry of ["main.ts", "mod.ts", "deno.json", "deno.lock", "lib", "mcp", "dsh"]) {
+    await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
+  }
+  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  await writeFile(join(dir, "mcp", "http.ts"), old.stdout);
+  return join(dir, "main.ts");
+}
+
+/**
+ * Slow unauthenticated clients against `mcp --http --token-file` on 127.0.0.1: the finding's 40
+ * connections each holding the last byte of a 4 MiB body, 1,000 such connections, 1,000 that
+ * never finish their headers, and (the control) 1,000 that declare a 4 MiB body and send none of
+ * it; the server's RSS before, at the peak and after, for this code and (for the 40 and the
+ * headers, when the commit is at hand) for the code before the fix, run the same way.
+ */
+async function benchHttp(): Promise<void> {
+  const dir = join(WORK, "http");
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  const skill = join(project, ".claude", "skills", "bench-skill");
+  await mkdir(join(project, ".git"), { recursive: true });
+  await mkdir(skill, { recursive: true });
+  await writeFile(
+    join(skill, "SKILL.md"),
+    "---\nname: bench-skill\ndescription: A skill for the slow-client benchmark.\n---\nHello.\n",
+  );
+  const token = join(dir, "token");
+  await writeFile(token, "bench-token\n");
+  const fixture = { project, env: await homeEnv(home), token };
+  const last = HTTP_DECLARED - 1;
+  const cases: [string, number, number | undefined, string | undefined][] = [
+    ["40 held 4 MiB bodies (last byte owed)", 40, last, HTTP_BEFORE_COMMIT],
+    ["1,000 held 4 MiB bodies (last byte owed)", 1000, last, undefined],
+    ["1,000 unfinished headers", 1000, undefined, HTTP_BEFORE_COMMIT],
+    ["1,000 declaring 4 MiB bodies, none sent (control)", 1000, 0, undefined],
+  ];
+  const before = await httpBeforeMain();
+  console.log("http: slow clients without a token against mcp --http --token-file");
+  for (const [label, count, bodyBytes, compare] of cases) {
+    const now = await slowAttack(MAIN, fixture, count, bodyBytes);
+    const growth = now.peak - now.before;
+    console.log(
+      `  ${label}: RSS ${now.before.toFixed(1)} → peak ${now.peak.toFixed(1)} → ` +
+        `${now.after.toFixed(1)} MiB, ${now.held} still open, then served ${now.served}`,
+    );
+    record(`http ${label}: server RSS before (MiB)`, now.before, "MiB", "report", true);
+    record(`http ${label}: server RSS peak (MiB)`, now.peak, "MiB", "report", true);
+    record(`http ${label}: server RSS after (MiB)`, now.after, "MiB", "report", true);
+    // The finding: 40 such clients grew the server by 165 MiB. A flood of 1,000 connections
+    // costs the runtime's heap headroom for their refusals, with or without bodies (the control).
+    const target = count === 40 ? 16 : undefined;
+    record(
+      `http ${label}: RSS growth (MiB)`,
+      growth,
+      "MiB",
+      target === undefined ? "report" : `<= ${target}`,
+      target === undefined || growth <= target,
+    );
+    record(
+      `http ${label}: connections still open`,
+      now.held,
+      "count",
+      "<= 256",
+      now.held <= 256,
+    );
+    record(
+      `http ${label}: authorised status after`,
+      now.served,
+      "status",
+      "200",
+      now.served === 200,
+    );
+    if (compare !== undefined && before !== undefined) {
+      const old = await slowAttack(before, fixture, count, bodyBytes);
+      console.log(
+        `  same, before the fix (${compare}): RSS ${old.before.toFixed(1)} → peak ` +
+          `${old.peak.toFixed(1)} → ${old.after.toFixed(1)} MiB, ${old.held} still open`,
+      );
+      record(
+        `http ${label}, before the fix: RSS growth (MiB)`,
+        old.peak - old.before,
+        "MiB",
+        "report",
+        true,
+      );
+      record(
+        `http ${label}, before the fix: connections still open`,
+        old.held,
+        "count",
+        "report",
+        true,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const GROUPS: Record<string, () => Promise<void>> = {
   bundle: benchBundle,
@@ -533,6 +825,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   skills: benchSkills,
   verify: benchVerify,
   dist: benchDist,
+  http: benchHttp,
 };
 const selected = process.argv.slice(2);
 for (const name of selected) {

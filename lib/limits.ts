@@ -49,6 +49,23 @@ export const MAX_SIGNING_FILE_BYTES = 256 * 1024;
 /** Time allowed to one git command, and to one background sync, in milliseconds. */
 export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 
+/**
+ * Most connections the HTTP endpoint holds open at once (every state: headers awaited, body
+ * awaited, answer streaming, idle between requests). One more is answered
+ * `503 Service Unavailable` with `Retry-After` and closed, before anything of it is read.
+ */
+export const DEFAULT_HTTP_MAX_CONNECTIONS = 256;
+
+/**
+ * Longest wait, in milliseconds, for a request's headers to be complete, and then again for its
+ * body to be complete, on the HTTP endpoint; a slower client is answered `408 Request Timeout`
+ * and closed. An answer (a stream of events included) is never cut by it.
+ */
+export const DEFAULT_HTTP_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Longest time, in milliseconds, an HTTP connection stays open idle between two requests. */
+export const HTTP_IDLE_TIMEOUT_MS = 5_000;
+
 /** Largest output read from one git command. */
 export const MAX_GIT_OUTPUT_BYTES = 4 * 1024 * 1024;
 

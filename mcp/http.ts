@@ -8,6 +8,18 @@
  * own helper. Nothing is kept between requests, so any number of instances
  * can serve one catalog behind a load balancer.
  *
+ * Before authentication nothing is costly. The gates (and the path) are
+ * decided on the request's headers alone, at the `node:http` request level,
+ * before one byte of the body is read: a refusal is answered at once with
+ * `Connection: close` and the connection closed, whatever the client still
+ * owes. Only an admitted request's body is read, up to the SDK's 4 MiB
+ * (`DEFAULT_MAX_REQUEST_BODY_SIZE`; a larger declared `Content-Length` is
+ * refused with 413 unread) and within the request timeout (408 and closed
+ * otherwise). The number of open connections is capped (one more is answered
+ * 503 with `Retry-After` and closed, before anything of it is read), headers
+ * must arrive within the request timeout (408) and an idle connection is
+ * closed after 5 s. The defaults are defined once, in `lib/limits.ts`.
+ *
  * @example
  * ```ts
  * import { listenHttp } from "./http.ts";
@@ -19,7 +31,7 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Buffer } from "node:buffer";
 import { timingSafeEqual } from "node:crypto";
 import {
@@ -36,6 +48,11 @@ import {
   requireBearerAuth,
 } from "@modelcontextprotocol/server";
 import { KindError } from "../lib/errors.ts";
+import {
+  DEFAULT_HTTP_MAX_CONNECTIONS,
+  DEFAULT_HTTP_REQUEST_TIMEOUT_MS,
+  HTTP_IDLE_TIMEOUT_MS,
+} from "../lib/limits.ts";
 import { sha256Hex } from "../lib/hash.ts";
 
 /** The path the endpoint answers on; every other path is 404. */
@@ -52,6 +69,17 @@ export interface HttpOptions {
   port: number;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   token?: string;
+  /**
+   * Most connections open at once (default `DEFAULT_HTTP_MAX_CONNECTIONS`, 256); one more is
+   * answered 503 with `Retry-After` and closed.
+   */
+  maxConnections?: number;
+  /**
+   * Longest wait, in milliseconds, for a request's headers, and then again for its body (default
+   * `DEFAULT_HTTP_REQUEST_TIMEOUT_MS`, 10 s); a slower client is answered 408 and closed. Answers
+   * (event streams included) are never cut by it.
+   */
+  requestTimeoutMs?: number;
   /** Out-of-band errors of the handler (reporting only). */
   onerror?: (error: Error) => void;
 }
@@ -107,46 +135,68 @@ function tokenGate(token: string): (request: Request) => Promise<AuthInfo | Resp
   });
 }
 
-/** Serves one web request: the gates, then the SDK's handler. */
-function webHandler(
-  handler: McpHttpHandler,
-  hosts: string[] | undefined,
-  token: string | undefined,
-): (request: Request) => Promise<Response> {
-  const gate = token === undefined ? undefined : tokenGate(token);
+/** What the gates decided on a request's headers: a refusal to send, or admitted. */
+type Gate = (request: Request) => Promise<{ refused: Response } | { authInfo?: AuthInfo }>;
+
+/**
+ * The gates, in order, on a request's headers alone (the `Request` given has no body): the path,
+ * the Host header, the Origin header, then the bearer token when one is set.
+ */
+function gates(hosts: string[] | undefined, token: string | undefined): Gate {
+  const bearer = token === undefined ? undefined : tokenGate(token);
   const origins = hosts ?? localhostAllowedHostnames();
   return async (request) => {
     if (new URL(request.url).pathname !== MCP_PATH) {
-      return new Response("Not found\n", { status: 404 });
+      return { refused: new Response("Not found\n", { status: 404 }) };
     }
     const refused =
       (hosts === undefined ? undefined : hostHeaderValidationResponse(request, hosts)) ??
         originValidationResponse(request, origins);
-    if (refused !== undefined) return refused;
-    const auth = gate === undefined ? undefined : await gate(request);
-    if (auth instanceof Response) return auth;
-    return await handler.fetch(request, { authInfo: auth });
+    if (refused !== undefined) return { refused };
+    const auth = bearer === undefined ? undefined : await bearer(request);
+    if (auth instanceof Response) return { refused: auth };
+    return { authInfo: auth };
   };
 }
 
-/** Reads a request body up to `limit` bytes; `undefined` when it is larger. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
+/** How reading a body ended: its bytes, too large, too slow, or the client went away. */
+type BodyRead = { bytes: Buffer } | { failed: "too-large" | "timeout" | "gone" };
+
+/**
+ * Reads an admitted request's body: at most `limit` bytes (a larger declared `Content-Length` is
+ * refused before anything is read), all of it within `timeoutMs`.
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<BodyRead> {
+  if (Number(req.headers["content-length"]) > limit) {
+    return Promise.resolve({ failed: "too-large" });
   }
-  return Buffer.concat(chunks);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (read: BodyRead) => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).off("close", onGone).off("error", onGone);
+      if ("failed" in read) req.pause();
+      resolve(read);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish({ failed: "too-large" });
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ bytes: Buffer.concat(chunks) });
+    const onGone = () => finish({ failed: "gone" });
+    const timer = setTimeout(() => finish({ failed: "timeout" }), timeoutMs);
+    req.on("data", onData).on("end", onEnd).on("close", onGone).on("error", onGone);
+  });
 }
 
-/** The web `Request` of a Node request (its body already read). */
+/** The web `Request` of a Node request, with `body` (none for the gates, or GET and HEAD). */
 function webRequest(
   req: IncomingMessage,
   body: Buffer | undefined,
   base: string,
-  signal: AbortSignal,
+  signal?: AbortSignal,
 ): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -164,9 +214,14 @@ function webRequest(
   });
 }
 
-/** Writes a web `Response` to a Node response, streaming its body (SSE included). */
-async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+/**
+ * Writes a web `Response` to a Node response, streaming its body (SSE included). With `close`,
+ * the answer says `Connection: close` and the connection ends with it, whatever the client still
+ * owes of its request.
+ */
+async function sendResponse(res: ServerResponse, response: Response, close = false): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  res.writeHead(response.status, close ? { ...headers, connection: "close" } : headers);
   if (response.body === null) return void res.end();
   const reader = response.body.getReader();
   res.once("close", () => void reader.cancel().catch(() => {}));
@@ -179,24 +234,43 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
   }
 }
 
-/** The `node:http` listener around a web handler. */
+/** The plain-text answer of a request refused for its body, ending the connection. */
+const BODY_REFUSALS: Readonly<Record<"too-large" | "timeout", [number, string]>> = {
+  "too-large": [413, "Request body too large\n"],
+  timeout: [408, "Request body not received in time\n"],
+};
+
+/**
+ * The `node:http` listener: the gates on the headers first (nothing of the body is read before
+ * they admit the request), then the body within its bounds, then the SDK's handler.
+ */
 function nodeListener(
-  serve: (request: Request) => Promise<Response>,
+  gate: Gate,
+  handler: McpHttpHandler,
   base: string,
+  timeoutMs: number,
+  refusedSockets: WeakSet<Socket>,
   onerror: (e: Error) => void,
 ) {
   return async (req: IncomingMessage, res: ServerResponse) => {
+    // Over the connection cap: already answered 503 on the raw connection, which is closing.
+    if (refusedSockets.has(req.socket)) return;
     const aborted = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) aborted.abort();
     });
     try {
-      const body = await readBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
-      if (body === undefined) {
-        res.writeHead(413, { "content-type": "text/plain" }).end("Request body too large\n");
+      const decided = await gate(webRequest(req, undefined, base));
+      if ("refused" in decided) return await sendResponse(res, decided.refused, true);
+      const read = await readBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE, timeoutMs);
+      if ("failed" in read) {
+        if (read.failed === "gone") return;
+        const [status, text] = BODY_REFUSALS[read.failed];
+        res.writeHead(status, { "content-type": "text/plain", connection: "close" }).end(text);
         return;
       }
-      await sendResponse(res, await serve(webRequest(req, body, base, aborted.signal)));
+      const request = webRequest(req, read.bytes, base, aborted.signal);
+      await sendResponse(res, await handler.fetch(request, { authInfo: decided.authInfo }));
     } catch (error) {
       if (aborted.signal.aborted) return;
       onerror(error instanceof Error ? error : new Error(String(error)));
@@ -204,6 +278,38 @@ function nodeListener(
       res.end();
     }
   };
+}
+
+/** What a connection over the cap is told before it is closed (nothing of it is read). */
+const OVER_CAPACITY = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n" +
+  "Content-Type: text/plain\r\nContent-Length: 22\r\nConnection: close\r\n\r\n" +
+  "Too many connections\r\n";
+
+/** How long a connection refused over the cap lingers for its 503 to be read. */
+const REFUSED_LINGER_MS = 1000;
+
+/**
+ * Caps the server's open connections at `max`: each one over it is answered
+ * {@linkcode OVER_CAPACITY}, ended and destroyed soon after, and marked in `refused` so that a
+ * request parsed from it is never served.
+ */
+function capConnections(server: Server, max: number, refused: WeakSet<Socket>): void {
+  const open = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    if (open.size < max) {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+      return;
+    }
+    refused.add(socket);
+    socket.on("error", () => {});
+    socket.end(OVER_CAPACITY);
+    // Nothing more of it is read; it is destroyed once the client has had time to read the 503
+    // (destroyed at once, unread bytes would make the system reset it and could lose the answer).
+    socket.pause();
+    const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+    socket.once("close", () => clearTimeout(linger));
+  });
 }
 
 /** Why an address could not be bound, in words, by the system's error code. */
@@ -250,10 +356,27 @@ export async function listenHttp(
 ): Promise<HttpEndpoint> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const onerror = options.onerror ?? (() => {});
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_HTTP_REQUEST_TIMEOUT_MS;
   const handler = createMcpHandler(factory, { onerror });
   const hosts = allowedHosts(host);
-  const serve = webHandler(handler, hosts, options.token);
-  const server = createServer(nodeListener(serve, `http://${bracketed(host)}`, onerror));
+  const refused = new WeakSet<Socket>();
+  const listener = nodeListener(
+    gates(hosts, options.token),
+    handler,
+    `http://${bracketed(host)}`,
+    timeoutMs,
+    refused,
+    onerror,
+  );
+  const server = createServer({
+    // Headers: the runtime's own timer answers 408 and closes. The whole request (headers, then
+    // body) gets twice that as a backstop behind the body's own timer in the listener.
+    headersTimeout: timeoutMs,
+    requestTimeout: 2 * timeoutMs,
+    keepAliveTimeout: HTTP_IDLE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.max(250, Math.min(1000, timeoutMs / 4)),
+  }, listener);
+  capConnections(server, options.maxConnections ?? DEFAULT_HTTP_MAX_CONNECTIONS, refused);
   const address = await listen(server, host, options.port);
   const url = `http://${bracketed(address.address)}:${address.port}${MCP_PATH}`;
   const close = async () => {

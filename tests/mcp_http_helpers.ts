@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { connect as connectTcp } from "node:net";
+import { Buffer } from "node:buffer";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -205,4 +207,120 @@ export function mcpHeaders(url: string, extra: Record<string, string> = {}) {
     Accept: "application/json, text/event-stream",
     ...extra,
   };
+}
+
+/** What a held connection received by the time the server closed it. */
+export interface HeldAnswer {
+  /** The status of the answer, or `undefined` when the server closed without one. */
+  status: number | undefined;
+  /** The answer's head, lower-cased (status line and headers). */
+  headers: string;
+  /** The network error that ended the connection, if any (a reset after the answer). */
+  error?: string;
+}
+
+/** A raw TCP connection that sent part of a request and now holds it open. */
+export interface HeldConnection {
+  /** Resolves once the server has closed the connection, with whatever it answered. */
+  closed: Promise<HeldAnswer>;
+  /** Whether the server has closed it yet. */
+  isClosed(): boolean;
+  /** Closes it from this side (and resolves `closed`). */
+  destroy(): void;
+}
+
+/**
+ * Opens a TCP connection to `url`'s port, sends `parts` in order and then holds: never another
+ * byte, never its own end. `closed` settles only when the server closes (or resets) it.
+ */
+export async function holdConnection(
+  url: string,
+  parts: (string | Uint8Array)[],
+): Promise<HeldConnection> {
+  const { hostname, port } = new URL(url);
+  const socket = connectTcp({ host: hostname, port: Number(port) });
+  const chunks: Buffer[] = [];
+  let done = false;
+  let error: string | undefined;
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", (e: NodeJS.ErrnoException) => error = e.code ?? e.message);
+  const closed = new Promise<HeldAnswer>((resolve) => {
+    socket.once("close", () => {
+      done = true;
+      const text = Buffer.concat(chunks).toString("latin1");
+      const head = text.slice(0, Math.max(0, text.indexOf("\r\n\r\n"))).toLowerCase();
+      const status = /^http\/1\.1 (\d{3})/.exec(text.toLowerCase())?.[1];
+      resolve({ status: status === undefined ? undefined : Number(status), headers: head, error });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("error", reject);
+  });
+  for (const part of parts) {
+    if (done) break;
+    await new Promise<void>((resolve) => socket.write(part, () => resolve()));
+  }
+  return { closed, isClosed: () => done, destroy: () => void socket.destroy() };
+}
+
+/** The head of a request to `url` (Host of the URL unless `headers` names one), ending its headers. */
+export function requestHead(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+): string {
+  const lines = [`${method} ${new URL(url).pathname} HTTP/1.1`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return lines.join("\r\n") + "\r\n\r\n";
+}
+
+/**
+ * Sends `bodies` as POSTs one after another over one kept-alive TCP connection, pausing `pauseMs`
+ * between an answer and the next request; resolves with each answer's status. Rejects when the
+ * server closes the connection before every answer came.
+ */
+export async function keepAliveRequests(
+  url: string,
+  headers: Record<string, string>,
+  bodies: string[],
+  pauseMs: number,
+): Promise<number[]> {
+  const { hostname, port } = new URL(url);
+  const socket = connectTcp({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("error", reject);
+  });
+  let received = "";
+  let wake: () => void = () => {};
+  let ended = false;
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+    wake();
+  });
+  socket.on("close", () => {
+    ended = true;
+    wake();
+  });
+  socket.on("error", () => {});
+  const statuses: number[] = [];
+  try {
+    for (const [index, body] of bodies.entries()) {
+      if (index > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const length = Buffer.byteLength(body);
+      socket.write(
+        requestHead(url, "POST", { ...headers, "Content-Length": String(length) }) + body,
+      );
+      while (!complete(received)) {
+        if (ended) throw new Error(`the server closed the connection after ${index} answers`);
+        await new Promise<void>((resolve) => wake = resolve);
+      }
+      statuses.push(Number(received.split(" ")[1]));
+      received = "";
+    }
+  } finally {
+    socket.destroy();
+  }
+  return statuses;
 }

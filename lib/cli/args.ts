@@ -16,6 +16,7 @@
 import { parseArgs } from "node:util";
 import { KindError } from "../errors.ts";
 import { closest } from "../text/closest.ts";
+import { DEFAULT_HTTP_MAX_CONNECTIONS, DEFAULT_HTTP_REQUEST_TIMEOUT_MS } from "../limits.ts";
 
 /** One option: its type, the placeholder of its value, a short letter and its help. */
 export interface OptionSpec {
@@ -150,6 +151,19 @@ export const OPTIONS = {
     type: "string",
     value: "<file>",
     about: "require Authorization: Bearer <token>, the token read once from <file>",
+  },
+  "max-connections": {
+    type: "string",
+    value: "<n>",
+    about:
+      `hold at most <n> connections open at once (default ${DEFAULT_HTTP_MAX_CONNECTIONS}); one more is answered 503`,
+  },
+  "request-timeout": {
+    type: "string",
+    value: "<seconds>",
+    about: `wait at most <seconds> for a request's headers, then for its body (default ${
+      DEFAULT_HTTP_REQUEST_TIMEOUT_MS / 1000
+    })`,
   },
   locked: {
     type: "boolean",

@@ -505,8 +505,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   mcp: {
     group: "serve",
     summary: "serve the catalog to MCP clients over stdin and stdout, or over HTTP",
-    synopsis: "[--http [<host>:]<port> [--token-file <file>]] [--locked] [--cwd <dir>]",
-    options: ["http", "token-file", "locked"],
+    synopsis:
+      "[--http [<host>:]<port> [--token-file <file>] [--max-connections <n>] [--request-timeout <seconds>]] [--locked] [--cwd <dir>]",
+    options: ["http", "token-file", "max-connections", "request-timeout", "locked"],
     noArguments: true,
     examples: [
       [
@@ -532,7 +533,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [
         2,
         "bad usage (an unknown option, a bad --http address, an empty or unreadable " +
-        "--token-file), an address that cannot be bound, or --locked without a valid lock",
+        "--token-file, a --max-connections or --request-timeout that is not a whole number " +
+        "from 1), an address that cannot be bound, or --locked without a valid lock",
       ],
     ],
     run: async (...args) => (await import("./mcp.ts")).runMcp(...args),

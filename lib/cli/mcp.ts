@@ -2,7 +2,9 @@
  * The `mcp` command: the composition root loads the MCP server lazily, so no
  * other command pays for the MCP SDK. Without options it serves stdin and
  * stdout; `--http [HOST:]PORT` serves Streamable HTTP on `/mcp` instead, and
- * `--token-file FILE` makes that endpoint require a bearer token. `--locked`
+ * `--token-file FILE` makes that endpoint require a bearer token;
+ * `--max-connections N` and `--request-timeout SECONDS` change its connection
+ * cap and its header and body timeout (defaults in `lib/limits.ts`). `--locked`
  * serves only what the project's lock allows (see `lib/load/locked.ts`); it
  * refuses to start without a valid lock.
  *
@@ -38,10 +40,40 @@ const MAX_TOKEN_FILE_BYTES = 4096;
 /** A bearer token: visible ASCII without spaces (RFC 6750's token68 and then some). */
 const TOKEN = /^[\x21-\x7e]+$/;
 
-/** Where `--http` listens. */
+/** Where `--http` listens, and its limits. */
 interface ListenAddress {
   host?: string;
   port: number;
+  maxConnections?: number;
+  requestTimeoutMs?: number;
+}
+
+/** The largest `--max-connections` and `--request-timeout` (seconds) taken. */
+const MAX_CONNECTIONS = 65_536;
+const MAX_TIMEOUT_SECONDS = 3600;
+
+/** A whole number from 1 to `max` given to `--<option>`, or a usage error saying so. */
+function wholeNumber(option: string, text: string, max: number): number {
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw new UsageError(`--${option} ${quote(text)}: a whole number from 1 to ${max}`, "mcp");
+  }
+  return Number(text);
+}
+
+/** The limits of `--max-connections` and `--request-timeout`, each only when given. */
+function httpLimits(
+  values: OptionValues,
+): Pick<ListenAddress, "maxConnections" | "requestTimeoutMs"> {
+  const connections = values["max-connections"];
+  const timeout = values["request-timeout"];
+  return {
+    ...connections === undefined
+      ? {}
+      : { maxConnections: wholeNumber("max-connections", connections, MAX_CONNECTIONS) },
+    ...timeout === undefined
+      ? {}
+      : { requestTimeoutMs: 1000 * wholeNumber("request-timeout", timeout, MAX_TIMEOUT_SECONDS) },
+  };
 }
 
 /**
@@ -160,7 +192,14 @@ export async function runMcp(
   if (values["token-file"] !== undefined && values.http === undefined) {
     throw new UsageError("--token-file goes with --http (stdio needs no token)", "mcp");
   }
-  const address = values.http === undefined ? undefined : listenAddress(values.http);
+  for (const option of ["max-connections", "request-timeout"] as const) {
+    if (values[option] !== undefined && values.http === undefined) {
+      throw new UsageError(`--${option} goes with --http (stdio has one client)`, "mcp");
+    }
+  }
+  const address = values.http === undefined
+    ? undefined
+    : { ...listenAddress(values.http), ...httpLimits(values) };
   const tokenFile = values["token-file"];
   const token = tokenFile === undefined ? undefined : readToken(resolve(cwd, tokenFile));
   const lockFile = values.locked === true ? await lockedFile(cwd) : undefined;
