@@ -101,7 +101,7 @@ Deno.test("a symlink named explicitly is followed to its regular file", async ()
     await writeTree(dir, { "demo/SKILL.md": CLEAN });
     await Deno.symlink(`${dir}/demo/SKILL.md`, `${dir}/link.md`);
     const result = await runCli(["check", "--json", "--cwd", dir, "link.md"]);
-    equal(result.code, 0);
+    equal(result.code, 0, result.stderr);
     equal(json(result.stdout).files[0].report.input.fallbackName, "link");
   });
 });
