@@ -207,7 +207,7 @@ class CatalogSkillSource implements SkillSource {
     entries: Map<string, Skill>,
     lock: LockState | undefined,
     refused: Map<string, string>,
-    signers: Signers,
+    signers: Signers | undefined,
   ): Promise<Built | undefined> {
     const locked = lock?.ok
       ? await signedVerdict(

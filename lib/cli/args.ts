@@ -151,6 +151,10 @@ export const OPTIONS = {
     value: "<file>",
     about: "require Authorization: Bearer <token>, the token read once from <file>",
   },
+  user: {
+    type: "boolean",
+    about: "the user lock (~/.dsh/skills-anywhere/user.lock.json): your personal skills alone",
+  },
   locked: {
     type: "boolean",
     about: "serve only the skills whose bundle matches the project's skills-anywhere.lock.json",
