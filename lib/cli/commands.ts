@@ -356,8 +356,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   lock: {
     group: "review",
-    summary:
-      "write skills-anywhere.lock.json: the project's own skills' digests and files, its sources' commits",
+    summary: "pin the project's own skills and Git sources in skills-anywhere.lock.json",
     synopsis: "[<name>...] [--user] [--json] [--cwd <dir>]",
     arguments: [[
       "<name>...",

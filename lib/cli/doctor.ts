@@ -205,7 +205,9 @@ function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
     doc.renamed.forEach((r, i) => {
       lines.push(rows[i]);
       if (r.renamed_because === "locked") {
-        lines.push(`    - ${st.warn(escapeTerminal(RENAMED_WORDS.locked.replace("%", r.from)))}`);
+        lines.push(
+          `    - ${st.warn(escapeTerminal(RENAMED_WORDS.locked.replace("%", `"${r.from}"`)))}`,
+        );
       }
     });
   }
