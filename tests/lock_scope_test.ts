@@ -134,9 +134,18 @@ Deno.test("a lock written before issue 28 that pinned pdf to a personal copy no 
     await writeTree(box.home, {
       ".claude/skills/pdf/SKILL.md": skillMd("pdf", "The reviewer's PDF skill.", "Body."),
     });
+    const personal = (name: string) => ({
+      name,
+      origin: { agent: "claude-code", kind: "agent", scope: "user" },
+      path: `${name}/SKILL.md`,
+      skill_sha256: "0".repeat(64),
+      bundle_sha256: null,
+      bundle_error: "a flat file, not a skill directory",
+      files: [],
+    });
     const lock = {
       schema: "skills-anywhere-lock-1",
-      skills: [{
+      skills: [personal("access"), {
         name: "pdf",
         origin: { agent: "claude-code", kind: "agent", scope: "user" },
         path: "pdf/SKILL.md",
@@ -155,6 +164,11 @@ Deno.test("a lock written before issue 28 that pinned pdf to a personal copy no 
     const pdf = listed.find((s: { name: string }) => s.name === "pdf");
     equal(pdf.origin.scope, "project");
     equal(pdf.renamed_because, null);
+    // Re-locking one skill drops the personal entries such a lock held.
+    equal((await box.cli("lock", "pdf")).code, 0);
+    const relocked = JSON.parse(await Deno.readTextFile(join(box.project, LOCK)));
+    deepEqual(names(relocked), ["pdf"]);
+    equal(relocked.skills[0].origin.scope, "project");
   });
 });
 

@@ -33,7 +33,7 @@ import {
 } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
 import { projectLockPath, readProjectLock, userLockPath } from "../lock/file.ts";
-import { lockScopeOf } from "../lock/scope.ts";
+import { isPersonalOrigin, lockScopeOf } from "../lock/scope.ts";
 import type { LockableSkill } from "../lock/current.ts";
 import { collectProjectSources } from "../sources/collect.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
@@ -224,7 +224,8 @@ export async function runLock(
   const signers = (lock ?? await previousLock(file, io))?.signers;
   if (signers !== undefined) now.signers = signers;
   if (names !== undefined) {
-    const kept = lock?.skills ?? [];
+    // A personal entry an older project lock held is dropped, not kept (see ../lock/scope.ts).
+    const kept = (lock?.skills ?? []).filter((s) => user || !isPersonalOrigin(s.origin));
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
   const split = await splitLockable(now);
