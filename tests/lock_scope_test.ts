@@ -216,3 +216,36 @@ Deno.test("a locked project source's pdf keeps its name over a personal pdf; the
     equal((await box.cli("verify")).code, 0);
   });
 });
+
+Deno.test("a plugin the project's own settings enable is outside the project lock, and outside the user lock", async () => {
+  await withSandbox(async (box) => {
+    await projectSkills(box);
+    const plugin = join(box.home, ".claude/plugins/marketplaces/m/plugins/helper");
+    await writeTree(box.home, {
+      ".claude/plugins/marketplaces/m/plugins/helper/skills/assist/SKILL.md": skillMd(
+        "assist",
+        "A plugin's skill.",
+        "Body.",
+      ),
+      ".claude/plugins/installed_plugins.json": JSON.stringify({
+        version: 2,
+        plugins: { "helper@m": [{ scope: "user", installPath: plugin }] },
+      }),
+    });
+    await writeTree(box.project, {
+      ".claude/settings.json": JSON.stringify({ enabledPlugins: { "helper@m": true } }),
+    });
+    const listed = JSON.parse((await box.cli("list", "--json")).stdout).skills;
+    ok(listed.some((s: { origin: { kind: string } }) => s.origin.kind === "claude-plugins"));
+    const locked = await box.cli("lock", "--json");
+    equal(locked.code, 0, locked.stderr);
+    equal(JSON.parse(locked.stdout).outside, 1);
+    const lock = JSON.parse(await Deno.readTextFile(join(box.project, LOCK)));
+    deepEqual(names(lock), ["deploy", "excel", "pdf"]);
+    // The user lock holds what the person enabled; this plugin only the project enables.
+    equal((await box.cli("lock", "--user")).code, 0);
+    const file = join(box.dshHome, "skills-anywhere", "user.lock.json");
+    deepEqual(names(JSON.parse(await Deno.readTextFile(file))), []);
+    equal((await box.cli("verify")).code, 0);
+  });
+});

@@ -10,7 +10,8 @@
  * user's sources file) and Claude Code plugins, which live in the person's
  * home whoever enabled them (a plugin the project's settings enable is still
  * installed, at some version, in each home: a project lock cannot hold what
- * another machine may not have; it is covered by a user lock).
+ * another machine may not have; only a user lock, taken where the person's
+ * own settings enable it, covers it).
  *
  * @example
  * ```ts
