@@ -10,7 +10,9 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
+import { type Sandbox, sha, skillMd, withSandbox, writeTree } from "./helpers.ts";
+import { textOf } from "./mcp_helpers.ts";
+import { withLocked } from "./mcp_locked_helpers.ts";
 
 const LOCK = "skills-anywhere.lock.json";
 
@@ -247,5 +249,35 @@ Deno.test("a plugin the project's own settings enable is outside the project loc
     const file = join(box.dshHome, "skills-anywhere", "user.lock.json");
     deepEqual(names(JSON.parse(await Deno.readTextFile(file))), []);
     equal((await box.cli("verify")).code, 0);
+  });
+});
+
+Deno.test("mcp --locked: an invalid user lock serves no personal skill and says why; the project's skills are still served", async () => {
+  await withSandbox(async (box) => {
+    await projectSkills(box);
+    await writeTree(box.home, {
+      ".claude/skills/access/SKILL.md": skillMd("access", "Personal access.", "Body."),
+    });
+    equal((await box.cli("lock")).code, 0);
+    equal((await box.cli("lock", "--user")).code, 0);
+    const file = join(box.dshHome, "skills-anywhere", "user.lock.json");
+    const userSha = sha(await Deno.readFile(file));
+    await withLocked(box, async (s) => {
+      deepEqual((await s.listed()).sort(), ["access", "excel", "pdf"]);
+      const access = await s.call("open_skill", { name: "access" });
+      const receipt = access.structuredContent!.receipt as Record<string, unknown>;
+      deepEqual([receipt.lock, receipt.lock_sha256], ["user", userSha]);
+    });
+    await Deno.writeTextFile(file, "{not json");
+    await withLocked(box, async (s) => {
+      deepEqual((await s.listed()).sort(), ["excel", "pdf"]);
+      const access = await s.call("open_skill", { name: "access" });
+      equal(access.isError, true);
+      match(
+        textOf(access),
+        /skill "access" is not in the project's lock, and the user's lock is invalid: not valid JSON/,
+      );
+      equal((await s.call("open_skill", { name: "pdf" })).isError, undefined);
+    });
   });
 });
