@@ -36,7 +36,7 @@ import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { failure } from "../lib/errors.ts";
 import { readSkillNow } from "../lib/load/fresh.ts";
 import { LockGate, readLocked, type Verdict } from "../lib/load/locked.ts";
-import { projectLockPath } from "../lib/lock/file.ts";
+import { projectLockPath, userLockPath } from "../lib/lock/file.ts";
 import type { UntrustedProject } from "../lib/sources/collect.ts";
 import { projectSourcesFile, userSourcesFile } from "../lib/sources/files.ts";
 import type { ResolvedSource } from "../lib/sources/resolve.ts";
@@ -192,7 +192,10 @@ export class SkillsAnywhereProvider {
       return { file: "", verdicts };
     }
     const file = projectLockPath(projectRoot);
-    const gated = this.#gates.get(file) ?? { gate: new LockGate(file), skills: new Map() };
+    const gated = this.#gates.get(file) ?? {
+      gate: new LockGate(file, { user: userLockPath(this.#config.stateDir) }),
+      skills: new Map(),
+    };
     this.#gates.set(file, gated);
     gated.skills = new Map(report.skills.map((s) => [s.name, s]));
     const state = await gated.gate.state();

@@ -17,6 +17,7 @@ import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { findProjectRoot, type ResolvedConfig } from "../lib/catalog/config.ts";
 import { LockGate } from "../lib/load/locked.ts";
+import { userLockPath } from "../lib/lock/file.ts";
 import type { Log } from "../lib/util.ts";
 import { SyncScheduler } from "../lib/sources/schedule.ts";
 import { ServedCatalog } from "./catalog.ts";
@@ -42,7 +43,9 @@ function servedCatalog(
   cwd: string,
   log: Log,
 ): ServedCatalog {
-  const lock = options.lockFile === undefined ? undefined : new LockGate(options.lockFile);
+  const lock = options.lockFile === undefined
+    ? undefined
+    : new LockGate(options.lockFile, { user: userLockPath(config.stateDir) });
   return new ServedCatalog(config, { cwd, log, cacheMs: options.cacheMs, lock });
 }
 

@@ -31,6 +31,7 @@ import {
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
 import { LockGate, openLocked } from "../lib/load/locked.ts";
+import { userLockPath } from "../lib/lock/file.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
@@ -332,12 +333,15 @@ export function createSkillsAnywhereServer(
   options: SkillsAnywhereServerOptions = {},
 ): SkillsAnywhereServer {
   const log = options.log ?? stderrLog;
+  const config = mcpConfig(options.config);
   const catalog = options.catalog ??
-    new ServedCatalog(mcpConfig(options.config), {
+    new ServedCatalog(config, {
       cwd: options.cwd ?? process.cwd(),
       log,
       cacheMs: options.cacheMs,
-      lock: options.lockFile === undefined ? undefined : new LockGate(options.lockFile),
+      lock: options.lockFile === undefined
+        ? undefined
+        : new LockGate(options.lockFile, { user: userLockPath(config.stateDir) }),
     });
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },

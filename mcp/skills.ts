@@ -170,7 +170,14 @@ class CatalogSkillSource implements SkillSource {
   async #current(): Promise<Offer> {
     const report = await this.#catalog.refresh();
     const lock = await this.#catalog.lock?.state();
-    const lockKey = lock === undefined ? undefined : lock.ok ? lock.sha256 : lock.message;
+    // The user lock is part of the key: a personal skill it newly covers (or no longer) is offered anew.
+    const user = lock?.ok ? lock.user : undefined;
+    const userKey = user === undefined ? "" : user.ok ? user.sha256 : user.message;
+    const lockKey = lock === undefined
+      ? undefined
+      : lock.ok
+      ? `${lock.sha256}|${userKey}`
+      : lock.message;
     if (this.#offer?.report !== report || this.#offer.lock !== lockKey) {
       const offer = this.#build(report, lock);
       this.#offer = { report, lock: lockKey, offer };
@@ -207,7 +214,7 @@ class CatalogSkillSource implements SkillSource {
     entries: Map<string, Skill>,
     lock: LockState | undefined,
     refused: Map<string, string>,
-    signers: Signers,
+    signers: Signers | undefined,
   ): Promise<Built | undefined> {
     const locked = lock?.ok
       ? await signedVerdict(

@@ -193,6 +193,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
         "origin",
         "model_invocable",
         "renamed_from",
+        "renamed_because",
         "repaired",
         "warnings",
       ]);
@@ -206,6 +207,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       origin: { kind: "agent", agent: "agents", scope: "project" },
       model_invocable: true,
       renamed_from: null,
+      renamed_because: null,
       repaired: false,
       warnings: [],
     });
@@ -213,6 +215,8 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
     equal(doc.skills[1].rank, 250);
     equal(doc.skills[2].path, p.cursorBuild);
     equal(doc.skills[2].renamed_from, "build");
+    // Issue 28: every rename says why (here a plain collision; "locked" when the lock caused it).
+    equal(doc.skills[2].renamed_because, "collision");
     equal(doc.skills[2].warnings.length, 1);
     match(doc.skills[2].warnings[0], /collides with another skill; published as "cursor-build"/);
     deepEqual(doc.skills[4].warnings, ["missing YAML frontmatter; derived name and description"]);
@@ -226,6 +230,7 @@ Deno.test("list --json and list --all --json: exact shapes", async () => {
       origin: { kind: "agent", agent: "codex", scope: "user" },
       model_invocable: true,
       renamed_from: null,
+      renamed_because: null,
       repaired: false,
       warnings: [],
     });
@@ -279,6 +284,7 @@ Deno.test("list: a Git source shows `git owner/repo` and repo-relative paths", a
       origin: { kind: "source", repo: "acme/tools", checkout },
       model_invocable: true,
       renamed_from: null,
+      renamed_because: null,
       repaired: false,
       warnings: [],
     }]);
@@ -403,7 +409,12 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
     });
     const present = doc.roots.filter((r: { exists: boolean }) => r.exists);
     equal(present.length, 7);
-    deepEqual(doc.renamed, [{ name: "cursor-build", from: "build", path: p.cursorBuild }]);
+    deepEqual(doc.renamed, [{
+      name: "cursor-build",
+      from: "build",
+      path: p.cursorBuild,
+      renamed_because: "collision",
+    }]);
     deepEqual(doc.repaired, [{
       name: "nofront",
       path: p.nofront,

@@ -4,13 +4,17 @@
  * run a command, a commit that does not exist), then all-or-nothing, a
  * source advanced upstream, no lock, an unreachable remote.
  *
+ * The sources here are the sandbox user's own (`add` without `--project`): since issue 28 they
+ * are pinned by the user lock (`lock --user`), beside the project's lock.
+ *
  * @module
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { exists, listTree, type Sandbox, skillMd, withGitDaemon, withSandbox } from "./helpers.ts";
 
-const LOCK = "skills-anywhere.lock.json";
+/** The user lock, where a person's own sources are pinned (issue 28). */
+const USER_LOCK = "skills-anywhere/user.lock.json";
 // deno-lint-ignore no-control-regex
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
@@ -37,8 +41,14 @@ function head(box: Sandbox, dir: string): Promise<string> {
   return box.git(dir, "rev-parse", "HEAD");
 }
 
+/** Locks the project (its own skills and sources) and the user's own sources. */
+async function lockBoth(box: Sandbox): Promise<void> {
+  equal((await box.cli("lock")).code, 0);
+  equal((await box.cli("lock", "--user")).code, 0);
+}
+
 async function editLockSources(box: Sandbox, edit: (sources: LockSource[]) => void) {
-  const file = join(box.project, LOCK);
+  const file = join(box.dshHome, USER_LOCK);
   const lock = JSON.parse(await Deno.readTextFile(file));
   edit(lock.sources);
   await Deno.writeTextFile(file, JSON.stringify(lock, null, 2) + "\n");
@@ -64,7 +74,7 @@ async function assertRefusedUnchanged(box: Sandbox, dir: string, before: string,
 Deno.test("sync --frozen never hands git a lock's URL or commit that would run a command", async () => {
   await withSandbox(async (box) => {
     const { dir } = await source(box, "lint");
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     const before = await head(box, dir);
     const marker = join(box.root, "pwned");
     await editLockSources(box, (s) => s[0].url = `ext::sh -c touch% ${marker}`);
@@ -72,7 +82,7 @@ Deno.test("sync --frozen never hands git a lock's URL or commit that would run a
     match(ext.stdout, /locked from "ext::sh/);
     await editLockSources(box, (s) => s[0].url = `--upload-pack=touch ${marker}`);
     await assertRefusedUnchanged(box, dir, before, marker);
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     await editLockSources(box, (s) => s[0].commit = `--upload-pack=touch ${marker}`);
     const commit = await assertRefusedUnchanged(box, dir, before, marker);
     match(commit.stdout, /is not a full commit/);
@@ -85,7 +95,7 @@ Deno.test("sync --frozen changes nothing when one locked commit does not exist u
   await withSandbox(async (box) => {
     const a = await source(box, "alpha");
     const b = await source(box, "beta");
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     // alpha floats ahead of its lock; beta's locked commit is one the remote never had.
     await box.commit(a.repo, { "skills/alpha/SKILL.md": skillMd("alpha", "Newer.", "Body.") });
     equal((await box.cli("sync", "--force")).code, 0);
@@ -101,7 +111,7 @@ Deno.test("sync --frozen changes nothing when one locked commit does not exist u
 Deno.test("a source advanced upstream: outdated exit 1 names it and moves nothing; sync --frozen keeps the locked commit", async () => {
   await withSandbox(async (box) => {
     const { repo, dir } = await source(box, "lint");
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     const locked = await head(box, dir);
     const current = await box.cli("outdated");
     equal(current.code, 0, current.stdout + current.stderr);
@@ -114,7 +124,7 @@ Deno.test("a source advanced upstream: outdated exit 1 names it and moves nothin
     equal(result.code, 1, result.stdout + result.stderr);
     match(result.stdout, /outdated/);
     match(result.stdout, new RegExp(upstream.slice(0, 12)));
-    match(result.stdout, new RegExp(`${locked.slice(0, 12)} \\(project-lock\\)`));
+    match(result.stdout, new RegExp(`${locked.slice(0, 12)} \\(user-lock\\)`));
     const json = JSON.parse((await box.cli("outdated", "--json")).stdout);
     equal(json.sources.length, 1);
     equal(json.sources[0].state, "outdated");
@@ -161,7 +171,7 @@ Deno.test("sync --frozen without a lock exits 2 in one line; outdated falls back
 Deno.test("sync --frozen refuses a source that is configured but not locked, and one locked but not configured", async () => {
   await withSandbox(async (box) => {
     const a = await source(box, "alpha");
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     const before = await head(box, a.dir);
     const b = await source(box, "beta");
     const missing = await box.cli("sync", "--frozen");
@@ -169,7 +179,7 @@ Deno.test("sync --frozen refuses a source that is configured but not locked, and
     match(missing.stdout, /configured, but not in the lock/);
     equal(await head(box, a.dir), before);
     equal((await box.cli("remove", a.repo)).code, 0);
-    equal((await box.cli("lock")).code, 0);
+    await lockBoth(box);
     await editLockSources(
       box,
       (s) => s.unshift({ key: "aaa", url: b.repo, ref: null, commit: null }),
@@ -203,7 +213,7 @@ Deno.test("over git://: outdated sees the new head, sync --frozen fetches the lo
       const added = await box.cli("add", `${url}/served`);
       equal(added.code, 0, added.stderr);
       const dir = JSON.parse((await box.cli("sources", "--json")).stdout)[0].dir;
-      equal((await box.cli("lock")).code, 0);
+      await lockBoth(box);
       const upstream = await box.commit(repo, { "skills/lint/more.md": "more\n" });
       const outdated = JSON.parse((await box.cli("outdated", "--json")).stdout);
       equal(outdated.sources[0].state, "outdated");

@@ -221,13 +221,16 @@ Deno.test("lock refuses the home folder as a project", async () => {
   });
 });
 
-Deno.test("a Git source skill is locked with its url, ref and commit; sources carry the commit", async () => {
+Deno.test("a project Git source skill is locked with its url, ref and commit; sources carry the commit", async () => {
   await withSandbox(async (box) => {
     const repo = await box.repo("team", {
       "skills/lint/SKILL.md": skillMd("lint", "Lint code.", "Body."),
     });
     const head = await box.git(repo, "rev-parse", "HEAD");
-    equal((await box.cli("add", repo)).code, 0);
+    // The project's own source (issue 28: a user-level source is no longer the project's to lock).
+    equal((await box.cli("add", repo, "--project")).code, 0);
+    equal((await box.cli("trust", "--yes")).code, 0);
+    equal((await box.cli("sync")).code, 0);
     equal((await box.cli("lock")).code, 0);
     const lock = await readLockJson(box);
     const lint = lock.skills.find((s: { name: string }) => s.name === "lint");

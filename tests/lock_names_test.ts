@@ -56,19 +56,21 @@ Deno.test("without a lock, the project's pdf outranks the user's, which is renam
   });
 });
 
-Deno.test("a locked user pdf keeps its name when a higher-ranked project pdf is added", async () => {
+// Issue 28 reverses what this test asserted before (a locked user pdf kept its name over the
+// project's): a project lock holds no personal skill, so the project's pdf keeps its name.
+Deno.test("a user pdf is never locked by the project: the project's pdf added later keeps its name", async () => {
   await withSandbox(async (box) => {
     await userPdf(box);
     equal((await box.cli("lock")).code, 0);
     await projectPdf(box);
     const skills = await listed(box);
-    deepEqual(nameOf(skills, "user"), ["pdf"]);
-    deepEqual(nameOf(skills, "project"), ["claude-code-pdf"]);
+    deepEqual(nameOf(skills, "project"), ["pdf"]);
+    deepEqual(nameOf(skills, "user"), ["claude-code-pdf"]);
     const show = await box.cli("show", "pdf", "--json");
     equal(show.code, 0, show.stderr);
-    match(show.stdout, /The user's PDF skill/);
+    match(show.stdout, /A new project PDF skill/);
     const verify = JSON.parse((await box.cli("verify", "--json")).stdout);
-    deepEqual(verify.added, ["claude-code-pdf"]);
+    deepEqual(verify.added, ["pdf"]);
     deepEqual(verify.moved, []);
     deepEqual(verify.changed, []);
   });

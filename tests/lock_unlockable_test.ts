@@ -5,6 +5,8 @@
  * naming its path (exit 1) and writes a lock that parses; `verify` then exits 1 (each one
  * `unverifiable`, kind `unlockable`), never 2; `mcp --locked` serves the others; a poisoned lock
  * written before is healed by locking again. A C1 character, which the parser accepts, is locked.
+ * Since issue 28 the project's place is in the project lock, the others (user folder, plugin,
+ * user-level source) in the user lock (`lock --user`, `verify --user`): both are checked.
  *
  * @module
  */
@@ -70,21 +72,35 @@ async function hostileFolders(box: Sandbox): Promise<void> {
   equal(added.code, 0, added.stderr);
 }
 
-const refusedNames = () =>
-  [...PLACES.flatMap((place) => Object.keys(REFUSED).map((id) => `${place}-${id}`)), "g-long"]
-    .sort();
-const servedNames = () => PLACES.flatMap((place) => [`${place}-c1`, `${place}-plain`]).sort();
+/** The places each lock holds: the project's, and the person's (user folder, plugin, source). */
+const OWN: Record<"project" | "user", readonly Place[]> = {
+  project: ["p"],
+  user: ["u", "pl", "g"],
+};
+type Which = keyof typeof OWN;
+const refusedNames = (which: Which = "project", places: readonly Place[] = OWN[which]) =>
+  [
+    ...places.flatMap((place) => Object.keys(REFUSED).map((id) => `${place}-${id}`)),
+    ...(places.includes("g") ? ["g-long"] : []),
+  ].sort();
+const servedNames = (places: readonly Place[] = PLACES) =>
+  places.flatMap((place) => [`${place}-c1`, `${place}-plain`]).sort();
+const flagsOf = (which: Which) => which === "user" ? ["--user"] : [];
+const lockFileOf = (box: Sandbox, which: Which) =>
+  which === "user" ? join(box.dshHome, "skills-anywhere/user.lock.json") : join(box.project, LOCK);
 
 /** Asserts `lock`'s result: exit 1, one escaped line per refused folder, a lock that parses. */
-async function assertLocked(box: Sandbox) {
-  const locked = await box.cli("lock");
+async function assertLocked(box: Sandbox, which: Which = "project") {
+  const places = OWN[which];
+  const locked = await box.cli("lock", ...flagsOf(which));
   equal(locked.code, 1, locked.stdout + locked.stderr);
-  match(locked.stdout, /^locked 8 skills \(1 source\) in /);
+  const counts = which === "user" ? "6 skills \\(1 source\\)" : "2 skills \\(0 sources\\)";
+  match(locked.stdout, new RegExp(`^locked ${counts} in `));
   ok(!RAW_CONTROL.test(locked.stderr.replaceAll("\n", "")), JSON.stringify(locked.stderr));
   const lines = locked.stderr.trimEnd().split("\n");
   const left = lines.filter((l) => l.startsWith("dsh-skills-anywhere: left out of the lock: "));
-  equal(left.length, refusedNames().length, locked.stderr);
-  for (const place of PLACES) {
+  equal(left.length, refusedNames(which).length, locked.stderr);
+  for (const place of places) {
     for (const [id, { shown }] of Object.entries(REFUSED)) {
       const line = left.find((l) => l.includes(`skill "${place}-${id}" at "`));
       ok(line !== undefined, `${place}-${id}: ${locked.stderr}`);
@@ -92,29 +108,36 @@ async function assertLocked(box: Sandbox) {
       match(line, /its path holds/);
     }
   }
-  ok(left.some((l) => l.includes(`skill "g-long" at "`) && l.includes(`/${LONG}/SKILL.md"`)));
-  const bytes = await Deno.readFile(join(box.project, LOCK));
+  if (which === "user") {
+    ok(left.some((l) => l.includes(`skill "g-long" at "`) && l.includes(`/${LONG}/SKILL.md"`)));
+  }
+  const bytes = await Deno.readFile(lockFileOf(box, which));
   const parsed = await parseLock(bytes);
   ok(parsed.ok, parsed.ok ? "" : parsed.message);
-  deepEqual(parsed.lock.skills.map((s) => s.name), servedNames());
+  deepEqual(parsed.lock.skills.map((s) => s.name), servedNames(places));
   return bytes;
 }
 
 /** Asserts `verify` exits 1, never 2: each refused folder unverifiable (unlockable), C1 ones fine. */
-async function assertVerify(box: Sandbox) {
-  const json = await box.cli("verify", "--json");
+async function assertVerify(box: Sandbox, which: Which = "project") {
+  const flags = flagsOf(which);
+  const json = await box.cli("verify", ...flags, "--json");
   equal(json.code, 1, json.stdout + json.stderr);
   const report = JSON.parse(json.stdout);
   deepEqual(
     report.unverifiable.map((u: { name: string; kind: string }) => `${u.name} ${u.kind}`),
-    refusedNames().map((n) => `${n} unlockable`),
+    refusedNames(which).map((n) => `${n} unlockable`),
   );
   deepEqual([report.changed, report.added, report.missing, report.moved], [[], [], [], []]);
-  const text = await box.cli("verify");
+  const text = await box.cli("verify", ...flags);
   equal(text.code, 1, text.stderr);
   ok(!RAW_CONTROL.test(text.stdout.replaceAll("\n", "")), JSON.stringify(text.stdout));
-  match(text.stdout, /^unverifiable "p-tab" \(its files cannot be checked against the lock\)$/m);
-  const sarif = await box.cli("verify", "--format", "sarif");
+  const tab = `${OWN[which][0]}-tab`;
+  match(
+    text.stdout,
+    new RegExp(`^unverifiable "${tab}" \\(its files cannot be checked against the lock\\)$`, "m"),
+  );
+  const sarif = await box.cli("verify", ...flags, "--format", "sarif");
   equal(sarif.code, 1, sarif.stderr);
   const log = JSON.parse(sarif.stdout);
   deepEqual(await sarifErrors(log), []);
@@ -126,13 +149,17 @@ Deno.test("lock leaves out every folder its parser would refuse (each character,
     await hostileFolders(box);
     const first = await assertLocked(box);
     await assertVerify(box);
+    const mine = await assertLocked(box, "user");
+    await assertVerify(box, "user");
     // Locking again gives the same bytes and the same verdicts.
     deepEqual(await assertLocked(box), first);
     await assertVerify(box);
+    deepEqual(await assertLocked(box, "user"), mine);
+    await assertVerify(box, "user");
     const json = await box.cli("lock", "--json");
     equal(json.code, 1, json.stderr);
     const result = JSON.parse(json.stdout);
-    equal(result.skills, 8);
+    equal(result.skills, 2);
     deepEqual(result.left_out.map((l: { name: string }) => l.name).sort(), refusedNames());
     const tab = result.left_out.find((l: { name: string }) => l.name === "p-tab");
     deepEqual([tab.list, tab.path], ["skills", join(box.project, ".claude/skills/a\tb/SKILL.md")]);
@@ -145,11 +172,12 @@ Deno.test("mcp --locked serves every other skill when folders a lock cannot hold
     await hostileFolders(box);
     const locked = await box.cli("lock");
     notEqual(locked.code, 2, locked.stderr);
+    notEqual((await box.cli("lock", "--user")).code, 2);
     await withLocked(box, async (s) => {
       deepEqual((await s.listed()).sort(), servedNames());
       const refused = await s.call("open_skill", { name: "p-tab" });
       equal(refused.isError, true, textOf(refused));
-      match(textOf(refused), /skill "p-tab" is not in the lock/);
+      match(textOf(refused), /skill "p-tab" is in neither the project's lock nor the user's lock/);
       equal((await s.call("open_skill", { name: "g-c1" })).isError, undefined);
     });
   });

@@ -5,6 +5,7 @@
  * text, JSON and SARIF), never as a match: before its script changes and after. `mcp --locked`
  * (the real SDK client) refuses each by name with its reason and serves the others; the GitHub
  * Action fails. A skill locked with a digest that has since become unbundlable is a difference.
+ * Since issue 28 the user's skills are in the user lock (`lock --user`, `verify --user`).
  *
  * @module
  */
@@ -59,9 +60,17 @@ interface Unverifiable {
   skill_md: boolean;
 }
 
-/** Asserts verify's three reports: exit 1, every unbundlable skill `unverifiable`, plain fine. */
-async function assertUnverifiable(box: Sandbox, expected: { name: string; cause: Cause }[]) {
-  const json = await box.cli("verify", "--json");
+/**
+ * Asserts verify's three reports: exit 1, every unbundlable skill `unverifiable`, plain fine.
+ * With `user`, of `verify --user` (issue 28: the user's skills are in the user lock).
+ */
+async function assertUnverifiable(
+  box: Sandbox,
+  expected: { name: string; cause: Cause }[],
+  user = false,
+) {
+  const flags = user ? ["--user"] : [];
+  const json = await box.cli("verify", ...flags, "--json");
   equal(json.code, 1, json.stdout + json.stderr);
   const report = JSON.parse(json.stdout);
   equal(report.matches, false);
@@ -72,13 +81,13 @@ async function assertUnverifiable(box: Sandbox, expected: { name: string; cause:
   for (const u of report.unverifiable as Unverifiable[]) ok(u.reason.length > 0, u.name);
   deepEqual([report.changed, report.added, report.missing, report.moved], [[], [], [], []]);
 
-  const text = await box.cli("verify");
+  const text = await box.cli("verify", ...flags);
   equal(text.code, 1, text.stdout + text.stderr);
   for (const e of expected) match(text.stdout, new RegExp(`^unverifiable "${e.name}"`, "m"));
   ok(!/all match/.test(text.stdout), text.stdout);
   match(text.stdout, new RegExp(`${expected.length} differences from `));
 
-  const sarif = await box.cli("verify", "--format", "sarif");
+  const sarif = await box.cli("verify", ...flags, "--format", "sarif");
   equal(sarif.code, 1, sarif.stderr);
   const log = JSON.parse(sarif.stdout);
   deepEqual(await sarifErrors(log), []);
@@ -89,6 +98,7 @@ async function assertUnverifiable(box: Sandbox, expected: { name: string; cause:
     locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
   }[];
   deepEqual(results.map((r) => [r.ruleId, r.level]), expected.map(() => ["unverifiable", "error"]));
+  if (user) return;
   const projectOnes = results.filter((r) => r.message.text.startsWith("skill p-"));
   deepEqual(
     projectOnes.map((r) => r.locations[0].physicalLocation.artifactLocation.uri),
@@ -100,19 +110,29 @@ async function assertUnverifiable(box: Sandbox, expected: { name: string; cause:
 Deno.test("verify: a skill that cannot be bundled (each cause, project and user) is unverifiable, before and after its script changes", async () => {
   await withSandbox(async (box) => {
     const expected = await unbundlableProject(box);
+    const project = expected.filter((e) => e.name.startsWith("p-"));
+    const user = expected.filter((e) => e.name.startsWith("u-"));
     const locked = await box.cli("lock");
     equal(locked.code, 0, locked.stderr);
+    // The user's skills are locked apart (issue 28), with the same rules.
+    equal((await box.cli("lock", "--user")).code, 0);
     // Never a match, even before anything changes: nothing but SKILL.md could be reviewed.
-    await assertUnverifiable(box, expected);
+    await assertUnverifiable(box, project);
+    await assertUnverifiable(box, user, true);
     const lock = JSON.parse(await Deno.readTextFile(join(box.project, LOCK)));
+    const userLock = JSON.parse(
+      await Deno.readTextFile(join(box.dshHome, "skills-anywhere/user.lock.json")),
+    );
     for (const e of expected) {
-      const entry = lock.skills.find((s: { name: string }) => s.name === e.name);
+      const skills = e.name.startsWith("p-") ? lock.skills : userLock.skills;
+      const entry = skills.find((s: { name: string }) => s.name === e.name);
       equal(entry.bundle_sha256, null, e.name);
       equal(entry.bundle_error_kind, e.cause, e.name);
       deepEqual(entry.files, []);
     }
     await tamperAll(box);
-    await assertUnverifiable(box, expected);
+    await assertUnverifiable(box, project);
+    await assertUnverifiable(box, user, true);
   });
 });
 
@@ -120,6 +140,7 @@ Deno.test("mcp --locked refuses each skill that cannot be bundled by name with i
   await withSandbox(async (box) => {
     const expected = await unbundlableProject(box);
     equal((await box.cli("lock")).code, 0);
+    equal((await box.cli("lock", "--user")).code, 0);
     await tamperAll(box);
     const stderr = await withLocked(box, async (s) => {
       equal((await s.listed()).join(","), "plain");

@@ -128,7 +128,10 @@ async function everyDifference(box: Sandbox): Promise<void> {
   const repo = await box.repo("team", {
     "skills/lint/SKILL.md": skillMd("lint", "Lint code.", "Body."),
   });
-  equal((await box.cli("add", repo)).code, 0);
+  // The project's own source (issue 28: a user-level source is not in the project's lock).
+  equal((await box.cli("add", repo, "--project")).code, 0);
+  equal((await box.cli("trust", "--yes")).code, 0);
+  equal((await box.cli("sync")).code, 0);
   await writeTree(box.project, {
     ".claude/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Run the script."),
     ".claude/skills/pdf/scripts/fill.py": "print('fill')\n",

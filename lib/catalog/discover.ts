@@ -60,7 +60,7 @@ import {
 } from "../skill/parse.ts";
 import type { Origin } from "./origin.ts";
 import type { LockedNames } from "../lock/names.ts";
-import { applyPrecedence, type DroppedSkill } from "./precedence.ts";
+import { applyPrecedence, type DroppedSkill, type RenameReason } from "./precedence.ts";
 import type { Root, SourceLabel } from "./roots.ts";
 import { type FoundFile, walkRoot } from "./walk.ts";
 
@@ -93,6 +93,8 @@ export interface DiscoveredSkill {
   warnings: string[];
   /** The name its file declares, when a collision made the catalog publish it as another. */
   renamedFrom?: string;
+  /** Why it was renamed, with `renamedFrom` (see `RenameReason` in `./precedence.ts`). */
+  renamedBecause?: RenameReason;
   /** The real directory links may not leave when this file is read again (see the module doc). */
   confineTo?: string;
 }

@@ -29,6 +29,12 @@
  * as above. A lock only chooses among the skills found: it adds, drops or
  * reads nothing.
  *
+ * Every renamed skill says why ({@linkcode RenameReason}): `locked` when the
+ * lock gave its name to another place (without the lock it would have kept
+ * it), `third-party` when every member came from a plugin or a Git source,
+ * `folder` when its name was repaired onto another skill's folder name, else
+ * `collision`.
+ *
  * @example
  * ```ts
  * import { applyPrecedence } from "./precedence.ts";
@@ -48,6 +54,13 @@ import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names
 import { compareCodeUnits } from "../util.ts";
 import { isLockedPlace, type LockedNames } from "../lock/names.ts";
 import type { DiscoveredSkill } from "./discover.ts";
+
+/**
+ * Why a skill was renamed: `locked` (the project lock gave its name to another place),
+ * `third-party` (every skill sharing it came from a plugin or a Git source), `folder` (its
+ * repaired name is another skill's folder name) or `collision` (another skill ranks first).
+ */
+export type RenameReason = "locked" | "collision" | "third-party" | "folder";
 
 /** Why a skill was left out. */
 export type DropReason = "excluded" | "same-file" | "same-content";
@@ -122,13 +135,22 @@ function freeName(candidate: string, taken: Set<string>): string {
   }
 }
 
-/** The skill published under `newName`, with the collision warning. */
-function rename(skill: DiscoveredSkill, newName: string): DiscoveredSkill {
-  const warning = `name "${skill.name}" collides with another skill; published as "${newName}"`;
+/** The warning of each rename reason, after `name "<name>" `. */
+const RENAME_WARNINGS: Readonly<Record<RenameReason, string>> = {
+  locked: "is locked by the project to another skill",
+  collision: "collides with another skill",
+  "third-party": "collides with another skill",
+  folder: "collides with another skill",
+};
+
+/** The skill published under `newName`, with the collision warning and why. */
+function rename(skill: DiscoveredSkill, newName: string, because: RenameReason): DiscoveredSkill {
+  const warning = `name "${skill.name}" ${RENAME_WARNINGS[because]}; published as "${newName}"`;
   return {
     ...skill,
     name: newName,
     renamedFrom: skill.name,
+    renamedBecause: because,
     warnings: [...skill.warnings, warning],
   };
 }
@@ -326,16 +348,32 @@ function lockedMember(
   return members.find((i) => isLockedPlace(place, kept[i].origin, kept[i].relativePath));
 }
 
-/** The members of the group publishing `name` that must be renamed (see the module doc). */
+/**
+ * The members of the group publishing `name` that must be renamed, each with why (see the
+ * module doc).
+ */
 function losers(
   name: string,
   members: readonly number[],
   kept: readonly DiscoveredSkill[],
   names: Folders,
   locked: LockedNames | undefined,
-): number[] {
+): Map<number, RenameReason> {
+  const unlocked = unlockedLosers(name, members, kept, names);
   const keeper = lockedMember(name, members, kept, locked);
-  if (keeper !== undefined) return members.filter((i) => i !== keeper);
+  if (keeper === undefined) return unlocked;
+  return new Map(
+    members.filter((i) => i !== keeper).map((i) => [i, unlocked.get(i) ?? "locked"]),
+  );
+}
+
+/** The members renamed when no lock chooses, with why. */
+function unlockedLosers(
+  name: string,
+  members: readonly number[],
+  kept: readonly DiscoveredSkill[],
+  names: Folders,
+): Map<number, RenameReason> {
   const strength = (i: number) => claimStrength(kept[i], names.of[i]);
   const ordered = [...members].sort((a, b) => strength(a) - strength(b) || a - b);
   const thirdParty = members.length > 1 && members.every((i) => {
@@ -344,7 +382,11 @@ function losers(
   });
   // Strength 2 means the skill's own folder is not `name`: another skill's folder is.
   const repairedOnFolder = strength(ordered[0]) === 2 && names.valid.has(name);
-  return thirdParty || repairedOnFolder ? ordered : ordered.slice(1);
+  if (thirdParty) return new Map(ordered.map((i) => [i, "third-party"]));
+  if (repairedOnFolder) {
+    return new Map(ordered.map((i, n) => [i, n === 0 ? "folder" : "collision"]));
+  }
+  return new Map(ordered.slice(1).map((i) => [i, strength(i) === 2 ? "folder" : "collision"]));
 }
 
 /** The folder name of each kept skill (by index), and the set of those that are valid names. */
@@ -371,13 +413,13 @@ function renameCollisions(
     ) {
       continue;
     }
-    for (const index of losers(name, members, kept, names, locked)) {
+    for (const [index, because] of losers(name, members, kept, names, locked)) {
       taken ??= new Set([...kept.map((s) => s.name), ...names.valid]);
       const skill = kept[index];
       const candidate = normalizeSkillName(`${renamePrefix(skill)}-${name}`) ?? name;
       const newName = freeName(candidate, taken);
       taken.add(newName);
-      result[index] = rename(skill, newName);
+      result[index] = rename(skill, newName, because);
     }
   }
   return result;

@@ -165,6 +165,10 @@ export const OPTIONS = {
       DEFAULT_HTTP_REQUEST_TIMEOUT_MS / 1000
     })`,
   },
+  user: {
+    type: "boolean",
+    about: "the user lock (~/.dsh/skills-anywhere/user.lock.json): your personal skills alone",
+  },
   locked: {
     type: "boolean",
     about: "serve only the skills whose bundle matches the project's skills-anywhere.lock.json",

@@ -356,18 +356,22 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   lock: {
     group: "review",
-    summary:
-      "write skills-anywhere.lock.json: every skill's digests and files, every source's commit",
-    synopsis: "[<name>...] [--json] [--cwd <dir>]",
+    summary: "pin the project's own skills and Git sources in skills-anywhere.lock.json",
+    synopsis: "[<name>...] [--user] [--json] [--cwd <dir>]",
     arguments: [[
       "<name>...",
       "lock only these skills (the other entries of an existing lock are kept)",
     ]],
-    options: ["json"],
-    optionHelp: { json: "print the lock file's path and counts as one JSON document" },
+    options: ["json", "user"],
+    optionHelp: {
+      json: "print the lock file's path and counts as one JSON document",
+      user:
+        "lock your personal skills (user folders, plugins, user-level sources) in the user lock",
+    },
     examples: [
-      ["dsh-skills-anywhere lock", "record every skill this project loads; commit the file"],
+      ["dsh-skills-anywhere lock", "record the project's own skills and sources; commit the file"],
       ["dsh-skills-anywhere lock pdf", "re-lock one skill after reviewing its change"],
+      ["dsh-skills-anywhere lock --user", "record your personal skills in your user lock"],
     ],
     exits: [
       [0, "written"],
@@ -388,13 +392,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   verify: {
     group: "review",
     summary: "compare the project's skills and sources with skills-anywhere.lock.json",
-    synopsis: "[--json | --format text|json|sarif] [--cwd <dir>]",
-    options: ["json", "format"],
+    synopsis: "[--user] [--json | --format text|json|sarif] [--cwd <dir>]",
+    options: ["json", "format", "user"],
     noArguments: true,
     optionHelp: {
       json: "print the report as one JSON document (the same inputs, the same bytes)",
       format: "text (default), json (the same as --json) or sarif (SARIF 2.1.0, paths relative " +
         "to the project root)",
+      user: "compare your personal skills with your user lock instead",
     },
     examples: [
       [

@@ -21,6 +21,7 @@ import { findProjectRoot } from "../catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
+import type { RenameReason } from "../catalog/precedence.ts";
 import { shareSkills } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
@@ -107,7 +108,12 @@ async function sharing(skills: readonly DiscoveredSkill[], lenient: boolean) {
 /** The facts `doctor` reports, as one document. */
 function doctorDoc(report: DiscoveryReport, git: boolean) {
   const renamed = report.skills.flatMap((s) =>
-    s.renamedFrom === undefined ? [] : [{ name: s.name, from: s.renamedFrom, path: s.path }]
+    s.renamedFrom === undefined ? [] : [{
+      name: s.name,
+      from: s.renamedFrom,
+      path: s.path,
+      renamed_because: s.renamedBecause ?? "collision",
+    }]
   );
   const repaired = report.skills
     .filter((s) => s.repairs.length > 0)
@@ -177,16 +183,33 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
   return lines;
 }
 
+/** Why a skill was renamed, in the words `doctor` shows beside it. */
+const RENAMED_WORDS: Readonly<Record<RenameReason, string>> = {
+  locked: "renamed because the project's lock keeps the name % for another skill",
+  collision: "another skill ranks first",
+  "third-party": "plugins and Git sources never take a shared name",
+  folder: "its repaired name is another skill's folder",
+};
+
 /** The skills published with a change: renamed, repaired, or kept from the model by their author. */
 function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
   const lines: string[] = [];
   if (doc.renamed.length > 0) {
     lines.push("", st.bold(`Renamed to avoid collisions (${doc.renamed.length}):`));
-    lines.push(formatTable(doc.renamed.map((r) => [
+    const rows = formatTable(doc.renamed.map((r) => [
       "  " + r.from,
       `-> ${r.name}`,
       [[show(r.path), st.dim]],
-    ])));
+    ])).split("\n");
+    // A rename the lock caused says so on the line below it (the others: a plain collision).
+    doc.renamed.forEach((r, i) => {
+      lines.push(rows[i]);
+      if (r.renamed_because === "locked") {
+        lines.push(
+          `    - ${st.warn(escapeTerminal(RENAMED_WORDS.locked.replace("%", `"${r.from}"`)))}`,
+        );
+      }
+    });
   }
   if (doc.repaired.length > 0) {
     lines.push("", st.bold(`Repaired frontmatter (${doc.repaired.length}):`));

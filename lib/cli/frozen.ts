@@ -12,8 +12,12 @@
  * ```
  * @module
  */
-import { projectLockPath } from "../lock/file.ts";
-import type { ProjectLock } from "../lock/format.ts";
+import type { ResolvedConfig } from "../catalog/config.ts";
+import { projectLockPath, userLockPath } from "../lock/file.ts";
+import type { LockSource, ProjectLock } from "../lock/format.ts";
+import { collectProjectSources } from "../sources/collect.ts";
+import type { ResolvedSource } from "../sources/resolve.ts";
+import { PROGRAM } from "./commands.ts";
 import { readLock as readSynced } from "../sources/files.ts";
 import { syncFrozen } from "../sources/frozen.ts";
 import { type KnownCommit, type OutdatedRow, outdatedSources } from "../sources/outdated.ts";
@@ -39,6 +43,39 @@ async function sourcesAndLock(cwd: string, io: Io) {
 }
 
 /**
+ * What `sync --frozen` pins: the project's own sources at the project lock's commits; the
+ * person's user-level sources at the user lock's, when there is a user lock (then one it does
+ * not hold is refused, as a project source the project lock does not hold), else left as they
+ * are, said in one line (a teammate's personal sources are not the project's to pin).
+ */
+async function frozenPlan(
+  config: ResolvedConfig,
+  projectRoot: string,
+  sources: readonly ResolvedSource[],
+  locked: ProjectLock,
+  io: Io,
+): Promise<{ sources: ResolvedSource[]; locked: LockSource[] }> {
+  const own = await collectProjectSources(config, projectRoot, () => {});
+  const keys = new Set(own.sources.map((s) => s.key));
+  const file = userLockPath(config.stateDir);
+  const user = await readLock(file, tildePath(file, config.home));
+  if (user !== undefined) {
+    const personal = user.sources.filter((s) => !keys.has(s.key));
+    return { sources: [...sources], locked: [...locked.sources, ...personal] };
+  }
+  const left = sources.filter((s) =>
+    !keys.has(s.key) && !locked.sources.some((l) => l.key === s.key)
+  );
+  if (left.length > 0) {
+    stderrWarn(io)(
+      `left as synced: ${counted(left.length, "user-level source")}, in no lock ` +
+        `(run "${PROGRAM} lock --user" to pin them too)`,
+    );
+  }
+  return { sources: sources.filter((s) => !left.includes(s)), locked: [...locked.sources] };
+}
+
+/**
  * Runs `sync --frozen`: every source at its locked commit, or nothing changed.
  * Exit 0 all checked out, 1 one cannot be had (nothing changed), 2 no lock,
  * an invalid one, or bad usage.
@@ -52,9 +89,10 @@ async function sourcesAndLock(cwd: string, io: Io) {
  */
 export async function runFrozenSync(values: OptionValues, cwd: string, io: Io): Promise<number> {
   if (values.force) throw new UsageError("--frozen and --force cannot be combined", "sync");
-  const { config, sources, lock, shown } = await sourcesAndLock(cwd, io);
+  const { config, sources, lock, shown, projectRoot } = await sourcesAndLock(cwd, io);
   const locked = lockOrRefuse(lock, shown);
-  const results = await syncFrozen(sources, locked.sources, {
+  const frozen = await frozenPlan(config, projectRoot, sources, locked, io);
+  const results = await syncFrozen(frozen.sources, frozen.locked, {
     lockFile: config.lockFile,
     timeoutMs: config.syncTimeoutMs,
     log: stderrLog(io),
@@ -87,9 +125,14 @@ export async function runOutdated(
   const { config, sources, lock } = await sourcesAndLock(cwd, io);
   const synced = await readSynced(config.lockFile, { warn: stderrWarn(io) });
   const fromLock = new Map((lock?.sources ?? []).map((s) => [s.key, s.commit]));
+  const userFile = userLockPath(config.stateDir);
+  const user = await readLock(userFile, tildePath(userFile, config.home));
+  const fromUser = new Map((user?.sources ?? []).map((s) => [s.key, s.commit]));
   const knownOf = (source: { key: string }): KnownCommit | null => {
     const locked = fromLock.get(source.key);
     if (typeof locked === "string") return { commit: locked, from: "project-lock" };
+    const mine = fromUser.get(source.key);
+    if (typeof mine === "string") return { commit: mine, from: "user-lock" };
     const entry = Object.hasOwn(synced, source.key) ? synced[source.key] : undefined;
     return entry === undefined ? null : { commit: entry.sha, from: "synced" };
   };

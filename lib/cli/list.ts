@@ -59,6 +59,7 @@ function listDoc(report: DiscoveryReport, all: boolean): Record<string, unknown>
       origin: s.origin,
       model_invocable: s.invocation.modelInvocable,
       renamed_from: s.renamedFrom ?? null,
+      renamed_because: s.renamedBecause ?? null,
       repaired: s.repairs.length > 0,
       warnings: s.warnings,
     })),
@@ -153,10 +154,16 @@ function skillTable(
   return [rows[0], ...rows.slice(1).flatMap((row, i) => [row, pathLines[i]])].join("\n");
 }
 
-/** A skill's name with its marks: renamed (from the name its file declares), repaired, user-only. */
+/**
+ * A skill's name with its marks: renamed (from the name its file declares; `: locked` when the
+ * project's lock keeps that name for another skill), repaired, user-only.
+ */
 function nameCell(skill: DiscoveredSkill, st: Styles): Cell {
   const cell: [string, ((text: string) => string)?][] = [[skill.name]];
-  if (skill.renamedFrom !== undefined) cell.push([` (renamed from ${skill.renamedFrom})`, st.warn]);
+  if (skill.renamedFrom !== undefined) {
+    const why = skill.renamedBecause === "locked" ? ": locked" : "";
+    cell.push([` (renamed from ${skill.renamedFrom}${why})`, st.warn]);
+  }
   if (skill.repairs.length > 0) cell.push([" (repaired)", st.warn]);
   if (!skill.invocation.modelInvocable) cell.push([" (user-only)", st.warn]);
   return cell;

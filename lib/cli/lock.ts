@@ -1,11 +1,14 @@
 /**
  * The `lock` and `verify` commands: write the project's
- * `skills-anywhere.lock.json` (every published skill's digests and files,
- * every Git source's commit), and compare the project with it. Both take the
- * whole project: every agent's project folder anywhere in its tree (see
- * `../catalog/places.ts`); a name two project places declare, and a part of
- * the tree the walk could not cover, are told by `lock` and are differences
- * for `verify`.
+ * `skills-anywhere.lock.json` (the project's own skills' digests and files,
+ * the project's Git sources' commits), and compare the project with it. Both
+ * take the whole project: every agent's project folder anywhere in its tree
+ * (see `../catalog/places.ts`); a name two project places declare, and a part
+ * of the tree the walk could not cover, are told by `lock` and are
+ * differences for `verify`. A person's own skills (user folders, plugins,
+ * user-level sources; see `../lock/scope.ts`) are never in the project's lock:
+ * `--user` locks and verifies them on their own, in the user lock
+ * (`~/.dsh/skills-anywhere/user.lock.json`, the same format).
  *
  * @example
  * ```ts
@@ -29,7 +32,11 @@ import {
   type VerifyReport,
 } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
-import { projectLockPath, readProjectLock } from "../lock/file.ts";
+import { projectLockPath, readProjectLock, userLockPath } from "../lock/file.ts";
+import { isPersonalOrigin, lockScopeOf } from "../lock/scope.ts";
+import type { LockableSkill } from "../lock/current.ts";
+import { collectProjectSources } from "../sources/collect.ts";
+import type { ResolvedSource } from "../sources/resolve.ts";
 import {
   checkedLockText,
   type ProjectLock,
@@ -54,8 +61,9 @@ import { counted } from "./words.ts";
  * With `lockFirst`, the lock is read (an invalid one refused, exit 2) before the catalog, which
  * then keeps its names without reading it again.
  */
-async function project(cwd: string, io: Io, lockFirst = false) {
+async function project(cwd: string, io: Io, lockFirst = false, user = false) {
   const config = cliConfig();
+  if (user) return await personal(config, io, lockFirst);
   const root = await findProjectRoot(cwd);
   if (root === config.home) {
     throw new KindError(
@@ -74,7 +82,57 @@ async function project(cwd: string, io: Io, lockFirst = false) {
     wholeProject: true,
   });
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
-  return { config, catalog, file, shown, lock };
+  const own = await projectScope(config, root);
+  return { config, catalog, file, shown, lock, scope: own, within: dirname(file), words: WORDS };
+}
+
+/** How messages name the folder each lock lies in. */
+const WORDS = "the project";
+
+/** The catalog of the person's own skills alone (no project), and where the user lock lives. */
+async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean) {
+  const file = userLockPath(config.stateDir);
+  const shown = tildePath(file, config.home);
+  const lock = lockFirst ? await readLock(file, shown) : undefined;
+  const catalog = await loadCatalog(config, { log: stderrLog(io) });
+  const scope: Scope = {
+    skill: (s) => lockScopeOf(s.origin, new Set()) === "user",
+    source: () => true,
+    left: "the project's own skills",
+  };
+  return {
+    config,
+    catalog,
+    file,
+    shown,
+    lock,
+    scope,
+    within: config.dshHome,
+    words: "the dsh home",
+  };
+}
+
+/** Which skills and sources a lock holds, and what it leaves to the other lock (in words). */
+interface Scope {
+  skill: (skill: LockableSkill) => boolean;
+  source: (source: ResolvedSource) => boolean;
+  /** What the other lock holds, for the line saying what this one left out. */
+  left: string;
+}
+
+/**
+ * The project's own: its project-scope folders and the Git sources of its own trusted sources
+ * file (see `../lock/scope.ts`); nothing from the person's home.
+ */
+async function projectScope(config: ResolvedConfig, root: string): Promise<Scope> {
+  const { sources } = await collectProjectSources(config, root, () => {});
+  const checkouts = new Set(sources.map((s) => s.dir));
+  const keys = new Set(sources.map((s) => s.key));
+  return {
+    skill: (s) => lockScopeOf(s.origin, checkouts) === "project",
+    source: (s) => keys.has(s.key),
+    left: "personal skills (user folders, plugins, user-level sources)",
+  };
 }
 
 /** The lock file's refusal, in the one line `verify` and `lock` print for it (exit 2). */
@@ -92,9 +150,14 @@ function invalidLock(shown: string, why: string): KindError {
  * const lock = lockOrRefuse(await readLock("/home/me/app/skills-anywhere.lock.json", shown), shown);
  * ```
  */
-export function lockOrRefuse(lock: ProjectLock | undefined, shown: string): ProjectLock {
+export function lockOrRefuse(
+  lock: ProjectLock | undefined,
+  shown: string,
+  user = false,
+): ProjectLock {
   if (lock !== undefined) return lock;
-  throw new KindError("no-lock", `no lock file at ${shown}; run "${PROGRAM} lock" to write one`);
+  const run = user ? `${PROGRAM} lock --user` : `${PROGRAM} lock`;
+  throw new KindError("no-lock", `no lock file at ${shown}; run "${run}" to write one`);
 }
 
 /**
@@ -147,15 +210,22 @@ export async function runLock(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { config, catalog, file, shown, lock } = await project(cwd, io, positionals.length > 0);
-  const published = catalog.report.skills.map((s) => s.name);
+  const user = values.user === true;
+  const { config, catalog, file, shown, lock, scope, within, words } = await project(
+    cwd,
+    io,
+    positionals.length > 0,
+    user,
+  );
+  const published = catalog.report.skills.filter(scope.skill).map((s) => s.name);
   if (unknownNames(positionals, published, io)) return 1;
   const names = positionals.length === 0 ? undefined : positionals;
-  const now = await lockNow(catalog, config, io, names);
+  const now = await lockNow(catalog, config, io, scope, names);
   const signers = (lock ?? await previousLock(file, io))?.signers;
   if (signers !== undefined) now.signers = signers;
   if (names !== undefined) {
-    const kept = lock?.skills ?? [];
+    // A personal entry an older project lock held is dropped, not kept (see ../lock/scope.ts).
+    const kept = (lock?.skills ?? []).filter((s) => user || !isPersonalOrigin(s.origin));
     now.skills.push(...kept.filter((s) => !names.includes(s.name)));
   }
   const split = await splitLockable(now);
@@ -163,13 +233,22 @@ export async function runLock(
   for (const entry of leftOut) io.err(`${PREFIX}${leftOutLine(entry)}\n`);
   const written = split.lock;
   const text = await parsableText(written, shown);
-  await writeWhole(file, text, { within: dirname(file), rootWords: "the project" });
-  for (const line of placeLines(placesOf(catalog))) io.err(`${PREFIX}${line}\n`);
+  await writeWhole(file, text, { within, rootWords: words });
+  if (!user) { for (const line of placeLines(placesOf(catalog))) io.err(`${PREFIX}${line}\n`); }
+  const outside = catalog.report.skills.filter((s) => !scope.skill(s)).length;
+  if (outside > 0) {
+    const how = user ? `"${PROGRAM} lock" in the project` : `"${PROGRAM} lock --user"`;
+    io.err(
+      `${PREFIX}not in this lock: ${counted(outside, "skill")}, ${scope.left}; ${how} locks them\n`,
+    );
+  }
   if (values.json) {
     io.out(jsonText({
       file,
+      lock: user ? "user" : "project",
       skills: written.skills.length,
       sources: written.sources.length,
+      outside: outside,
       left_out: leftOut.map(({ list, name, path, reason }) => ({ list, name, path, reason })),
     }));
   } else {
@@ -244,9 +323,16 @@ function lockNow(
   catalog: Awaited<ReturnType<typeof loadCatalog>>,
   config: ResolvedConfig,
   io: Io,
+  scope: Scope,
   names?: readonly string[],
 ): Promise<ProjectLock> {
-  return currentLock(catalog, { lockFile: config.lockFile, names, warn: stderrWarn(io) });
+  return currentLock(catalog, {
+    lockFile: config.lockFile,
+    names,
+    warn: stderrWarn(io),
+    include: scope.skill,
+    includeSource: scope.source,
+  });
 }
 
 /**
@@ -267,15 +353,17 @@ export async function runVerify(
   io: Io,
 ): Promise<number> {
   const format = reportFormat(values);
-  const { config, catalog, file, shown, lock } = await project(cwd, io, true);
-  const locked = lockOrRefuse(lock, shown);
-  const now = await lockNow(catalog, config, io);
+  const user = values.user === true;
+  const { config, catalog, file, shown, lock, scope, within } = await project(cwd, io, true, user);
+  const locked = lockOrRefuse(lock, shown, user);
+  const now = await lockNow(catalog, config, io, scope);
   const report = compareLocks(locked, now);
-  await addSignatures(report, locked, now, catalog, shown);
-  addPlaces(report, placesOf(catalog));
+  const mine = catalog.report.skills.filter(scope.skill);
+  await addSignatures(report, locked, now, mine, user ? within : catalog.projectRoot!, shown);
+  if (!user) addPlaces(report, placesOf(catalog));
   if (format === "sarif") {
-    const skillFiles = new Map(catalog.report.skills.map((s) => [s.name, s.path]));
-    const root = catalog.projectRoot ?? cwd;
+    const skillFiles = new Map(mine.map((s) => [s.name, s.path]));
+    const root = user ? within : catalog.projectRoot ?? cwd;
     io.out(jsonText(verifySarif(report, {
       root,
       lockFile: file,
@@ -345,12 +433,12 @@ async function addSignatures(
   report: VerifyReport,
   locked: ProjectLock,
   now: ProjectLock,
-  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  skills: readonly LockableSkill[],
+  root: string,
   shown: string,
 ): Promise<void> {
   if (locked.signers === undefined) return;
-  const directories = new Map(catalog.report.skills.map((s) => [s.name, s.directory]));
-  const root = catalog.projectRoot!;
+  const directories = new Map(skills.map((s) => [s.name, s.directory]));
   const checked = await checkLockSignatures(locked, now, directories, root);
   if (!checked.ok) throw new KindError("bad-allowed-signers", `${shown}: ${checked.message}`);
   report.signatures = checked.signatures;

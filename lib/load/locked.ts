@@ -23,6 +23,16 @@
  * signer. With `require: false`, signatures are not checked while serving
  * (`verify` reports them).
  *
+ * A person's own skills (user folders, plugins, user-level Git sources) are
+ * never in a project's lock: a gate given the user lock (`user`, see
+ * `../lock/file.ts`) also serves a skill that lock covers, matched by its
+ * place (origin and path, whatever name the project's names gave it), with
+ * the same digest and signature rules (its signers relative to the user
+ * lock's folder). A name the project's lock holds is always judged by the
+ * project's lock. The verdict and the receipt say which lock allowed the
+ * skill (`lock: "project" | "user"`) and that lock file's SHA-256. A missing
+ * user lock covers nothing; an invalid one covers nothing and says why.
+ *
  * Refusals are {@linkcode LockRefusalKind} failures in neutral words; each
  * surface words them for its users.
  *
@@ -86,6 +96,52 @@ export interface LockSnapshot {
   lock: ProjectLock;
   sha256: string;
   byName: ReadonlyMap<string, LockSkill>;
+  /** The user lock read with it (gates given one): its entries by place, or why it is unusable. */
+  user?: UserLockState;
+}
+
+/** The user lock as read now: its document, file, SHA-256 and entries by place. */
+export type UserLockState =
+  | {
+    ok: true;
+    file: string;
+    lock: ProjectLock;
+    sha256: string;
+    byPlace: ReadonlyMap<string, LockSkill>;
+  }
+  | Failure<"invalid-lock">;
+
+/** Which lock allowed a skill: the project's, or the person's user lock. */
+export type LockKind = "project" | "user";
+
+/** The key of a place: the origin in the lock's form and the path. */
+function placeKey(origin: LockOrigin, path: string): string {
+  const keys = Object.keys(origin).sort();
+  return JSON.stringify([keys.map((k) => [k, origin[k]]), path]);
+}
+
+/**
+ * The entry that judges `skill` under `snapshot`, and which lock holds it: the project lock's
+ * entry of its name, else the user lock's entry of its place.
+ *
+ * @example
+ * ```ts
+ * import { entryFor, type LockSnapshot } from "./locked.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const snapshot: LockSnapshot, skill: DiscoveredSkill;
+ * console.log(entryFor(snapshot, skill)?.lock); // "project", "user" or undefined
+ * ```
+ */
+export function entryFor(
+  snapshot: LockSnapshot,
+  skill: DiscoveredSkill,
+): { entry: LockSkill; lock: LockKind; sha256: string } | undefined {
+  const entry = snapshot.byName.get(skill.name);
+  if (entry !== undefined) return { entry, lock: "project", sha256: snapshot.sha256 };
+  const user = snapshot.user;
+  if (user === undefined || !user.ok) return undefined;
+  const mine = user.byPlace.get(placeKey(lockOrigin(skill.origin), skill.relativePath));
+  return mine === undefined ? undefined : { entry: mine, lock: "user", sha256: user.sha256 };
 }
 
 /** The lock in force: a snapshot, or why nothing is served. */
@@ -96,18 +152,40 @@ export interface Allowed {
   ok: true;
   entry: LockSkill;
   bundleSha256: string;
+  /** Which lock allowed it (default `project`). */
+  lock?: LockKind;
+  /** The SHA-256 of that lock file's bytes. */
+  lockSha256?: string;
   /** The allowed signer, when the lock requires signatures. */
   signer?: { principal: string; fingerprint: string };
 }
 
-/** The allowed-signers text a lock requires signatures by; undefined when it requires none. */
-export type Signers = { ok: true; text: string } | Failure<"bad-allowed-signers"> | undefined;
+/** The allowed-signers text one lock requires signatures by; undefined when it requires none. */
+export type LockSigners = { ok: true; text: string } | Failure<"bad-allowed-signers"> | undefined;
 
-/** The allowed-signers file the lock in force requires signatures by (read now). */
-async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers> {
-  const signers = state.lock.signers;
+/**
+ * The allowed signers of the locks in force, read for several questions: the project lock's
+ * and the user lock's (relative to the user lock's folder), each undefined when that lock
+ * requires none.
+ */
+export interface Signers {
+  project: LockSigners;
+  user: LockSigners;
+}
+
+async function signersOfLock(lock: ProjectLock, folder: string): Promise<LockSigners> {
+  const signers = lock.signers;
   if (signers === undefined || !signers.require) return undefined;
-  return await readAllowedSigners(dirname(lockFile), signers);
+  return await readAllowedSigners(folder, signers);
+}
+
+/** The allowed-signers files the locks in force require signatures by (read now). */
+async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers> {
+  const project = await signersOfLock(state.lock, dirname(lockFile));
+  const user = state.user?.ok
+    ? await signersOfLock(state.user.lock, dirname(state.user.file))
+    : undefined;
+  return { project, user };
 }
 
 /**
@@ -130,15 +208,17 @@ async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers
 export async function signedVerdict(
   verdict: Verdict,
   skill: DiscoveredSkill,
-  signers: Signers,
+  signers: Signers | undefined,
 ): Promise<Verdict> {
-  if (!verdict.ok || signers === undefined) return verdict;
+  if (!verdict.ok) return verdict;
+  const mine = verdict.lock === "user" ? signers?.user : signers?.project;
+  if (mine === undefined) return verdict;
   const name = JSON.stringify(skill.name);
-  if (!signers.ok) {
-    return failure("bad-allowed-signers", `cannot check signatures: ${signers.message}`);
+  if (!mine.ok) {
+    return failure("bad-allowed-signers", `cannot check signatures: ${mine.message}`);
   }
   const entry = verdict.entry;
-  const signed = await verifySkillSignature(skill.directory, entry.files, signers.text);
+  const signed = await verifySkillSignature(skill.directory, entry.files, mine.text);
   if (signed.ok) {
     return { ...verdict, signer: { principal: signed.principal, fingerprint: signed.fingerprint } };
   }
@@ -193,8 +273,17 @@ export function verdictOf(
   unbundlable?: UnbundlableKind,
 ): Verdict {
   const name = JSON.stringify(skill.name);
-  const entry = snapshot.byName.get(skill.name);
-  if (entry === undefined) return failure("not-locked", `skill ${name} is not in the lock`);
+  const found = entryFor(snapshot, skill);
+  if (found === undefined) {
+    const user = snapshot.user;
+    const why = user === undefined
+      ? "is not in the lock"
+      : user.ok
+      ? "is in neither the project's lock nor the user's lock"
+      : `is not in the project's lock, and ${user.message}`;
+    return failure("not-locked", `skill ${name} ${why}`);
+  }
+  const { entry, lock, sha256 } = found;
   if (!sameOrigin(entry.origin, lockOrigin(skill.origin)) || entry.path !== skill.relativePath) {
     return failure("moved", `skill ${name} is not where the lock says it comes from`);
   }
@@ -209,7 +298,7 @@ export function verdictOf(
   if (bundleSha256 !== entry.bundle_sha256) {
     return failure("changed", `skill ${name} changed since it was locked`);
   }
-  return { ok: true, entry, bundleSha256 };
+  return { ok: true, entry, bundleSha256, lock, lockSha256: sha256 };
 }
 
 /** The refusal of a load whose bytes turned out not to be the locked ones. */
@@ -221,21 +310,31 @@ function changedNow(name: string): Failure<"changed"> {
 export class LockGate {
   /** The lock file's path. */
   readonly file: string;
+  /** The user lock's path, when personal skills may be served under it. */
+  readonly userFile?: string;
   readonly #digests: DigestCache;
   #state?: { key: string; state: LockState };
 
-  /** A gate over the lock at `file`; bundle digests are kept in `digests` (default a new cache). */
-  constructor(file: string, options: { digests?: DigestCache } = {}) {
+  /**
+   * A gate over the lock at `file`, and over the user lock at `user` when given (see the
+   * module doc); bundle digests are kept in `digests` (default a new cache).
+   */
+  constructor(file: string, options: { digests?: DigestCache; user?: string } = {}) {
     this.file = file;
+    this.userFile = options.user;
     this.#digests = options.digests ?? new DigestCache();
   }
 
-  /** The lock in force now (read again when the file changed). Never throws for a bad file. */
+  /** The locks in force now (read again when a file changed). Never throws for a bad file. */
   async state(): Promise<LockState> {
-    const key = await identityOf(this.file);
+    const project = await identityOf(this.file);
+    const user = this.userFile === undefined ? "" : await identityOf(this.userFile) ?? "none";
+    const key = project === undefined ? undefined : `${project}|${user}`;
     if (key !== undefined && this.#state?.key === key) return this.#state.state;
-    const state = await readState(this.file);
-    this.#state = key === undefined || !settled(key) ? undefined : { key, state };
+    const state = await readState(this.file, this.userFile);
+    const stable = project !== undefined && settled(project) &&
+      (user === "" || user === "none" || settled(user));
+    this.#state = key === undefined || !stable ? undefined : { key, state };
     return state;
   }
 
@@ -246,7 +345,7 @@ export class LockGate {
   async check(skill: DiscoveredSkill, state?: LockState, signers?: Signers): Promise<Verdict> {
     const now = state ?? await this.state();
     if (!now.ok) return now;
-    const entry = now.byName.get(skill.name);
+    const entry = entryFor(now, skill)?.entry;
     const bundle = entry?.bundle_sha256 == null ? undefined : await this.bundleState(skill);
     const digest = typeof bundle === "object" ? bundle.sha256 : undefined;
     const verdict = verdictOf(now, skill, digest, typeof bundle === "string" ? bundle : undefined);
@@ -294,12 +393,22 @@ function unbundlableKindOf(error: BundleError): UnbundlableKind {
   return isUnbundlableKind(error.kind) ? error.kind : "unreadable";
 }
 
-async function readState(file: string): Promise<LockState> {
+async function readState(file: string, userFile?: string): Promise<LockState> {
   const read = await readProjectLock(file);
   if (read === undefined) return failure("no-lock", "the project's lock file is gone");
   if (!read.ok) return failure("invalid-lock", `the project's lock is invalid: ${read.message}`);
   const byName = new Map(read.lock.skills.map((s) => [s.name, s]));
-  return { ok: true, lock: read.lock, sha256: read.sha256, byName };
+  const user = userFile === undefined ? undefined : await readUserState(userFile);
+  return { ok: true, lock: read.lock, sha256: read.sha256, byName, ...(user ? { user } : {}) };
+}
+
+/** The user lock at `file`: undefined when there is none, its refusal when it is invalid. */
+async function readUserState(file: string): Promise<UserLockState | undefined> {
+  const read = await readProjectLock(file);
+  if (read === undefined) return undefined;
+  if (!read.ok) return failure("invalid-lock", `the user's lock is invalid: ${read.message}`);
+  const byPlace = new Map(read.lock.skills.map((s) => [placeKey(s.origin, s.path), s]));
+  return { ok: true, file, lock: read.lock, sha256: read.sha256, byPlace };
 }
 
 /** The file's identity (device, inode, size, times); `undefined` when it cannot be stat'ed. */
@@ -343,7 +452,7 @@ export async function openLocked(
 ): Promise<LoadResult | Failure<LockRefusalKind>> {
   const state = await gate.state();
   if (!state.ok) return state;
-  const entry = state.byName.get(skill.name);
+  const entry = entryFor(state, skill)?.entry;
   const verdict = await signedVerdict(
     verdictOf(state, skill, entry?.bundle_sha256 ?? undefined),
     skill,
@@ -357,7 +466,8 @@ export async function openLocked(
   const result = await openSkill(skill, {
     ...options,
     expectedBundleSha256: verdict.bundleSha256,
-    lockSha256: state.sha256,
+    lockSha256: verdict.lockSha256 ?? state.sha256,
+    lock: verdict.lock ?? "project",
     signer: verdict.signer,
   });
   if (result.ok || pinned !== undefined) return result;
@@ -371,7 +481,7 @@ export async function openLocked(
 
 /** What {@linkcode readLocked} returns: the skill parsed from the bundle bytes the lock allowed. */
 export type LockedRead =
-  | { ok: true; skill: ParsedSkill; lockSha256: string }
+  | { ok: true; skill: ParsedSkill; lockSha256: string; lock: LockKind }
   | Failure<LockRefusalKind | "invalid">;
 
 /**
@@ -417,5 +527,12 @@ export async function readLocked(
     lenient: options.lenient,
     confineTo: skill.confineTo,
   });
-  return parsed.ok ? { ok: true, skill: parsed.skill, lockSha256: state.sha256 } : parsed;
+  return parsed.ok
+    ? {
+      ok: true,
+      skill: parsed.skill,
+      lockSha256: verdict.lockSha256 ?? state.sha256,
+      lock: verdict.lock ?? "project",
+    }
+    : parsed;
 }

@@ -82,6 +82,8 @@ export interface OpenOptions {
   expectedSourceCommit?: string;
   /** The SHA-256 of the lock file that enforced this load, for the receipt's `lock_sha256`. */
   lockSha256?: string;
+  /** Which lock enforced this load (`project` or `user`), for the receipt's `lock`. */
+  lock?: "project" | "user";
   /** The allowed signer whose signature the lock required, for the receipt's `signer`. */
   signer?: { principal: string; fingerprint: string };
   /** Load even when the author disabled model invocation (for a person reading it, not a model). */
@@ -254,7 +256,7 @@ function receiptOf(
   fresh: FreshSkill,
   tools: string[],
   commit: string | null | undefined,
-  enforced: Pick<OpenOptions, "lockSha256" | "signer">,
+  enforced: Pick<OpenOptions, "lockSha256" | "lock" | "signer">,
 ): LoadReceipt {
   const receipt: LoadReceipt = {
     schema: "skills-anywhere-load-1",
@@ -270,7 +272,10 @@ function receiptOf(
     permissions_enforced: false,
   };
   if (commit !== undefined) receipt.source_commit = commit;
-  if (enforced.lockSha256 !== undefined) receipt.lock_sha256 = enforced.lockSha256;
+  if (enforced.lockSha256 !== undefined) {
+    receipt.lock = enforced.lock ?? "project";
+    receipt.lock_sha256 = enforced.lockSha256;
+  }
   if (enforced.signer !== undefined) {
     receipt.signer = {
       principal: enforced.signer.principal,

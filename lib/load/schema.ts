@@ -72,7 +72,8 @@ void bundleSchemaMatches;
 /**
  * The `skills-anywhere-load-1` receipt: what was loaded, never the text
  * itself. `source_commit` is present when the load looked the commit up;
- * `lock_sha256` (the SHA-256 of the project lock file's bytes) when the load
+ * `lock_sha256` (the SHA-256 of the lock file's bytes) and `lock` (which lock:
+ * `project`, or `user` for a personal skill the user lock covers) when the load
  * was enforced by a lock; `signer` (the allowed signer's principal and key
  * fingerprint) when that lock required a signature and it held.
  */
@@ -91,6 +92,7 @@ export const LOAD_RECEIPT_SCHEMA = {
     declared_tools: { type: ["array", "null"], items: STRING },
     permissions_enforced: { const: false },
     source_commit: { type: ["string", "null"] },
+    lock: { type: "string", enum: ["project", "user"] },
     lock_sha256: STRING,
     signer: {
       type: "object",

@@ -61,6 +61,10 @@ export interface CurrentOptions {
   names?: readonly string[];
   /** Told why an existing `lock.json` was not read. */
   warn?: (message: string) => void;
+  /** Only the skills this accepts (default: every one; see `./scope.ts` for whose a skill is). */
+  include?: (skill: LockableSkill) => boolean;
+  /** Only the sources this accepts (default: every one). */
+  includeSource?: (source: ResolvedSource) => boolean;
 }
 
 /** The content of one skill as a lock records it. */
@@ -146,9 +150,13 @@ export async function currentLock(
   const skills: LockSkill[] = [];
   for (const skill of catalog.report.skills) {
     if (wanted !== undefined && !wanted.has(skill.name)) continue;
+    if (options.include !== undefined && !options.include(skill)) continue;
     skills.push(await entryOf(skill, catalog.sources, synced));
   }
-  const sources = catalog.sources.map((s) => ({
+  const kept = options.includeSource === undefined
+    ? catalog.sources
+    : catalog.sources.filter(options.includeSource);
+  const sources = kept.map((s) => ({
     key: s.key,
     url: s.url,
     ref: s.ref ?? null,

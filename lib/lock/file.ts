@@ -47,6 +47,23 @@ export function projectLockPath(root: string): string {
   return join(root, LOCK_FILE_NAME);
 }
 
+/** The file name of a person's user lock, in the tool's state folder (`~/.dsh/skills-anywhere/`). */
+export const USER_LOCK_FILE_NAME = "user.lock.json";
+
+/**
+ * The path of the user lock (personal skills: user folders, plugins, user-level sources) in
+ * the tool's state folder `stateDir`. Same format as a project's lock.
+ *
+ * @example
+ * ```ts
+ * import { userLockPath } from "./file.ts";
+ * userLockPath("/home/me/.dsh/skills-anywhere"); // "/home/me/.dsh/skills-anywhere/user.lock.json"
+ * ```
+ */
+export function userLockPath(stateDir: string): string {
+  return join(stateDir, USER_LOCK_FILE_NAME);
+}
+
 /**
  * Reads and validates the lock at `file`: undefined when the file does not
  * exist, a failure (with the reader's or the format's `kind`) when it cannot

@@ -19,6 +19,7 @@
  */
 import { projectLockPath, readProjectLock } from "./file.ts";
 import type { LockOrigin, ProjectLock } from "./format.ts";
+import { isPersonalOrigin } from "./scope.ts";
 
 /** Where a skill came from, by shape (the catalog's `Origin` is one). */
 export type SkillOrigin =
@@ -85,7 +86,9 @@ export function isLockedPlace(place: LockedPlace, origin: SkillOrigin, path: str
 }
 
 /**
- * The locked place of every name of `lock`.
+ * The locked place of every name of `lock`; an entry from a person's folder or a plugin (which
+ * only a lock written before project locks held the project's own skills can hold) keeps no
+ * name, so a name agrees on every machine whatever the person's home holds.
  *
  * @example
  * ```ts
@@ -94,7 +97,11 @@ export function isLockedPlace(place: LockedPlace, origin: SkillOrigin, path: str
  * ```
  */
 export function lockedNames(lock: ProjectLock): LockedNames {
-  return new Map(lock.skills.map((s) => [s.name, { origin: s.origin, path: s.path }]));
+  return new Map(
+    lock.skills.filter((s) => !isPersonalOrigin(s.origin)).map((
+      s,
+    ) => [s.name, { origin: s.origin, path: s.path }]),
+  );
 }
 
 /**

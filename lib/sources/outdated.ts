@@ -31,8 +31,8 @@ import { isShaLike } from "./sync.ts";
 export interface KnownCommit {
   /** The commit (as recorded; compared as lower-case). */
   commit: string;
-  /** `project-lock` (the project's lock) or `synced` (the user's record of the last sync). */
-  from: "project-lock" | "synced";
+  /** `project-lock` (the project's lock), `user-lock` (the user lock) or `synced` (the last sync). */
+  from: "project-lock" | "user-lock" | "synced";
 }
 
 /** One source's row. */
