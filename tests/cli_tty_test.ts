@@ -261,7 +261,7 @@ const PLUGINS = [
 /**
  * A home where every real name is published by Claude Code, Cursor and Codex with different
  * texts (so two of each are renamed `<agent>-<name> (renamed from <name>)`), by three plugins,
- * and a skill whose description has wide (CJK) characters and combining marks.
+ * a hidden duplicate, and a skill whose description has wide (CJK) characters and combining marks.
  */
 async function writeLongHome(box: Sandbox): Promise<void> {
   const files: Record<string, string> = {};
@@ -291,6 +291,10 @@ async function writeLongHome(box: Sandbox): Promise<void> {
     plugins: installed,
   });
   files[".claude/settings.json"] = JSON.stringify({ enabledPlugins: enabled });
+  // The same file in two agents: one is a hidden duplicate (list --all, doctor).
+  const same = skill("finishing-a-development-branch-the-same-everywhere", description("x", "y"));
+  files[".claude/skills/finishing-a-development-branch-the-same-everywhere/SKILL.md"] = same;
+  files[".gemini/skills/finishing-a-development-branch-the-same-everywhere/SKILL.md"] = same;
   files[".claude/skills/spreadsheet-report/SKILL.md"] = skill(
     "spreadsheet-report",
     "表計算ソフトのデータを分析してレポートを作成します。Café crème, naïve e\u0301 résumé.",
@@ -366,6 +370,7 @@ for (const columns of [60, 80, 100, 160]) {
       ok(lines.some((l) => l.includes("…")), "something was cut");
       const all = await inTerminal(box, ["list", "--all"], { columns });
       await assertFits(all, columns, "list --all");
+      ok(all.includes("Hidden duplicates (1):"), all);
       // doctor's tables are its indented lines; agents' table ends at its first blank line.
       const doctor = await inTerminal(box, ["doctor"], { columns });
       await assertFits(doctor, columns, "doctor", (ls) => ls.filter((l) => l.startsWith("  ")));
