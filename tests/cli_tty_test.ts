@@ -389,3 +389,25 @@ for (const columns of [60, 80, 100, 160]) {
     }, CATALOG_BOX);
   });
 }
+
+Deno.test("sources, outdated and sync on narrow terminals: no line wider, the source's ends kept", async () => {
+  await withSandbox(async (box) => {
+    const name = "a-git-source-with-a-long-repository-name-from-a-real-organisation";
+    const upstream = await box.repo(name, {
+      "skills/writing-plans/SKILL.md": skill("writing-plans", "Write plans. Use it first."),
+    });
+    const added = await box.cli("add", upstream, "--path", "skills");
+    equal(added.code, 0, added.stderr);
+    for (const columns of [60, 80]) {
+      for (const args of [["sources"], ["outdated"], ["sync"]]) {
+        const shown = await inTerminal(box, args, { columns });
+        await assertFits(shown, columns, args[0], (ls) => ls.slice(0, ls.indexOf("")));
+        // `sources` shows a local source by its path: its start and its end (the sub-path) survive.
+        const row = shown.split("\n")[1].replace(OUR_SGR, "");
+        if (args[0] === "sources") ok(row.startsWith("/") && /…[^ ]*skills /.test(row), row);
+      }
+    }
+    const piped = await box.cli("sources");
+    ok(piped.stdout.includes(name) && !piped.stdout.includes("…"), piped.stdout);
+  }, CATALOG_BOX);
+});

@@ -103,9 +103,9 @@ export async function runOutdated(
 /** How the `outdated` table shares a narrow terminal: the source first, the state gets the rest. */
 const OUTDATED_COLUMNS: ColumnFit[] = [
   { min: 16, share: 0.3, cut: "middle" },
-  { min: 8, share: 0.12 },
+  { min: 9, share: 0.12 },
   { min: 12, share: 0.2 },
-  { min: 12, share: 0.12 },
+  { min: 7, share: 0.12 },
   { min: 8, share: 1 },
 ];
 

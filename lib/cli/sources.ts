@@ -180,9 +180,9 @@ export async function runSources(
 
 /** How the sources table shares a narrow terminal: the source first, then its state. */
 const SOURCE_COLUMNS: ColumnFit[] = [
-  { min: 16, share: 0.35, cut: "middle" },
-  { min: 8, share: 0.12 },
-  { min: 16, share: 0.3, cut: "middle" },
+  { min: 16, share: 0.4, cut: "middle" },
+  { min: 9, share: 0.12 },
+  { min: 12, share: 0.25, cut: "middle" },
   { min: 12, share: 1 },
 ];
 
