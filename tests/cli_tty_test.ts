@@ -18,6 +18,7 @@ import {
   writeTree,
 } from "./helpers.ts";
 import { CATALOG_BOX, skill } from "./catalog_cli_helpers.ts";
+import { join } from "node:path";
 
 /** The SGR sequences the CLI's styles write (bold, dim, their reset; green, red, yellow, reset). */
 // deno-lint-ignore no-control-regex
@@ -235,5 +236,178 @@ Deno.test("mcp in a terminal says on stderr that it speaks MCP and how to stop i
     equal(piped.code, 0, piped.stderr);
     equal(piped.stderr, "", "an MCP client's pipe gets no note");
     equal(piped.stdout, "");
+  }, CATALOG_BOX);
+});
+
+/** Skill names of real public repositories (anthropics/skills, obra/superpowers), some long. */
+const REAL_NAMES = [
+  "brand-guidelines",
+  "skill-creator",
+  "test-driven-development",
+  "verification-before-completion",
+  "subagent-driven-development",
+  "finishing-a-development-branch",
+  "dispatching-parallel-agents",
+  "using-git-worktrees",
+];
+
+/** Claude Code plugins as marketplaces publish them: `<plugin>@<marketplace>`. */
+const PLUGINS = [
+  ["skill-creator", "claude-plugins-official"],
+  ["superpowers", "superpowers-marketplace"],
+  ["document-skills", "anthropic-agent-skills"],
+];
+
+/**
+ * A home where every real name is published by Claude Code, Cursor and Codex with different
+ * texts (so two of each are renamed `<agent>-<name> (renamed from <name>)`), by three plugins,
+ * a hidden duplicate, and a skill whose description has wide (CJK) characters and combining marks.
+ */
+async function writeLongHome(box: Sandbox): Promise<void> {
+  const files: Record<string, string> = {};
+  const description = (who: string, name: string) =>
+    `${who}'s ${name}, a long description from a real repository, so that every table has ` +
+    "something to cut. Use it when the user asks for it by name or describes the task it does.";
+  for (const name of REAL_NAMES) {
+    for (const agent of [".claude", ".cursor", ".codex"]) {
+      files[`${agent}/skills/${name}/SKILL.md`] = skill(name, description(agent, name), agent);
+    }
+  }
+  const installed: Record<string, unknown> = {};
+  const enabled: Record<string, boolean> = {};
+  for (const [plugin, market] of PLUGINS) {
+    const dir = `.claude/plugins/cache/${market}/${plugin}/1.0.0`;
+    files[`${dir}/skills/${plugin}-guide/SKILL.md`] = skill(
+      `${plugin}-guide`,
+      description(plugin, "guide"),
+    );
+    installed[`${plugin}@${market}`] = [
+      { scope: "user", installPath: join(box.home, dir), version: "1.0.0" },
+    ];
+    enabled[`${plugin}@${market}`] = true;
+  }
+  files[".claude/plugins/installed_plugins.json"] = JSON.stringify({
+    version: 2,
+    plugins: installed,
+  });
+  files[".claude/settings.json"] = JSON.stringify({ enabledPlugins: enabled });
+  // The same file in two agents: one is a hidden duplicate (list --all, doctor).
+  const same = skill("finishing-a-development-branch-the-same-everywhere", description("x", "y"));
+  files[".claude/skills/finishing-a-development-branch-the-same-everywhere/SKILL.md"] = same;
+  files[".gemini/skills/finishing-a-development-branch-the-same-everywhere/SKILL.md"] = same;
+  files[".claude/skills/spreadsheet-report/SKILL.md"] = skill(
+    "spreadsheet-report",
+    "表計算ソフトのデータを分析してレポートを作成します。Café crème, naïve e\u0301 résumé.",
+  );
+  await writeTree(box.home, files);
+}
+
+/**
+ * The cells each line takes on screen, measured by python3's `unicodedata` (an implementation
+ * independent of the CLI's): East Asian Wide and Fullwidth characters 2, combining marks 0.
+ */
+async function cellWidths(lines: string[]): Promise<number[]> {
+  const program = "import json, sys, unicodedata\n" +
+    "w = lambda c: 0 if unicodedata.combining(c) else " +
+    "2 if unicodedata.east_asian_width(c) in 'WF' else 1\n" +
+    "print(json.dumps([sum(w(c) for c in l) for l in json.load(sys.stdin)]))\n";
+  const plain = lines.map((line) => line.replace(OUR_SGR, ""));
+  const result = await run("python3", ["-c", program], { stdin: JSON.stringify(plain) });
+  equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** Proves no line of `shown` (or of its lines that `pick` keeps) is wider than `columns` cells. */
+async function assertFits(
+  shown: string,
+  columns: number,
+  what: string,
+  pick: (lines: string[]) => string[] = (lines) => lines,
+): Promise<void> {
+  const lines = pick(shown.split("\n"));
+  ok(lines.length > 0, `${what}: no lines`);
+  const widths = await cellWidths(lines);
+  widths.forEach((w, i) =>
+    ok(w <= columns, `${what}: line ${i} is ${w} > ${columns}: ${lines[i]}`)
+  );
+}
+
+/** The part of `name` that tells it apart: whole, or (cut in the middle) its start and its end. */
+function survives(line: string, name: string): boolean {
+  if (line.includes(name)) return true;
+  const cut = new RegExp(`${escapeRe(name.slice(0, 4))}[^ ]*…[^ ]*${escapeRe(name.slice(-4))}`);
+  return cut.test(line);
+}
+
+/** `text` with every regular-expression metacharacter escaped. */
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+for (const columns of [60, 80, 100, 160]) {
+  Deno.test(`tables on a ${columns}-column terminal: no line wider, every name told apart, piped whole`, async () => {
+    await withSandbox(async (box) => {
+      await writeLongHome(box);
+      const piped = await box.cli("list", "--json");
+      const skills = JSON.parse(piped.stdout).skills as {
+        name: string;
+        renamed_from: string | null;
+        origin: { kind: string; plugin?: string };
+      }[];
+      ok(skills.length >= 27, `only ${skills.length} skills`);
+      ok(skills.some((s) => s.name.length + (s.renamed_from?.length ?? 0) > 40), "long renames");
+
+      const list = await inTerminal(box, ["list"], { columns });
+      await assertFits(list, columns, "list");
+      const lines = list.split("\n").map((l) => l.replace(OUR_SGR, ""));
+      for (const s of skills) {
+        const row = lines.find((l) => survives(l.split("  ")[0], s.name));
+        ok(row !== undefined, `${s.name} cannot be told apart at ${columns}:\n${list}`);
+        if (s.origin.kind === "claude-plugins") {
+          ok(lines.some((l) => l.includes(s.origin.plugin!)), `${s.origin.plugin} lost`);
+        }
+      }
+      ok(lines.some((l) => l.includes("…")), "something was cut");
+      const all = await inTerminal(box, ["list", "--all"], { columns });
+      await assertFits(all, columns, "list --all");
+      ok(all.includes("Hidden duplicates (1):"), all);
+      // doctor's tables are its indented lines; agents' table ends at its first blank line.
+      const doctor = await inTerminal(box, ["doctor"], { columns });
+      await assertFits(doctor, columns, "doctor", (ls) => ls.filter((l) => l.startsWith("  ")));
+      ok(doctor.includes("Renamed to avoid collisions (16):"), doctor);
+      const agents = await inTerminal(box, ["agents"], { columns });
+      await assertFits(agents, columns, "agents", (ls) => ls.slice(0, ls.indexOf("")));
+      const search = await inTerminal(box, ["search", "description", "--limit", "40"], { columns });
+      await assertFits(search, columns, "search");
+      ok(search.split("\n").length >= 28, search);
+
+      const whole = await box.cli("list");
+      ok(!whole.stdout.includes("…"), "piped: nothing cut");
+      for (const s of skills) ok(whole.stdout.includes(s.name), s.name);
+      ok(whole.stdout.includes("claude plugin skill-creator@claude-plugins-official"));
+      ok(whole.stdout.includes("(renamed from verification-before-completion)"));
+    }, CATALOG_BOX);
+  });
+}
+
+Deno.test("sources, outdated and sync on narrow terminals: no line wider, the source's ends kept", async () => {
+  await withSandbox(async (box) => {
+    const name = "a-git-source-with-a-long-repository-name-from-a-real-organisation";
+    const upstream = await box.repo(name, {
+      "skills/writing-plans/SKILL.md": skill("writing-plans", "Write plans. Use it first."),
+    });
+    const added = await box.cli("add", upstream, "--path", "skills");
+    equal(added.code, 0, added.stderr);
+    for (const columns of [60, 80]) {
+      for (const args of [["sources"], ["outdated"], ["sync"]]) {
+        const shown = await inTerminal(box, args, { columns });
+        await assertFits(shown, columns, args[0], (ls) => ls.slice(0, ls.indexOf("")));
+        // `sources` shows a local source by its path: its start and its end (the sub-path) survive.
+        const row = shown.split("\n")[1].replace(OUR_SGR, "");
+        if (args[0] === "sources") ok(row.startsWith("/") && /…[^ ]*skills /.test(row), row);
+      }
+    }
+    const piped = await box.cli("sources");
+    ok(piped.stdout.includes(name) && !piped.stdout.includes("…"), piped.stdout);
   }, CATALOG_BOX);
 });

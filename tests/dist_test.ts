@@ -22,6 +22,7 @@ const CLI_SUITE = [
   "tests/search_cli_test.ts",
   "tests/cli_help_test.ts",
   "tests/cli_tty_test.ts",
+  "tests/cli_pipe_test.ts",
 ];
 
 async function nodePath(): Promise<string> {

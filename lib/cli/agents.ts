@@ -17,9 +17,9 @@ import { findProjectRoot } from "../catalog/config.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { formatTable } from "./table.ts";
+import { type ColumnFit, formatTable } from "./table.ts";
 
 /** Whether `path` is a directory (following links); false when it cannot be read. */
 async function isDirectory(path: string): Promise<boolean> {
@@ -39,7 +39,7 @@ export async function runAgents(
   const config = cliConfig({ sharedDirs: true });
   const projectRoot = await findProjectRoot(cwd);
   const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, projectRoot, config.home)));
-  io.out(values.json ? jsonText(rows) : agentsText(rows, outStyles(io)));
+  io.out(values.json ? jsonText(rows) : agentsText(rows, outStyles(io), tableWidth(io)));
   return 0;
 }
 
@@ -62,8 +62,21 @@ async function agentRow(agent: AgentRow, projectRoot: string, home: string) {
   };
 }
 
+/** How the agents table shares a narrow terminal: the agent, its id, then its folders. */
+const AGENT_COLUMNS: ColumnFit[] = [
+  { min: 10, share: 0.2 },
+  { min: 8, share: 0.15 },
+  { min: 12, share: 0.3, cut: "middle" },
+  { min: 12, share: 0.25, cut: "middle" },
+  { min: 3 },
+];
+
 /** The human table (bold headers), then how many agents have a skills directory here. */
-function agentsText(rows: readonly AgentsDocRow[], st: Styles): string {
+function agentsText(
+  rows: readonly AgentsDocRow[],
+  st: Styles,
+  width: number | undefined,
+): string {
   const table = formatTable([
     ["AGENT", "ID", "PROJECT DIR", "USER DIR", "FOUND HERE"].map((h) => [[h, st.bold]] as const),
     ...rows.map((r) => [
@@ -73,7 +86,7 @@ function agentsText(rows: readonly AgentsDocRow[], st: Styles): string {
       r.user ?? "-",
       r.present ? "yes" : "",
     ]),
-  ]);
+  ], width === undefined ? {} : { width, columns: AGENT_COLUMNS });
   const found = rows.filter((r) => r.present).length;
   const have = found === 1 ? "1 has" : `${found} have`;
   return `${table}\n\n${rows.length} agents supported; ${have} a skills directory on this machine.\n` +

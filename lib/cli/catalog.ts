@@ -24,7 +24,7 @@ import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import type { Styles } from "./style.ts";
-import { formatTable, tildePath } from "./table.ts";
+import { type ColumnFit, formatTable, tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
@@ -125,7 +125,8 @@ export interface HiddenRow {
 
 /**
  * The "Hidden duplicates (n):" section (each with why and the file kept instead), then the
- * "Excluded by configuration (n):" section; nothing for an empty list. Paths dim.
+ * "Excluded by configuration (n):" section; nothing for an empty list. Paths dim; fitted to
+ * `width` when given (a terminal), paths cut in the middle.
  *
  * @example
  * ```ts
@@ -138,22 +139,31 @@ export function hiddenSections(
   rows: readonly HiddenRow[],
   show: (path: string) => string,
   st: Styles,
+  width?: number,
 ): string[] {
   const lines: string[] = [];
+  const fit = (columns: ColumnFit[]) => width === undefined ? {} : { width, columns };
+  const path: ColumnFit = { min: 16, cut: "middle" };
   const duplicates = rows.filter((r) => r.reason !== "excluded");
   const excluded = rows.filter((r) => r.reason === "excluded");
   if (duplicates.length > 0) {
     lines.push("", st.bold(`Hidden duplicates (${duplicates.length}):`));
-    lines.push(formatTable(duplicates.map((d) => [
-      "  " + d.name,
-      d.reason,
-      [[show(d.path), st.dim]],
-      [["-> "], [show(d.winner), st.dim]],
-    ])));
+    lines.push(formatTable(
+      duplicates.map((d) => [
+        "  " + d.name,
+        d.reason,
+        [[show(d.path), st.dim]],
+        [["-> "], [show(d.winner), st.dim, "key"]],
+      ]),
+      fit([{ min: 12, cut: "middle" }, { min: 8 }, path, path]),
+    ));
   }
   if (excluded.length > 0) {
     lines.push("", st.bold(`Excluded by configuration (${excluded.length}):`));
-    lines.push(formatTable(excluded.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])));
+    lines.push(formatTable(
+      excluded.map((d) => ["  " + d.name, [[show(d.path), st.dim]]]),
+      fit([{ min: 12, cut: "middle" }, path]),
+    ));
   }
   return lines;
 }

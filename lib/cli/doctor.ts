@@ -27,9 +27,9 @@ import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, hiddenSections } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { formatTable } from "./table.ts";
+import { type ColumnFit, formatTable, type TableOptions } from "./table.ts";
 
 /** What `doctor --json` prints. */
 type DoctorDoc =
@@ -52,7 +52,7 @@ export async function runDoctor(
   };
   if (values.json) io.out(jsonText(doc));
   else {
-    const view = { show, st: outStyles(io) };
+    const view = { show, st: outStyles(io), width: tableWidth(io) };
     io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
   }
   return 0;
@@ -152,7 +152,19 @@ function doctorDoc(report: DiscoveryReport, git: boolean) {
 interface DoctorView {
   show: (path: string) => string;
   st: Styles;
+  /** The width tables are fitted to (a terminal), else none. */
+  width: number | undefined;
 }
+
+/** A table fitted to `width` when given: names cut in the middle, paths too. */
+function fitted(width: number | undefined, columns: ColumnFit[]): TableOptions {
+  return width === undefined ? {} : { width, columns };
+}
+
+/** A path column: cut in the middle, so the folder and the file stay. */
+const PATH: ColumnFit = { min: 16, cut: "middle" };
+/** A name column. */
+const NAME: ColumnFit = { min: 12, cut: "middle" };
 
 /** The human report: one section per kind of fact. */
 function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[] {
@@ -165,15 +177,14 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
     st.bold(`Roots present (${present.length} of ${doc.roots.length}):`),
   ];
   if (present.length > 0) {
-    lines.push(formatTable(present.map((r) => [
-      "  " + r.label,
-      String(r.count).padStart(3),
-      [[show(r.path), st.dim]],
-    ])));
+    lines.push(formatTable(
+      present.map((r) => ["  " + r.label, String(r.count).padStart(3), [[show(r.path), st.dim]]]),
+      fitted(view.width, [NAME, { min: 3 }, { ...PATH, share: 1 }]),
+    ));
   }
   lines.push(...fixedSections(doc, view), ...collisionSection(doc, st));
   lines.push(...refusedSections(doc, view));
-  lines.push(...hiddenSections(doc.dropped, show, st));
+  lines.push(...hiddenSections(doc.dropped, show, st, view.width));
   if (!doc.complete) {
     lines.push(
       "",
@@ -192,15 +203,14 @@ const RENAMED_WORDS: Readonly<Record<RenameReason, string>> = {
 };
 
 /** The skills published with a change: renamed, repaired, or kept from the model by their author. */
-function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
+function fixedSections(doc: DoctorDoc, { show, st, width }: DoctorView): string[] {
   const lines: string[] = [];
   if (doc.renamed.length > 0) {
     lines.push("", st.bold(`Renamed to avoid collisions (${doc.renamed.length}):`));
-    const rows = formatTable(doc.renamed.map((r) => [
-      "  " + r.from,
-      `-> ${r.name}`,
-      [[show(r.path), st.dim]],
-    ])).split("\n");
+    const rows = formatTable(
+      doc.renamed.map((r) => ["  " + r.from, `-> ${r.name}`, [[show(r.path), st.dim]]]),
+      fitted(width, [NAME, NAME, PATH]),
+    ).split("\n");
     // A rename the lock caused says so on the line below it (the others: a plain collision).
     doc.renamed.forEach((r, i) => {
       lines.push(rows[i]);
@@ -226,7 +236,10 @@ function fixedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
       ),
     );
     lines.push(
-      formatTable(doc.model_disabled.map((d) => ["  " + d.name, [[show(d.path), st.dim]]])),
+      formatTable(
+        doc.model_disabled.map((d) => ["  " + d.name, [[show(d.path), st.dim]]]),
+        fitted(width, [NAME, { ...PATH, share: 1 }]),
+      ),
     );
   }
   return lines;

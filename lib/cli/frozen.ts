@@ -24,11 +24,11 @@ import { type KnownCommit, type OutdatedRow, outdatedSources } from "../sources/
 import { type OptionValues, UsageError } from "./args.ts";
 import { stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, tableWidth } from "./io.ts";
 import { lockOrRefuse, readLock } from "./lock.ts";
 import { printSyncResults, sourcesFor } from "./sources.ts";
 import { outStyles } from "./style.ts";
-import { formatTable, tildePath } from "./table.ts";
+import { type ColumnFit, formatTable, tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** The sources in force and the project's lock (undefined when it has none; invalid: exit 2). */
@@ -143,6 +143,15 @@ export async function runOutdated(
   return rows.some((r) => r.state === "outdated") ? 1 : 0;
 }
 
+/** How the `outdated` table shares a narrow terminal: the source first, the state gets the rest. */
+const OUTDATED_COLUMNS: ColumnFit[] = [
+  { min: 16, share: 0.3, cut: "middle" },
+  { min: 9, share: 0.12 },
+  { min: 12, share: 0.2 },
+  { min: 7, share: 0.12 },
+  { min: 8, share: 1 },
+];
+
 /** The human `outdated` table and a summary line. */
 function outdatedText(rows: readonly OutdatedRow[], io: Io): string {
   if (rows.length === 0) return "No git sources configured.\n";
@@ -157,7 +166,7 @@ function outdatedText(rows: readonly OutdatedRow[], io: Io): string {
       short(r.upstream),
       r.state === "error" ? `error: ${r.error}` : r.state,
     ]),
-  ]);
+  ], tableWidth(io) === undefined ? {} : { width: tableWidth(io), columns: OUTDATED_COLUMNS });
   const outdated = rows.filter((r) => r.state === "outdated").length;
   const errors = rows.filter((r) => r.state === "error").length;
   const summary = errors > 0

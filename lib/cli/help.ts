@@ -104,9 +104,29 @@ export function commandHelp(name: string): string {
   return lines.join("\n");
 }
 
+/** How every command's output behaves at the shell (docs/cli.md, after the top-level help). */
+const AT_THE_SHELL = [
+  "## Output at the shell",
+  "",
+  "- **Pipes.** A reader that stops early (`list | head -1`, quitting `less`) is not an error: the",
+  "  command drops the rest of its output and ends as it would have, with its own exit code (0 for a",
+  "  listing, 1 for a failed `check` or `verify`) and nothing on stderr, under Deno, Node and the",
+  "  binaries alike. It does not exit 141: under `set -o pipefail` a listing cut short by `head` still",
+  "  succeeds, and a failed verdict is never turned into another code.",
+  "- **Tables that fit.** On a terminal no table line is wider than the terminal (measured in cells:",
+  "  wide East Asian characters and emoji take two, combining marks none). The columns share the width",
+  "  by priority: names first (cut in the middle, their marks such as `(renamed from x)` first), then",
+  "  origins (a plugin keeps its name, its marketplace goes first), then paths (cut in the middle); the",
+  "  description gets what is left. Each cut shows `…`. When the description would get less than 30",
+  "  columns beside the path, `list` puts each path on its own line under its row. Piped or redirected,",
+  "  every cell is whole.",
+  "- **Colour.** Only on a terminal, never in `--json`; `NO_COLOR` turns it off, `FORCE_COLOR` on (in",
+  "  pipes too).",
+];
+
 /**
- * `docs/cli.md`: the top-level help and every command's help, each in a code
- * block under its heading, exactly as `--help` prints them.
+ * `docs/cli.md`: the top-level help, how output behaves at the shell, and every command's help,
+ * each in a code block under its heading, exactly as `--help` prints them.
  *
  * @example
  * ```ts
@@ -123,6 +143,8 @@ export function cliReference(): string {
     "```text",
     topHelp().trimEnd(),
     "```",
+    "",
+    ...AT_THE_SHELL,
   ];
   for (const name of Object.keys(COMMANDS)) {
     sections.push("", `## ${name}`, "", "```text", commandHelp(name).trimEnd(), "```");

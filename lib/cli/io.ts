@@ -7,6 +7,12 @@
  * non-empty turns it off, else a stream has colour only when it is a terminal
  * and `TERM` is not `dumb`. `--json` output never has colour.
  *
+ * A reader that goes away (`list | head -1`: the write fails with `EPIPE`) is
+ * not a failure: later output to that stream is dropped, the command ends as
+ * it would have and its exit code stays its own verdict (0 for a listing, 1 for
+ * a failed check), with nothing on stderr. The runtimes ignore `SIGPIPE`, so
+ * the signal never kills the process (no exit 141).
+ *
  * @example
  * ```ts
  * import { processIo } from "./io.ts";
@@ -56,14 +62,68 @@ export function colorWanted(isTty: boolean, env: Record<string, string | undefin
   return isTty && env.TERM !== "dumb";
 }
 
-/** The real process streams. */
+/** The part of a process stream {@linkcode quietWriter} uses. */
+export interface OutputStream {
+  /** Writes `text` (failures arrive as "error" events). */
+  write(text: string): unknown;
+  /** Listens for the stream's "error" events. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+  /** How many "error" listeners the stream has. */
+  listenerCount(event: "error"): number;
+}
+
+/** One writer per stream, however many runs share the process (one listener each). */
+const writers = new WeakMap<OutputStream, (text: string) => void>();
+
+/** Whether `error` says the reader of a pipe or socket went away. */
+function readerGone(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "EPIPE";
+}
+
+/**
+ * A writer to `stream` that stops quietly once its reader goes away (`EPIPE`): the failed write
+ * and every later one are dropped (one writer per stream: calls with the same stream share it).
+ * Any other write error is left to whoever else listens for
+ * it (the MCP server does), else raised as before.
+ *
+ * @example
+ * ```ts
+ * import process from "node:process";
+ * import { quietWriter } from "./io.ts";
+ * const out = quietWriter(process.stdout);
+ * out("hello\n"); // nothing is raised if stdout is a pipe whose reader has closed
+ * ```
+ */
+export function quietWriter(stream: OutputStream): (text: string) => void {
+  const known = writers.get(stream);
+  if (known !== undefined) return known;
+  let gone = false;
+  stream.on("error", (error) => {
+    if (readerGone(error)) gone = true;
+    else if (stream.listenerCount("error") === 1) throw error;
+  });
+  const write = (text: string) => {
+    if (gone) return;
+    try {
+      stream.write(text);
+    } catch (error) {
+      // A runtime that reports the closed pipe from write itself rather than as an event.
+      if (!readerGone(error)) throw error;
+      gone = true;
+    }
+  };
+  writers.set(stream, write);
+  return write;
+}
+
+/** The real process streams (see the module doc for a reader that goes away). */
 export function processIo(): Io {
   const outIsTty = Boolean(process.stdout.isTTY);
   const errIsTty = Boolean(process.stderr.isTTY);
   const columns = outIsTty ? process.stdout.columns : undefined;
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: quietWriter(process.stdout),
+    err: quietWriter(process.stderr),
     inIsTty: Boolean(process.stdin.isTTY),
     errIsTty,
     outIsTty,
@@ -71,4 +131,18 @@ export function processIo(): Io {
     color: colorWanted(outIsTty, process.env),
     errColor: colorWanted(errIsTty, process.env),
   };
+}
+
+/**
+ * The width human tables are fitted to: the terminal's columns when stdout is a terminal, else
+ * none (piped output stays whole).
+ *
+ * @example
+ * ```ts
+ * import { processIo, tableWidth } from "./io.ts";
+ * tableWidth(processIo()); // 80 on an 80-column terminal, undefined in a pipe
+ * ```
+ */
+export function tableWidth(io: Io): number | undefined {
+  return io.outIsTty ? io.columns : undefined;
 }

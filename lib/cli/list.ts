@@ -3,12 +3,16 @@
  * from, where it lives and what it does.
  *
  * The human table has the columns NAME, FROM, PATH and DESCRIPTION, one line
- * per skill. Piped, the description is whole (its whitespace runs folded to
- * one space). On a terminal the description is cut to the width left; when
- * less than {@linkcode MIN_DESCRIPTION} columns would be left beside the
- * path, the path moves to its own indented line under the row. Marks follow
- * the name: `(renamed from x)`, `(repaired)`, `(user-only)`. One count line
- * ends the listing.
+ * per skill. Piped, every cell is whole (the description's whitespace runs
+ * folded to one space). On a terminal no line is wider than the terminal: the
+ * description is cut to the width left; when less than
+ * {@linkcode MIN_DESCRIPTION} columns would be left beside the whole path, the
+ * path moves to its own indented line under the row (cut in the middle when
+ * even that line is too long), and NAME, FROM and DESCRIPTION share the width
+ * (see {@linkcode NAME_FIT}): a long name is cut in the middle, its marks
+ * first; a plugin origin keeps the plugin's name and loses its marketplace
+ * first. Marks follow the name: `(renamed from x)`, `(repaired)`,
+ * `(user-only)`. One count line ends the listing.
  *
  * @example
  * ```ts
@@ -19,19 +23,29 @@
  * @module
  */
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
-import { originLabel } from "../catalog/origin.ts";
+import { type Origin, originLabel } from "../catalog/origin.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, type HiddenRow, hiddenSections } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
+import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { type Cell, columnWidths, fitText, formatTable } from "./table.ts";
+import { type Cell, type ColumnFit, columnWidths, fitText, formatTable } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** The fewest columns a description gets beside the path before the path moves below. */
 const MIN_DESCRIPTION = 30;
-/** The fewest columns a description gets at all (a narrower terminal wraps the line). */
-const MIN_FITTED = 12;
+/**
+ * How NAME, FROM and DESCRIPTION share a terminal too narrow for them whole: NAME first (up to a
+ * third of the width), then FROM (a quarter), and the description gets what is left (at least
+ * 20 columns while the others can give).
+ */
+export const NAME_FIT: ColumnFit = { min: 16, share: 0.34, cut: "middle" };
+/** FROM's share (see {@linkcode NAME_FIT}). */
+const FROM_FIT: ColumnFit = { min: 14, share: 0.25, cut: "middle" };
+/** A column kept whole (NAME, FROM and PATH when the description has room beside them). */
+const WHOLE: ColumnFit = { min: Infinity };
+/** DESCRIPTION's share (see {@linkcode NAME_FIT}). */
+const DESCRIPTION_FIT: ColumnFit = { min: 20, share: 1, cut: "end" };
 
 /** Runs `list`; always exit 0. */
 export async function runList(
@@ -96,12 +110,28 @@ function listText(report: DiscoveryReport, view: ListView): string[] {
       "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills",
     );
   } else {
-    const width = view.io.outIsTty ? view.io.columns : undefined;
-    lines.push(skillTable(report.skills, view.show, st, width));
+    lines.push(skillTable(report.skills, view.show, st, tableWidth(view.io)));
   }
-  if (view.all) lines.push(...hiddenSections(hiddenRows(report), view.show, st));
-  lines.push("", listFooter(report, view.all));
+  if (view.all) {
+    lines.push(...hiddenSections(hiddenRows(report), view.show, st, tableWidth(view.io)));
+  }
+  const footer = listFooter(report, view.all);
+  const width = tableWidth(view.io);
+  lines.push("", ...(width === undefined ? [footer] : wrapWords(footer, width)));
   return lines;
+}
+
+/** `text` broken at spaces into lines of at most `width` columns (a longer word stays whole). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }
 
 /** A description on one line: runs of spaces, tabs and line breaks folded to one space. */
@@ -120,38 +150,34 @@ function skillTable(
   width: number | undefined,
 ): string {
   const header = (...titles: string[]): Cell[] => titles.map((t) => [[t, st.bold]]);
-  const heads: Cell[][] = skills.map((s) => [nameCell(s, st), originLabel(s.origin)]);
+  const heads: Cell[][] = skills.map((s) => [nameCell(s, st), originCell(s.origin)]);
   const paths = skills.map((s) => show(s.path));
   const descriptions = skills.map((s) => oneLine(s.description));
   const wide = [header("NAME", "FROM", "PATH"), ...heads.map((h, i) => [...h, paths[i]])];
-  if (width === undefined) {
+  const used = columnWidths(wide).reduce((sum, w) => sum + w + 2, 0);
+  if (width === undefined || width - used >= MIN_DESCRIPTION) {
     return formatTable([
       [...wide[0], ...header("DESCRIPTION")],
       ...heads.map((h, i) => [...h, [[paths[i], st.dim]] as Cell, descriptions[i]]),
-    ]);
+    ], width === undefined ? {} : { width, columns: [WHOLE, WHOLE, WHOLE, DESCRIPTION_FIT] });
   }
-  const used = columnWidths(wide).reduce((sum, w) => sum + w + 2, 0);
-  if (width - used >= MIN_DESCRIPTION) {
-    return formatTable([
-      [...wide[0], ...header("DESCRIPTION")],
-      ...heads.map((h, i) => [
-        ...h,
-        [[paths[i], st.dim]] as Cell,
-        fitText(descriptions[i], width - used),
-      ]),
-    ]);
-  }
-  const narrow = [header("NAME", "FROM"), ...heads];
-  const left = Math.max(
-    width - columnWidths(narrow).reduce((sum, w) => sum + w + 2, 0),
-    MIN_FITTED,
-  );
   const rows = formatTable([
-    [...narrow[0], ...header("DESCRIPTION")],
-    ...heads.map((h, i) => [...h, fitText(descriptions[i], left)]),
-  ]).split("\n");
-  const pathLines = paths.map((p) => `  ${st.dim(escapeTerminal(p))}`);
+    [...header("NAME", "FROM"), ...header("DESCRIPTION")],
+    ...heads.map((h, i) => [...h, descriptions[i]]),
+  ], { width, columns: [NAME_FIT, FROM_FIT, DESCRIPTION_FIT] }).split("\n");
+  const pathLines = paths.map((p) =>
+    `  ${st.dim(escapeTerminal(fitText(p, width - 2, "middle")))}`
+  );
   return [rows[0], ...rows.slice(1).flatMap((row, i) => [row, pathLines[i]])].join("\n");
+}
+
+/**
+ * A skill's origin as a cell: a plugin's name is the part that tells plugins apart, kept while
+ * "claude plugin " and the marketplace are cut.
+ */
+function originCell(origin: Origin): Cell {
+  if (origin.kind !== "claude-plugins") return originLabel(origin);
+  return [["claude plugin "], [origin.plugin, undefined, "key"], [`@${origin.marketplace}`]];
 }
 
 /**

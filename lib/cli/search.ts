@@ -27,9 +27,9 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
 import { PROGRAM } from "./commands.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
-import { type Io, PREFIX } from "./io.ts";
+import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { outStyles } from "./style.ts";
-import { fitText } from "./table.ts";
+import { type Cell, type ColumnFit, formatTable } from "./table.ts";
 import { counted } from "./words.ts";
 
 /** The default and the largest `--limit`, the same as `find_skills`'. */
@@ -128,12 +128,36 @@ function reasons(matched: readonly TermMatch[]): string {
 const MARK = " (not offered to the model)";
 
 /**
+ * How a terminal's width is shared: the name first (cut in the middle), the description gets
+ * what is left, why it matched keeps at least 12 columns.
+ */
+const MATCH_COLUMNS: ColumnFit[] = [
+  { min: 12, share: 0.3, cut: "middle" },
+  { min: 20, share: 1 },
+  { min: 12 },
+];
+
+/**
  * One line per hit: the name (marked when kept from the model), the
- * description (cut to the terminal's width when stdout is one, whole when
- * piped) and why it matched.
+ * description and why it matched; on a terminal, a table fitted to its width,
+ * piped, whole.
  */
 function matchLines(matches: readonly SearchMatch<DiscoveredSkill>[], io: Io): string[] {
   const style = outStyles(io);
+  const width = tableWidth(io);
+  if (width !== undefined) {
+    return formatTable(
+      matches.map(({ skill, matched }): Cell[] => [
+        [
+          [skill.name, style.bold],
+          ...(skill.invocation.modelInvocable ? [] : [[MARK, style.warn] as const]),
+        ],
+        skill.description.replace(/[\t\n\r ]+/g, " ").trim(),
+        [[`[${reasons(matched)}]`, style.dim]],
+      ]),
+      { width, columns: MATCH_COLUMNS },
+    ).split("\n");
+  }
   const rows = matches.map(({ skill, matched }) => ({
     name: escapeTerminal(skill.name),
     mark: skill.invocation.modelInvocable ? "" : MARK,
@@ -142,12 +166,9 @@ function matchLines(matches: readonly SearchMatch<DiscoveredSkill>[], io: Io): s
   }));
   const nameWidth = Math.max(...rows.map((r) => r.name.length + r.mark.length));
   return rows.map((r) => {
-    const room = io.columns === undefined
-      ? Infinity
-      : Math.max(20, io.columns - nameWidth - r.why.length - 4);
     const pad = " ".repeat(nameWidth - r.name.length - r.mark.length);
-    return `${style.bold(r.name)}${style.warn(r.mark)}${pad}  ${
-      escapeTerminal(fitText(r.description, room))
-    }  ${style.dim(r.why)}`;
+    return `${style.bold(r.name)}${style.warn(r.mark)}${pad}  ${escapeTerminal(r.description)}  ${
+      style.dim(r.why)
+    }`;
   });
 }

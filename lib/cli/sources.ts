@@ -31,8 +31,8 @@ import { syncAll, type SyncResult } from "../sources/sync.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
-import type { Io } from "./io.ts";
-import { formatTable, tildePath } from "./table.ts";
+import { type Io, tableWidth } from "./io.ts";
+import { type ColumnFit, formatTable, tildePath } from "./table.ts";
 
 /**
  * Reads a sources file the command depends on; one that cannot be used throws
@@ -170,12 +170,28 @@ export async function runSources(
       state: state.status === "untrusted" ? "untrusted" : "active",
       ...state,
     }))));
-  } else io.out(sourcesText(listing, rows.map(({ s, state }) => [s, stateText(state)])));
+  } else {
+    io.out(
+      sourcesText(listing, rows.map(({ s, state }) => [s, stateText(state)]), tableWidth(io)),
+    );
+  }
   return 0;
 }
 
+/** How the sources table shares a narrow terminal: the source first, then its state. */
+const SOURCE_COLUMNS: ColumnFit[] = [
+  { min: 16, share: 0.4, cut: "middle" },
+  { min: 9, share: 0.12 },
+  { min: 12, share: 0.25, cut: "middle" },
+  { min: 12, share: 1 },
+];
+
 /** The human `sources` listing: the table, then where the user and project files are. */
-function sourcesText(listing: Listing, rows: readonly [ResolvedSource, string][]): string {
+function sourcesText(
+  listing: Listing,
+  rows: readonly [ResolvedSource, string][],
+  width?: number,
+): string {
   const { config, projectRoot, untrusted } = listing;
   if (rows.length === 0) {
     return "No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n";
@@ -188,7 +204,7 @@ function sourcesText(listing: Listing, rows: readonly [ResolvedSource, string][]
       tildePath(s.dir, config.home),
       state,
     ]),
-  ]);
+  ], width === undefined ? {} : { width, columns: SOURCE_COLUMNS });
   const userFile = escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home));
   const projectFile = escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home));
   const projectState = untrusted === undefined
@@ -206,11 +222,11 @@ function sourcesText(listing: Listing, rows: readonly [ResolvedSource, string][]
  * syncTable([{ source: "o/r", key: "github.com/o/r", status: "cloned", sha: "a".repeat(40), error: null }]);
  * ```
  */
-export function syncTable(results: readonly SyncResult[]): string {
+export function syncTable(results: readonly SyncResult[], width?: number): string {
   return formatTable([
     ["SOURCE", "STATUS", "COMMIT"],
     ...results.map((r) => [r.source, r.status, r.sha?.slice(0, 12) ?? r.error ?? ""]),
-  ]);
+  ], width === undefined ? {} : { width, columns: [{ min: 16, share: 0.4, cut: "middle" }] });
 }
 
 /** Runs `sync`; exit 1 when any source failed, 2 when a sources file cannot be used. */
@@ -260,7 +276,7 @@ export function printSyncResults(
   } else if (results.length === 0) {
     io.out("No git sources configured.\n");
   } else {
-    io.out(syncTable(results) + "\n");
+    io.out(syncTable(results, tableWidth(io)) + "\n");
   }
   return failed ? 1 : 0;
 }

@@ -47,7 +47,7 @@ import { projectKey, projectTrust, trustProject } from "../sources/trust.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog } from "./catalog.ts";
 import { escapeTerminal } from "./escape.ts";
-import { type Io, PREFIX } from "./io.ts";
+import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { readSourcesStrictly, syncTable } from "./sources.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
@@ -182,7 +182,7 @@ export async function runAdd(
     timeoutMs: config.syncTimeoutMs,
     log: stderrLog(io),
   });
-  io.out(syncTable([result]) + "\n");
+  io.out(syncTable([result], tableWidth(io)) + "\n");
   if (result.status === "failed") return 1;
   io.out(await addSummary(source, config, cwd, io));
   return 0;

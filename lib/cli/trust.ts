@@ -38,9 +38,9 @@ import {
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
-import { type Io, PREFIX } from "./io.ts";
+import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { counted } from "./words.ts";
-import { formatTable, tildePath } from "./table.ts";
+import { type ColumnFit, formatTable, tildePath } from "./table.ts";
 
 /** The `trust --json` document. */
 export interface TrustDoc {
@@ -178,7 +178,7 @@ export async function runTrust(
   const preface = before.state === "changed" ? `${shown} changed since it was trusted.\n` : "";
   // With --json, stdout carries only the document.
   if (values.json) io.err(preface + grantText(review));
-  else io.out(preface + grantText(review));
+  else io.out(preface + grantText(review, tableWidth(io)));
   if (!values.yes && !(await confirmed(io))) {
     report(before.state);
     return 1;
@@ -222,13 +222,21 @@ function trustDoc(review: Review, state: TrustState): TrustDoc {
   };
 }
 
+/** How the sources a trust grants share a narrow terminal: URLs cut in the middle. */
+const GRANT_COLUMNS: ColumnFit[] = [
+  { min: 16, share: 0.3, cut: "middle" },
+  { min: 8, share: 0.12 },
+  { min: 8, share: 0.15, cut: "middle" },
+  { min: 16, share: 1, cut: "middle" },
+];
+
 /** What trusting grants, shown before asking: the repositories cloned into the cache. */
-function grantText({ config, shown, sources }: Review): string {
+function grantText({ config, shown, sources }: Review, width?: number): string {
   if (sources.length === 0) return `${shown} lists no Git sources.\n`;
   const table = formatTable([
     ["SOURCE", "REF", "PATH", "CLONED FROM"],
     ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
-  ]);
+  ], width === undefined ? {} : { width, columns: GRANT_COLUMNS });
   const cache = escapeTerminal(tildePath(config.cacheDir, config.home));
   return `${shown} adds ${
     counted(sources.length, "Git source")
