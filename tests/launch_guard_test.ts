@@ -907,7 +907,7 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
             const result = await runAction(box, action.runs.steps[0].run, project, env);
             ok(result.code === 0 || result.code === 1, result.stdout + result.stderr);
             ok(/exit-code<</.test(result.outputs), result.outputs);
-          }, ["dsh-skills-anywhere.sarif"]);
+          }, ["dsh-skills-anywhere.sarif", "skill-check.json"]);
         },
       );
     } finally {
