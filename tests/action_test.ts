@@ -91,14 +91,17 @@ Deno.test("the action verifies an existing lock: an edited script is annotated a
     await Deno.writeTextFile(join(workspace, `.claude/skills/pdf/${HOSTILE_DATA}`), "edited\n");
     const edited = await runAction(box, workspace);
     equal(edited.code, 1, edited.stdout + edited.stderr + edited.summary);
+    // Issue 28: one annotation at each changed file, no longer one at SKILL.md.
     deepEqual(edited.annotations, [
-      "::error file=.claude/skills/pdf/SKILL.md,line=1,title=dsh-skills-anywhere changed::" +
-      // In data % becomes %25 and , stays (a bundle refuses a colon or line break in a name).
-      "skill pdf: its files differ from the lock (changed scripts/fill.py, " +
-      "changed we,ird 100%25 | <b>.txt)",
+      "::error file=.claude/skills/pdf/scripts/fill.py,line=1,title=dsh-skills-anywhere changed::" +
+      "skill pdf: scripts/fill.py differs from the lock",
+      // In a property , becomes %2C and % %25; in data % becomes %25 and , stays.
+      "::error file=.claude/skills/pdf/we%2Cird 100%25 | <b>.txt,line=1," +
+      "title=dsh-skills-anywhere changed::skill pdf: we,ird 100%25 | <b>.txt differs from the lock",
     ]);
     // A code span each side of the pipe, which stays an escaped pipe (issue 27, finding 12).
-    const row = "(changed scripts/fill.py, changed we,ird 100%  `\\|`  <b>.txt) ` |";
+    const row = "| ` .claude/skills/pdf/we,ird 100%  `\\|`  <b>.txt ` | 1 | " +
+      "` skill pdf: we,ird 100%  `\\|`  <b>.txt differs from the lock ` |";
     ok(edited.summary.includes(row), edited.summary);
     equal(edited.outputs["exit-code"], "1");
     const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif")));
