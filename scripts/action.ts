@@ -339,18 +339,53 @@ async function outputTarget(workspace: string, name: string, file: string): Prom
 }
 
 /**
+ * The matched files whose real path lies in the workspace. A file the pull request committed as a
+ * link to a runner's file (`SKILL.md -> ~/.aws/credentials`) is never read, so none of its text
+ * reaches the report, the SARIF file or the summary: an error annotation at it, its one line in
+ * `refused` (exit 2). A file that cannot be resolved is left to `check` (an input error).
+ */
+async function insideWorkspace(
+  workspace: string,
+  files: readonly string[],
+  refused: string[],
+): Promise<string[]> {
+  const root = await Deno.realPath(workspace);
+  const kept: string[] = [];
+  for (const file of files) {
+    const real = await Deno.realPath(join(workspace, file)).catch(() => undefined);
+    if (real === undefined || isWithin(real, root)) {
+      kept.push(file);
+      continue;
+    }
+    const message = `${file} is a link that leads outside the workspace; not checked`;
+    console.log(
+      `::error file=${commandProperty(file)},title=${PROGRAM} input-error::${commandData(message)}`,
+    );
+    refused.push(message);
+  }
+  return kept;
+}
+
+/**
  * Runs `check` on the matched files (twice with the same arguments: its JSON report, then its
  * SARIF log) and `verify` (as the input says). No matched file is a notice with `allow-empty`,
  * else an input error.
  */
-async function runSteps(workspace: string, given: ReturnType<typeof inputs>): Promise<Step[]> {
+async function runSteps(
+  workspace: string,
+  given: ReturnType<typeof inputs>,
+  refused: string[],
+): Promise<Step[]> {
   const steps: Step[] = [];
-  const files = await matchedFiles(workspace, given.specs);
-  if (files.length === 0 && !given.allowEmpty) {
+  const matched = await matchedFiles(workspace, given.specs);
+  const files = await insideWorkspace(workspace, matched, refused);
+  if (matched.length === 0 && !given.allowEmpty) {
     throw new InputError(["no file matches files (set allow-empty to pass without one)"]);
   }
-  if (files.length === 0) {
+  if (matched.length === 0) {
     console.log(`::notice title=${PROGRAM}::no file matches files; check did not run`);
+  } else if (files.length === 0) {
+    // Every matched file was refused (each an error above).
   } else {
     const args = ["check", "--profile", given.profile, ...given.gates];
     const report = await cli([...args, "--json", "--", ...files], workspace);
@@ -391,6 +426,8 @@ async function writeOutput(target: string, text: string, workspace: string, erro
 async function main(): Promise<number> {
   const workspace = resolve(Deno.env.get("GITHUB_WORKSPACE") || Deno.cwd());
   const errors: string[] = [];
+  /** Matched files not checked (each already an annotation at its file). */
+  const refused: string[] = [];
   let steps: Step[] = [];
   let results: SarifResult[] = [];
   let given: ReturnType<typeof inputs> | undefined;
@@ -400,7 +437,7 @@ async function main(): Promise<number> {
     given = inputs(workspace);
     const target = await outputTarget(workspace, "sarif-file", given.sarifFile);
     const reportTarget = await outputTarget(workspace, "report", given.report);
-    steps = await runSteps(workspace, given);
+    steps = await runSteps(workspace, given, refused);
     const log = mergeSarif(steps.flatMap((s) => s.log === undefined ? [] : [s.log]));
     results = log.runs[0].results;
     const report = steps.find((s) => s.name === "check")?.report;
@@ -421,14 +458,15 @@ async function main(): Promise<number> {
     }
   }
   for (const message of errors) errorAnnotation(message);
-  let exitCode = Math.max(errors.length > 0 ? 2 : 0, ...steps.map((s) => s.code));
+  const failedInputs = errors.length + refused.length > 0;
+  let exitCode = Math.max(failedInputs ? 2 : 0, ...steps.map((s) => s.code));
   const counts = steps.find((s) => s.name === "check")?.report?.counts ??
     { passed: 0, failed: 0, inputErrors: 0 };
   const verify = steps.find((s) => s.name === "verify");
-  const refused = [
+  const unwritten = [
     await appendRunnerFile(
       "GITHUB_STEP_SUMMARY",
-      summary(steps, results, exitCode, errors),
+      summary(steps, results, exitCode, [...refused, ...errors]),
       workspace,
     ),
     await setOutput("exit-code", String(exitCode), workspace),
@@ -440,7 +478,7 @@ async function main(): Promise<number> {
     reported === undefined ? undefined : await setOutput("report", reported, workspace),
     written === undefined ? undefined : await setOutput("sarif-file", written, workspace),
   ];
-  if (refused.some((r) => r !== undefined)) exitCode = 2;
+  if (unwritten.some((r) => r !== undefined)) exitCode = 2;
   console.log(
     `${PROGRAM}: ${results.length} result(s), exit ${exitCode}; ${
       written === undefined ? "no SARIF file written" : `SARIF in ${escapeTerminal(written)}`

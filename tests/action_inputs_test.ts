@@ -86,6 +86,36 @@ Deno.test("input files: newline-separated pathspecs, # and blank lines ignored, 
   });
 });
 
+Deno.test("input files: a matched file the pull request committed as a link out of the workspace is never read", async () => {
+  await withSandbox(async (box) => {
+    const secret = join(box.home, ".aws/credentials");
+    await Deno.mkdir(join(box.home, ".aws"));
+    await Deno.writeTextFile(secret, "# Keys\n\nAKIAEXAMPLESECRET is the runner's key.\n");
+    const workspace = await box.repo("ws", { "skills/clean/SKILL.md": CLEAN }, {
+      "skills/leak/SKILL.md": secret,
+      "skills/inside/SKILL.md": "../clean/SKILL.md",
+    });
+    const result = await runAction(box, workspace, { with: { lenient: "true" } });
+    equal(result.code, 2, result.stdout + result.stderr);
+    deepEqual(result.annotations.filter((a) => a.includes("input-error")), [
+      "::error file=skills/leak/SKILL.md,title=dsh-skills-anywhere input-error::" +
+      "skills/leak/SKILL.md is a link that leads outside the workspace; not checked",
+    ]);
+    const written = await report(workspace);
+    // A link inside the workspace is checked as the file it leads to.
+    deepEqual(written.files.map((f: { path: string }) => f.path), [
+      "skills/clean/SKILL.md",
+      "skills/inside/SKILL.md",
+    ]);
+    const sarif = await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif"));
+    for (
+      const text of [result.stdout, result.stderr, result.summary, JSON.stringify(written), sarif]
+    ) {
+      ok(!text.includes("AKIAEXAMPLESECRET"), text);
+    }
+  });
+});
+
 Deno.test("input path: the files lines match below it; a path leaving the workspace exits 2", async () => {
   await withSandbox(async (box) => {
     const workspace = await workspaceWith(box, {

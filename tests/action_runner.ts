@@ -51,6 +51,13 @@ export interface RunActionOptions {
   with?: Record<string, string>;
   /** Runner variables replaced or added (for example a GITHUB_STEP_SUMMARY elsewhere). */
   env?: Record<string, string>;
+  /**
+   * The runner's own environment (default: the sandbox's, with npm pointed at the machine's
+   * cache); the launch guard passes a user's environment whose npm settings live in its home.
+   */
+  baseEnv?: Record<string, string>;
+  /** A run line in place of the first step's (a control running an older line). */
+  run?: string;
 }
 
 let npmCache: Promise<string> | undefined;
@@ -126,7 +133,7 @@ export async function runAction(
   for (const [name, spec] of Object.entries(action.inputs)) {
     inputs[name] = given[name] ?? spec.default ?? "";
   }
-  const npm = await npmEnv();
+  const base = options.baseEnv ?? { ...box.env, ...await npmEnv() };
   const summary = join(box.root, "step_summary");
   await Deno.writeTextFile(summary, "");
   const steps: Record<string, Record<string, string>> = {};
@@ -137,15 +144,15 @@ export async function runAction(
     const output = join(box.root, `github_output_${index}`);
     const script = join(box.root, `step_${index}.sh`);
     await Deno.writeTextFile(output, "");
-    await Deno.writeTextFile(script, evaluate(step.run, inputs, steps));
+    const line = index === 0 && options.run !== undefined ? options.run : step.run;
+    await Deno.writeTextFile(script, evaluate(line, inputs, steps));
     const stepEnv = Object.fromEntries(
       Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, steps)]),
     );
     const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
       cwd: workspace,
       env: {
-        ...box.env,
-        ...npm,
+        ...base,
         ...stepEnv,
         GITHUB_ACTIONS: "true",
         GITHUB_ACTION_PATH: ROOT.replace(/\/$/, ""),
