@@ -298,7 +298,8 @@ export async function runVerify(
 /** Where the lock's entries sit in the file just verified (none when it cannot be read again). */
 async function lockFileLines(file: string): Promise<LockLines | undefined> {
   try {
-    const { bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES });
+    // The same confined read as the lock's (`readProjectLock`).
+    const { bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES, root: dirname(file) });
     return lockLines(new TextDecoder().decode(bytes));
   } catch (error) {
     if (error instanceof ReadError) return undefined;
