@@ -1,7 +1,8 @@
 /**
- * The GitHub Action end to end: `scripts/action.ts` as a child process under
- * a simulated runner (a temporary Git repository as GITHUB_WORKSPACE, temp
- * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files): annotations with GitHub's
+ * The GitHub Action end to end: `action.yml`'s run step under the simulated
+ * runner of `action_runner.ts` (a temporary Git repository as
+ * GITHUB_WORKSPACE, temp GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files),
+ * which starts `scripts/action.ts` as the runner would: annotations with GitHub's
  * workflow-command escaping proven on hostile names, the summary table, the
  * outputs, a schema-valid SARIF file and the exit code; a lock and an edited
  * file give verify's difference and exit 1; `action.yml` passes exactly the
@@ -11,57 +12,14 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { load as loadYaml } from "js-yaml";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import {
-  exists,
-  listTree,
-  ROOT,
-  run,
-  runCli,
-  type Sandbox,
-  skillMd,
-  withSandbox,
-} from "./helpers.ts";
+import { actionYml, runAction } from "./action_runner.ts";
+import { exists, listTree, ROOT, runCli, type Sandbox, skillMd, withSandbox } from "./helpers.ts";
 import { sarifErrors } from "./sarif_schema.ts";
 
 const SCRIPT = join(ROOT, "scripts/action.ts");
-
-/** Runs the action's script in `workspace` as a runner would; returns what it wrote. */
-async function runAction(box: Sandbox, workspace: string, inputs: Record<string, string> = {}) {
-  const output = join(box.root, "github_output");
-  const summary = join(box.root, "step_summary");
-  await Deno.writeTextFile(output, "");
-  await Deno.writeTextFile(summary, "");
-  const result = await run(Deno.execPath(), ["run", "-A", "--quiet", SCRIPT], {
-    cwd: workspace,
-    env: {
-      ...box.env,
-      NO_COLOR: "1",
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      ...inputs,
-    },
-    clearEnv: true,
-  });
-  return {
-    ...result,
-    annotations: result.stdout.split("\n").filter((l) => l.startsWith("::")),
-    outputs: parseOutputs(await Deno.readTextFile(output)),
-    summary: await Deno.readTextFile(summary),
-  };
-}
-
-/** GITHUB_OUTPUT's `name<<delimiter` blocks as a record. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const blocks = text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2\n/gm);
-  for (const [, name, , value] of blocks) outputs[name] = value;
-  return outputs;
-}
 
 const HOSTILE_DIR = "we,ird:100%\nname";
 /** GitHub's escaping of a property value, written out by hand for the name above. */
@@ -85,7 +43,17 @@ Deno.test("the action annotates with escaped properties and data, summarises, wr
       `::error file=${HOSTILE_FILE},line=2,title=dsh-skills-anywhere name-directory-mismatch::` +
       'name "clean-too" must match its directory name "we,ird:100%25\\nname"',
     ]);
-    deepEqual(result.outputs, { "exit-code": "1", "sarif-file": "dsh-skills-anywhere.sarif" });
+    // Issue 28: every output of action.yml, as the runner evaluates them.
+    deepEqual(result.outputs, {
+      report: "skill-check.json",
+      passed: "1",
+      failed: "1",
+      "input-errors": "0",
+      "exit-code": "1",
+      profile: "spec",
+      verify: "",
+      "sarif-file": "dsh-skills-anywhere.sarif",
+    });
     const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif")));
     deepEqual(await sarifErrors(sarif), []);
     equal(sarif.runs[0].results.length, 1);
@@ -110,7 +78,7 @@ Deno.test("the action verifies an existing lock: an edited script is annotated a
     });
     const env = { ...box.env };
     equal((await runCli(["lock"], { cwd: workspace, env, clearEnv: true })).code, 0);
-    const clean = await runAction(box, workspace, { INPUT_SARIF_FILE: "report.sarif" });
+    const clean = await runAction(box, workspace, { with: { "sarif-file": "report.sarif" } });
     equal(clean.code, 0, clean.stdout + clean.stderr);
     deepEqual(clean.annotations, []);
     equal(clean.outputs["sarif-file"], "report.sarif");
@@ -123,14 +91,17 @@ Deno.test("the action verifies an existing lock: an edited script is annotated a
     await Deno.writeTextFile(join(workspace, `.claude/skills/pdf/${HOSTILE_DATA}`), "edited\n");
     const edited = await runAction(box, workspace);
     equal(edited.code, 1, edited.stdout + edited.stderr + edited.summary);
+    // Issue 28: one annotation at each changed file, no longer one at SKILL.md.
     deepEqual(edited.annotations, [
-      "::error file=.claude/skills/pdf/SKILL.md,line=1,title=dsh-skills-anywhere changed::" +
-      // In data % becomes %25 and , stays (a bundle refuses a colon or line break in a name).
-      "skill pdf: its files differ from the lock (changed scripts/fill.py, " +
-      "changed we,ird 100%25 | <b>.txt)",
+      "::error file=.claude/skills/pdf/scripts/fill.py,line=1,title=dsh-skills-anywhere changed::" +
+      "skill pdf: scripts/fill.py differs from the lock",
+      // In a property , becomes %2C and % %25; in data % becomes %25 and , stays.
+      "::error file=.claude/skills/pdf/we%2Cird 100%25 | <b>.txt,line=1," +
+      "title=dsh-skills-anywhere changed::skill pdf: we,ird 100%25 | <b>.txt differs from the lock",
     ]);
     // A code span each side of the pipe, which stays an escaped pipe (issue 27, finding 12).
-    const row = "(changed scripts/fill.py, changed we,ird 100%  `\\|`  <b>.txt) ` |";
+    const row = "| ` .claude/skills/pdf/we,ird 100%  `\\|`  <b>.txt ` | 1 | " +
+      "` skill pdf: we,ird 100%  `\\|`  <b>.txt differs from the lock ` |";
     ok(edited.summary.includes(row), edited.summary);
     equal(edited.outputs["exit-code"], "1");
     const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "dsh-skills-anywhere.sarif")));
@@ -142,11 +113,18 @@ Deno.test("the action verifies an existing lock: an edited script is annotated a
 Deno.test("the action with no SKILL.md and an invalid lock reports verify's one line and exits 2", async () => {
   await withSandbox(async (box) => {
     const workspace = await box.repo("ws", { "skills-anywhere.lock.json": "{not json" });
-    const result = await runAction(box, workspace, { INPUT_VERIFY: "auto" });
+    // Issue 28: no matching file is exit 2 unless allow-empty; with it, a notice and verify runs.
+    const result = await runAction(box, workspace, {
+      with: { verify: "auto", "allow-empty": "true" },
+    });
     equal(result.code, 2);
-    equal(result.annotations.length, 1, result.stdout);
-    match(
+    equal(result.annotations.length, 2, result.stdout);
+    equal(
       result.annotations[0],
+      "::notice title=dsh-skills-anywhere::no file matches files; check did not run",
+    );
+    match(
+      result.annotations[1],
       /^::error title=dsh-skills-anywhere verify::dsh-skills-anywhere: .*not valid JSON/,
     );
     match(result.summary, /Ran `verify` exit 2\./);
@@ -154,20 +132,14 @@ Deno.test("the action with no SKILL.md and an invalid lock reports verify's one 
   });
 });
 
-interface ActionYml {
-  inputs: Record<string, { default?: string }>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: { id?: string; run: string; env: Record<string, string> }[] };
-}
-
 Deno.test("action.yml is composite and passes every declared input to the tested script", async () => {
-  const action = loadYaml(await Deno.readTextFile(join(ROOT, "action.yml"))) as ActionYml;
+  const action = await actionYml();
   equal(action.runs.using, "composite");
   equal(action.runs.steps.length, 1);
   const [step] = action.runs.steps;
   match(step.run, /"\$\{GITHUB_ACTION_PATH\}\/scripts\/action\.ts"$/);
   ok(!step.run.includes("${{"), "no expression is spliced into the shell line");
-  const passed = Object.entries(step.env).filter(([k]) => k.startsWith("INPUT_"));
+  const passed = Object.entries(step.env ?? {}).filter(([k]) => k.startsWith("INPUT_"));
   deepEqual(
     passed.map(([k, v]) => [k, v]),
     Object.keys(action.inputs).map((name) => [
@@ -177,7 +149,12 @@ Deno.test("action.yml is composite and passes every declared input to the tested
   );
   const script = await Deno.readTextFile(SCRIPT);
   for (const [name] of passed.filter(([k]) => k !== "INPUT_DENO_VERSION")) {
-    ok(script.includes(`input("${name.slice("INPUT_".length)}"`), `${name} is read by the script`);
+    // Read by `input("NAME", …)`, `flag("NAME", …)` or the gates table `["NAME", "--flag"]`.
+    const short = name.slice("INPUT_".length);
+    ok(
+      [`input("${short}"`, `flag("${short}"`, `["${short}", "--`].some((s) => script.includes(s)),
+      `${name} is read by the script`,
+    );
   }
   for (const [name, output] of Object.entries(action.outputs)) {
     equal(output.value, `\${{ steps.${step.id}.outputs.${name} }}`);
@@ -250,7 +227,7 @@ Deno.test("the action's sarif-file input outside the workspace (../x, absolute, 
         "skills/../../escaped.sarif",
       ]
     ) {
-      const result = await runAction(box, workspace, { INPUT_SARIF_FILE: sarif });
+      const result = await runAction(box, workspace, { with: { "sarif-file": sarif } });
       equal(result.code, 2, `${sarif}: ${result.stdout}${result.stderr}`);
       const errors = result.annotations.filter((a) => a.startsWith("::error"));
       equal(errors.length, 1, result.stdout);
@@ -259,14 +236,14 @@ Deno.test("the action's sarif-file input outside the workspace (../x, absolute, 
       deepEqual(await listTree(box.home), before);
       await runner.intact();
     }
-    const badVerify = await runAction(box, workspace, { INPUT_VERIFY: "maybe" });
+    const badVerify = await runAction(box, workspace, { with: { verify: "maybe" } });
     equal(badVerify.code, 2, badVerify.stdout + badVerify.stderr);
     deepEqual(badVerify.annotations, [
       "::error title=dsh-skills-anywhere::verify must be auto, true or false (got maybe)",
     ]);
     // The runner's files are appended to only outside the workspace.
     const planted = await runAction(box, workspace, {
-      GITHUB_STEP_SUMMARY: join(workspace, "summary.md"),
+      env: { GITHUB_STEP_SUMMARY: join(workspace, "summary.md") },
     });
     equal(planted.code, 2, planted.stdout + planted.stderr);
     match(
@@ -276,7 +253,7 @@ Deno.test("the action's sarif-file input outside the workspace (../x, absolute, 
     equal(await exists(join(workspace, "summary.md")), false);
     // Inside the workspace, absolute or relative, a new folder included: written.
     const inside = await runAction(box, workspace, {
-      INPUT_SARIF_FILE: join(workspace, "out/new/report.sarif"),
+      with: { "sarif-file": join(workspace, "out/new/report.sarif") },
     });
     equal(inside.code, 0, inside.stdout + inside.stderr);
     ok((await Deno.lstat(join(workspace, "out/new/report.sarif"))).isFile);

@@ -32,6 +32,7 @@ import { VERSION } from "../lib/version.ts";
 import { packPlugin } from "./dsh_pack.ts";
 import { exists, ROOT, run, type Sandbox, skillMd, withSandbox, withTempDir } from "./helpers.ts";
 import { fingerprint } from "./hostile_helpers.ts";
+import { runAction } from "./action_runner.ts";
 
 /** The checkout, as the documents' `/path/to/dsh-skills-anywhere` stands for it. */
 const CHECKOUT = ROOT.replace(/\/$/, "");
@@ -543,48 +544,6 @@ async function builds(work: string) {
   return { tarballPath, binary: join(src, "dist/bin/dsh-skills-anywhere-linux-x64") };
 }
 
-/** Runs action.yml's step `run` as the runner does: bash -eo pipefail, inputs as env. */
-async function runAction(
-  box: Sandbox,
-  run_: string,
-  workspace: string,
-  env: Record<string, string>,
-) {
-  const action = loadYaml(await readFile(join(ROOT, "action.yml"), "utf8")) as {
-    inputs: Record<string, { default?: string }>;
-    runs: { steps: { env: Record<string, string> }[] };
-  };
-  const inputs: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(action.inputs)) {
-    inputs[`INPUT_${name.toUpperCase().replaceAll("-", "_")}`] = spec.default ?? "";
-  }
-  const fixed = Object.fromEntries(
-    Object.entries(action.runs.steps[0].env).filter(([, v]) => !v.includes("${{")),
-  );
-  const script = join(box.root, "step.sh");
-  const output = join(box.root, "github_output");
-  const summary = join(box.root, "step_summary");
-  await Deno.writeTextFile(script, run_);
-  await Deno.writeTextFile(output, "");
-  await Deno.writeTextFile(summary, "");
-  const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-    cwd: workspace,
-    env: {
-      ...env,
-      ...fixed,
-      ...inputs,
-      GITHUB_ACTIONS: "true",
-      GITHUB_ACTION_PATH: CHECKOUT,
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      RUNNER_TEMP: join(box.root, "runner-temp"),
-    },
-    clearEnv: true,
-  });
-  return { ...result, outputs: await Deno.readTextFile(output) };
-}
-
 /** The action's run step as it was before issue 27: npx in the pull request's checkout. */
 const OLD_ACTION_RUN = 'npx -y "deno@${INPUT_DENO_VERSION}" run -A --quiet ' +
   '--config "${GITHUB_ACTION_PATH}/deno.json" "${GITHUB_ACTION_PATH}/scripts/action.ts"';
@@ -701,7 +660,7 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
       await t.step(
         "control: the Action's old run line runs the pull request's configuration",
         async () => {
-          const result = await runAction(box, OLD_ACTION_RUN, project, env);
+          const result = await runAction(box, project, { baseEnv: env, run: OLD_ACTION_RUN });
           ok(
             (await markersIn(markers)).length > 0,
             `the old run line was not attacked: ${result.stdout}${result.stderr}`,
@@ -900,14 +859,11 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
       await t.step(
         "the Action: action.yml's run step, as the runner runs it, in a hostile pull request",
         async () => {
-          const action = loadYaml(await readFile(join(ROOT, "action.yml"), "utf8")) as {
-            runs: { steps: { run: string }[] };
-          };
           await guarded("action.yml", box, project, attacker, markers, async () => {
-            const result = await runAction(box, action.runs.steps[0].run, project, env);
+            const result = await runAction(box, project, { baseEnv: env });
             ok(result.code === 0 || result.code === 1, result.stdout + result.stderr);
-            ok(/exit-code<</.test(result.outputs), result.outputs);
-          }, ["dsh-skills-anywhere.sarif"]);
+            ok(result.outputs["exit-code"] !== "", JSON.stringify(result.outputs));
+          }, ["dsh-skills-anywhere.sarif", "skill-check.json"]);
         },
       );
     } finally {

@@ -12,6 +12,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, run, type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
+import { runAction } from "./action_runner.ts";
 import { rejection, textOf } from "./mcp_helpers.ts";
 import { withLocked } from "./mcp_locked_helpers.ts";
 import { sarifErrors } from "./sarif_schema.ts";
@@ -210,22 +211,8 @@ Deno.test("the GitHub Action fails (exit 1, rule unverifiable) on a locked skill
     const locked = await run(Deno.execPath(), [...cli, "lock"], { cwd: workspace, env });
     equal(locked.code, 0, locked.stderr);
     await tamper(workspace, ".claude/skills", "linked", "link");
-    const output = join(box.root, "github_output");
-    const summary = join(box.root, "step_summary");
-    await Deno.writeTextFile(output, "");
-    await Deno.writeTextFile(summary, "");
-    const script = join(ROOT, "scripts/action.ts");
-    const action = await run(Deno.execPath(), ["run", "-A", "--quiet", script], {
-      cwd: workspace,
-      env: {
-        ...env,
-        GITHUB_WORKSPACE: workspace,
-        GITHUB_OUTPUT: output,
-        GITHUB_STEP_SUMMARY: summary,
-        INPUT_SARIF_FILE: "report.sarif",
-      },
-      clearEnv: true,
-    });
+    // The Action through action.yml, as the runner runs it (the one simulated runner).
+    const action = await runAction(box, workspace, { with: { "sarif-file": "report.sarif" } });
     equal(action.code, 1, action.stdout + action.stderr);
     match(action.stdout, /^::error file=\.claude\/skills\/linked\/SKILL\.md.*unverifiable::/m);
     const sarif = JSON.parse(await Deno.readTextFile(join(workspace, "report.sarif")));

@@ -24,7 +24,9 @@ import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { placeCollisions } from "../catalog/places.ts";
-import { writeWhole } from "../fs/mod.ts";
+import { readBounded, ReadError, writeWhole } from "../fs/mod.ts";
+import { MAX_LOCK_BYTES } from "../limits.ts";
+import { type LockLines, lockLines } from "../lock/lines.ts";
 import {
   compareLocks,
   type PlaceCollision,
@@ -368,6 +370,7 @@ export async function runVerify(
       root,
       lockFile: file,
       skillFiles,
+      lockLines: await lockFileLines(file),
       signaturesRequired: locked.signers?.require === true,
     })));
   } else {
@@ -378,6 +381,18 @@ export async function runVerify(
     );
   }
   return report.matches ? 0 : 1;
+}
+
+/** Where the lock's entries sit in the file just verified (none when it cannot be read again). */
+async function lockFileLines(file: string): Promise<LockLines | undefined> {
+  try {
+    // The same confined read as the lock's (`readProjectLock`).
+    const { bytes } = await readBounded(file, { maxBytes: MAX_LOCK_BYTES, root: dirname(file) });
+    return lockLines(new TextDecoder().decode(bytes));
+  } catch (error) {
+    if (error instanceof ReadError) return undefined;
+    throw error;
+  }
 }
 
 /** What the project walk found against the lock: names two places share, parts not covered. */

@@ -22,9 +22,10 @@
  * ```
  * @module
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { VerifyReport } from "../lock/compare.ts";
+import type { LockLines } from "../lock/lines.ts";
 import type { FileCheckReport, FileEntry } from "../skill/check_files.ts";
 import type { SpecFinding, SpecRule } from "../skill/spec.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
@@ -193,7 +194,11 @@ function surfaceResults(
   const gate = (on: boolean): SarifLevel => on ? "error" : "warning";
   const summary = r.mode === "lenient" ? file.report.lenient : file.report.strict;
   if (summary.ok) {
-    for (const w of summary.warnings) add("repair", gate(r.failOnRepair), `repaired: ${w}`, 1);
+    for (const w of summary.warnings) {
+      // A repair that names its line (`line 3: …`) is located there, else at the frontmatter.
+      const line = Number(/^line (\d+): /.exec(w)?.[1] ?? 1);
+      add("repair", gate(r.failOnRepair), `repaired: ${w}`, line);
+    }
   }
   for (const s of file.report.surface.externalSources) {
     if (s.pinned || s.reserved) continue;
@@ -277,6 +282,8 @@ export interface VerifyPlaces {
   lockFile: string;
   /** Each published skill's Markdown file (absolute), by published name. */
   skillFiles?: ReadonlyMap<string, string>;
+  /** The line of each locked skill and source in the lock file (see `lockLines`). */
+  lockLines?: LockLines;
   /** Whether the lock requires signatures (a signature finding is then an error, else a warning). */
   signaturesRequired?: boolean;
 }
@@ -293,9 +300,19 @@ function changedText(c: VerifyReport["changed"][number]): string {
   return `skill ${c.name}: ${what}${files.length > 0 ? ` (${files.join(", ")})` : ""}${why}`;
 }
 
+/** One changed file of a changed skill in words. */
+const FILE_CHANGES = {
+  changed: "differs from the lock",
+  added: "is not in the lock",
+  removed: "is locked but gone",
+} as const;
+
 /**
- * The SARIF log of a `verify` report: a changed, unverifiable, added or moved
- * skill points at its SKILL.md, a missing skill or a source at the lock file.
+ * The SARIF log of a `verify` report, each result located at what changed:
+ * a changed skill at each of its changed, added or removed files (its
+ * SKILL.md when no file row says more), an unverifiable, added or moved
+ * skill at its SKILL.md, a missing skill at its entry's line in the lock
+ * file, a source at its entry's line (the lock file when it is not locked).
  *
  * @example
  * ```ts
@@ -307,45 +324,70 @@ function changedText(c: VerifyReport["changed"][number]): string {
  */
 export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLog {
   const results: SarifResult[] = [];
-  const at = (name?: string) => {
-    const file = name === undefined ? undefined : places.skillFiles?.get(name);
-    return location(file ?? places.lockFile, places.root, file === undefined ? undefined : 1);
+  const inLock = (line?: number) => location(places.lockFile, places.root, line);
+  /** A skill's SKILL.md, else its entry in the lock. */
+  const at = (name: string) => {
+    const file = places.skillFiles?.get(name);
+    return file === undefined
+      ? inLock(places.lockLines?.skills.get(name))
+      : location(file, places.root, 1);
   };
-  const add = (ruleId: VerifyRule, text: string, name?: string, level: SarifLevel = "error") =>
-    results.push({ ruleId, level, message: { text }, locations: [at(name)] });
-  for (const c of report.changed) add("changed", changedText(c), c.name);
+  const push = (ruleId: VerifyRule, text: string, where: SarifLocation, level?: SarifLevel) =>
+    results.push({ ruleId, level: level ?? "error", message: { text }, locations: [where] });
+  for (const c of report.changed) {
+    const file = places.skillFiles?.get(c.name);
+    const rows = (["changed", "added", "removed"] as const).flatMap((kind) =>
+      c[kind].map((path) => ({ kind, path }))
+    );
+    if (file === undefined || rows.length === 0) {
+      push("changed", changedText(c), at(c.name));
+      continue;
+    }
+    // A removed file is gone: its location has no line to point at.
+    for (const { kind, path } of rows) {
+      const where = location(
+        resolve(dirname(file), path),
+        places.root,
+        kind === "removed" ? undefined : 1,
+      );
+      push("changed", `skill ${c.name}: ${path} ${FILE_CHANGES[kind]}`, where);
+    }
+  }
   for (const u of report.unverifiable) {
     const md = u.skill_md ? "; SKILL.md changed too" : "";
-    add("unverifiable", `skill ${u.name} cannot be verified: ${u.kind}: ${u.reason}${md}`, u.name);
+    const text = `skill ${u.name} cannot be verified: ${u.kind}: ${u.reason}${md}`;
+    push("unverifiable", text, at(u.name));
   }
-  for (const name of report.missing) add("missing", `skill ${name} is locked but not found`);
-  for (const name of report.added) add("added", `skill ${name} is found but not locked`, name);
+  for (const name of report.missing) {
+    push(
+      "missing",
+      `skill ${name} is locked but not found`,
+      inLock(places.lockLines?.skills.get(name)),
+    );
+  }
+  for (const name of report.added) push("added", `skill ${name} is found but not locked`, at(name));
   for (const m of report.moved) {
-    add("moved", `skill ${m.name} moved from ${m.locked.path} to ${m.current.path}`, m.name);
+    push("moved", `skill ${m.name} moved from ${m.locked.path} to ${m.current.path}`, at(m.name));
   }
   for (const c of report.collisions ?? []) {
     const files = c.places.map((p) => p.file).join(", ");
     for (const p of c.places) {
-      results.push({
-        ruleId: "collision",
-        level: "error",
-        message: { text: `the name ${c.name} is declared by several project places: ${files}` },
-        locations: [location(resolve(places.root, p.file), places.root, 1)],
-      });
+      const text = `the name ${c.name} is declared by several project places: ${files}`;
+      push("collision", text, location(resolve(places.root, p.file), places.root, 1));
     }
   }
   for (const u of report.uncovered ?? []) {
-    add("uncovered", `folder ${u.path} is not covered by the lock (${u.reason})`);
+    push("uncovered", `folder ${u.path} is not covered by the lock (${u.reason})`, inLock());
   }
   for (const s of report.sources) {
     const text = `source ${s.key}: locked at ${s.locked_commit ?? "(none)"}, now ${
       s.current_commit ?? "(none)"
     }`;
-    add("source", text);
+    push("source", text, inLock(places.lockLines?.sources.get(s.key)));
   }
   const level = places.signaturesRequired ? "error" : "warning";
   for (const f of report.signatures ?? []) {
-    add("signature", `skill ${f.name}: ${f.kind}: ${f.message}`, f.name, level);
+    push("signature", `skill ${f.name}: ${f.kind}: ${f.message}`, at(f.name), level);
   }
   return sarifLog(results);
 }
