@@ -426,7 +426,10 @@ export function searchSkills<T extends SearchableSkill>(
     }
     if (matched.length === 0) continue;
     for (let i = 0; i + 1 < terms.length; i++) {
-      const f = HEAD.find((f) => PAIR[f] > 0 && adjacent(d.head[f], terms[i], terms[i + 1]));
+      const f = HEAD.find((f, k) =>
+        PAIR[f] > 0 && d.headCounts[i][k] > 0 && d.headCounts[i + 1][k] > 0 &&
+        adjacent(d.head[f], terms[i], terms[i + 1])
+      );
       if (f !== undefined) score += PAIR[f] * (idf[i] + idf[i + 1]) / 2;
     }
     ranked.push({ match: { skill, score: Math.round(score * 1e4) / 1e4, matched }, index });
