@@ -182,3 +182,14 @@ Deno.test("ties: score, then name, then description, then input order; the same 
   deepEqual(order([...skills].reverse()), order(skills));
   for (const m of searchSkills(skills, "doc same", 9)) equal(m.score, Number(m.score.toFixed(4)));
 });
+
+Deno.test("query: at most 32 terms are searched, so a pasted page costs no more than a query", () => {
+  const words = Array.from({ length: 200_000 }, (_, i) => `w${i}x`);
+  const terms = queryTerms(words.join(" "));
+  deepEqual(terms, words.slice(0, 32));
+  const skills = [{ name: "late", description: "Mentions w100x." }, {
+    name: "early",
+    description: "w3x",
+  }];
+  deepEqual(searchSkills(skills, words.join(" "), 5).map((m) => m.skill.name), ["early"]);
+});

@@ -14,7 +14,8 @@
  * never inside a word (`the` does not match `atheris`, `write` does not match
  * `writer`).
  *
- * **Query.** The query's words, duplicates (by stem) removed, are its terms. A
+ * **Query.** The query's words, duplicates (by stem) removed, are its terms
+ * (the first 32: a longer query is a paste, and would only cost time). A
  * word written with a trailing `*` (`auth*`) is a prefix: it matches every word
  * that starts with it. A term of three or more characters that matches no word
  * of any searched skill is searched as a prefix too (`playwr` finds
@@ -123,6 +124,8 @@ const PAIR: Record<HeadField, number> = {
   origin: 0,
 };
 const K1 = 1.2;
+/** The terms searched at most: a longer query is a paste, not keywords. */
+const MAX_TERMS = 32;
 const BODY_WEIGHT = 0.2;
 const BODY_B = 0.75;
 
@@ -213,22 +216,29 @@ function wordsOf(text: string, camel = false): Word[] {
 function parseQuery(query: string): { terms: Term[]; phrases: number[][] } {
   const terms: Term[] = [];
   const phrases: number[][] = [];
+  const seen = new Map<string, number>();
   const indexOf = (word: string, prefix: boolean): number => {
     const s = prefix ? word : stemOf(word);
-    const found = terms.findIndex((t) => t.stem === s && t.prefix === prefix);
-    if (found !== -1) return found;
-    terms.push({ word, stem: s, prefix });
-    return terms.length - 1;
+    const key = `${prefix ? "*" : " "}${s}`;
+    let index = seen.get(key);
+    if (index === undefined && terms.length >= MAX_TERMS) return -1;
+    if (index === undefined) {
+      index = terms.push({ word, stem: s, prefix }) - 1;
+      seen.set(key, index);
+    }
+    return index;
   };
   const parts = query.split('"');
   for (const [i, part] of parts.entries()) {
     const quoted = i % 2 === 1 && i < parts.length - 1;
     const indexes: number[] = [];
     for (const piece of part.split(/\s+/)) {
+      if (terms.length >= MAX_TERMS) break; // the rest of a paste is not read
       const prefix = /[\p{L}\p{N}]\*+$/u.test(piece);
       const words = wordsOf(piece);
       for (const [j, w] of words.entries()) {
-        indexes.push(indexOf(w.word, prefix && j === words.length - 1));
+        const index = indexOf(w.word, prefix && j === words.length - 1);
+        if (index !== -1) indexes.push(index);
       }
     }
     if (quoted && indexes.length > 1) phrases.push(indexes);
