@@ -7,8 +7,8 @@
  *
  *   deno task bench                 everything
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
- *                                   verify, dist, http); their figures replace the same figures
- *                                   in bench/results.json, the others are kept
+ *                                   verify, dist, http, search); their figures replace the same
+ *                                   figures in bench/results.json, the others are kept
  *
  * @module
  */
@@ -22,6 +22,7 @@ import { VERSION } from "../lib/version.ts";
 import { currentDenoDir } from "../scripts/deno_dir.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
 import { floorBundle } from "./floor_bundle.ts";
+import { evaluate, loadEval, rankerOf } from "./search_eval.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");
@@ -41,8 +42,13 @@ interface Figure {
 const figures: Figure[] = [];
 
 function record(figure: string, value: number, unit: string, target: string, pass: boolean) {
-  figures.push({ figure, value: Number(value.toFixed(unit === "x" ? 2 : 1)), unit, target, pass });
-  const shown = unit === "x" ? `${value.toFixed(2)}×` : `${value.toFixed(1)} ${unit}`;
+  const digits = unit === "x" ? 2 : unit === "score" ? 3 : 1;
+  figures.push({ figure, value: Number(value.toFixed(digits)), unit, target, pass });
+  const shown = unit === "x"
+    ? `${value.toFixed(2)}×`
+    : unit === "score"
+    ? value.toFixed(3)
+    : `${value.toFixed(1)} ${unit}`;
   console.log(`  ${pass ? "ok  " : "MISS"} ${figure}: ${shown} (target ${target})`);
 }
 
@@ -816,6 +822,36 @@ async function benchHttp(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// search
+
+/**
+ * The search evaluation (`bench/search_eval.ts`): MRR@5 and hit@3 of the one ranker over the
+ * committed queries and real public skills, beside plain BM25 over name and description computed
+ * in the same run, and the time of one query over that corpus.
+ */
+async function benchSearch(): Promise<void> {
+  const data = loadEval();
+  const { ranker, baseline } = evaluate(data);
+  console.log(`search: ${data.queries.length} queries over ${data.skills.length} public skills`);
+  const { mrr_at_5: mrrFloor, hit_at_3: hitFloor } = data.floor;
+  record("search MRR@5", ranker.mrrAt5, "score", `>= ${mrrFloor}`, ranker.mrrAt5 >= mrrFloor);
+  record("search hit@3", ranker.hitAt3, "score", `>= ${hitFloor}`, ranker.hitAt3 >= hitFloor);
+  record("search MRR@5, plain BM25 baseline", baseline.mrrAt5, "score", "report", true);
+  record("search hit@3, plain BM25 baseline", baseline.hitAt3, "score", "report", true);
+  const above = ranker.mrrAt5 > baseline.mrrAt5 && ranker.hitAt3 > baseline.hitAt3;
+  record(
+    "search MRR@5 minus the baseline's (hit@3 above it too)",
+    ranker.mrrAt5 - baseline.mrrAt5,
+    "score",
+    "> 0",
+    above,
+  );
+  const rank = rankerOf(data.skills);
+  const all = await timeIt(5, () => Promise.resolve(data.queries.forEach((q) => rank(q.query))));
+  record("search, one query over the corpus (ms)", all / data.queries.length, "ms", "report", true);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const GROUPS: Record<string, () => Promise<void>> = {
   bundle: benchBundle,
@@ -826,6 +862,7 @@ const GROUPS: Record<string, () => Promise<void>> = {
   verify: benchVerify,
   dist: benchDist,
   http: benchHttp,
+  search: benchSearch,
 };
 const selected = process.argv.slice(2);
 for (const name of selected) {
@@ -845,7 +882,11 @@ const machine = `${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} Gi
 const width = Math.max(...figures.map((f) => f.figure.length));
 console.log(`\ndsh-skills-anywhere ${VERSION} benchmarks on ${machine}\n`);
 for (const f of figures) {
-  const shown = f.unit === "x" ? `${f.value.toFixed(2)}×` : `${f.value} ${f.unit}`;
+  const shown = f.unit === "x"
+    ? `${f.value.toFixed(2)}×`
+    : f.unit === "score"
+    ? f.value.toFixed(3)
+    : `${f.value} ${f.unit}`;
   console.log(
     `${f.pass ? "ok  " : "MISS"}  ${f.figure.padEnd(width)}  ${shown.padStart(12)}  ${f.target}`,
   );

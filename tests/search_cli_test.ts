@@ -81,14 +81,17 @@ Deno.test("search --json: total, matches with score and matched; no match prints
     equal(run.code, 0, run.stderr);
     const doc = JSON.parse(run.stdout);
     equal(doc.total, 5);
-    // excel-macros: name word 40 + 30 = 70; xlsx: description 8 + 30, body 5 + 2 = 45.
-    deepEqual(doc.matches.map((m: { name: string }) => m.name), ["excel-macros", "xlsx"]);
-    const xlsx = doc.matches[1];
+    // Issue 30 changes this order: xlsx matches both words ("formulas" in its description, both
+    // in its body) and now ranks above excel-macros, which matches one ("excel" in its name);
+    // scores are BM25F figures (no longer the old points), higher first.
+    deepEqual(doc.matches.map((m: { name: string }) => m.name), ["xlsx", "excel-macros"]);
+    const xlsx = doc.matches[0];
     deepEqual(xlsx.matched, [
       { term: "excel", fields: ["body"], occurrences: 26 },
       { term: "formulas", fields: ["description", "body"], occurrences: 2 },
     ]);
-    equal(xlsx.score, 8 + 30 + 5 + 2); // "## Formulas" and "Write formulas"
+    deepEqual(doc.matches[1].matched, [{ term: "excel", fields: ["name"] }]);
+    ok(xlsx.score > doc.matches[1].score && doc.matches[1].score > 0, JSON.stringify(doc.matches));
     equal(xlsx.model_invocable, true);
     equal(xlsx.from, "claude-code (user)");
     const none = await box.cli("search", "kubernetes", "--json");
@@ -135,6 +138,14 @@ Deno.test("search: --limit is a whole number from 1 to 200; a query needs a word
     const short = await box.cli("search", "a", "b");
     equal(short.code, 2);
     match(short.stderr, /the query "a b" has no word of two or more letters or digits/);
+    // Issue 30: stop words alone are no query either (they used to match inside words).
+    const common = await box.cli("search", "the", "and");
+    equal(common.code, 2);
+    equal(common.stdout, "");
+    match(
+      common.stderr,
+      /the query "the and" has no word of two or more letters or digits that is not a common word such as "the" or "and"/,
+    );
   }, CATALOG_BOX);
 });
 

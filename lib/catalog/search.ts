@@ -1,30 +1,58 @@
 /**
- * The one keyword ranker, shared by the CLI's `search`, the MCP server, the
- * dsh tools and the browser page.
+ * The one keyword ranker, shared by the CLI's `search`, the MCP server's and
+ * the dsh tools' `find_skills` (through `lib/load/find.ts`) and the library
+ * (`mod.ts`): BM25F over a skill's fields, with words matched whole and
+ * stemmed.
  *
- * Terms are the lowercase query split on anything that is not a letter or a
- * digit, terms of one character dropped, duplicates removed. Per term: name
- * equal +60, else a hyphen-separated word of the name equal +40, else the name
- * contains it +20; description contains +8; `whenToUse` contains +6;
- * `"<source> <provider>"` contains +2; and each term matched by one of these
- * fields adds +30. The body (the instructions, when the caller supplies them)
- * counts last: a term found `n` times in it (non-overlapping) adds
- * `1 + ⌊log₂ n⌋` points, at most 5 (1 time → 1, 2 → 2, 4 → 3, 8 → 4, 16 or
- * more → 5), and the body adds at most 30 points for all terms together. A
- * term found only in the body counts as matched but earns no +30, so any skill
- * matching a term in its name, description, `whenToUse` or origin (≥ 32)
- * outranks every skill matched by its body alone (≤ 30). Skills with no
- * matched term are dropped; the rest sort by score, then name. Each match says
- * why it matched: per term, the fields that contain it and, for the body, how
- * many times.
+ * **Words.** A text's words are its runs of letters and digits, lowercased:
+ * anything else (`-`, `_`, `.`, `'`, spaces, punctuation) separates words. A
+ * name is also split at its camelCase humps (`pdfForms` → `pdfforms`, `pdf`,
+ * `forms`). Words of one character and English stop words
+ * ({@linkcode STOP_WORDS}: `the`, `and`, `a`, `to` …) are not words. Each word
+ * is reduced to its Porter2 stem (`lib/text/stem.ts`: `tests`, `testing` →
+ * `test`), and a query word matches a skill's word when their stems are equal:
+ * never inside a word (`the` does not match `atheris`, `write` does not match
+ * `writer`).
+ *
+ * **Query.** The query's words, duplicates (by stem) removed, are its terms
+ * (the first 32: a longer query is a paste, and would only cost time). A
+ * word written with a trailing `*` (`auth*`) is a prefix: it matches every word
+ * that starts with it. A term of three or more characters that matches no word
+ * of any searched skill is searched as a prefix too (`playwr` finds
+ * `Playwright`) and shows as `playwr*` in the reasons. Words in double quotes
+ * are a phrase: a skill matches only if one of its fields has them in that
+ * order, next to each other (stop words between them are skipped).
+ *
+ * **Score.** Fields and weights: name 3, description 1, `whenToUse` 0.8,
+ * origin (`"<source> <provider>"`) 0.2. Per term, with `N` skills searched and
+ * `df` of them having it in one of these fields,
+ * `idf = ln(1 + (N − df + 0.5) / (df + 0.5))`; its weighted frequency is
+ * `tf = Σ weight × count / (1 − b + b × length / average length)` over the
+ * fields (length in words, averaged over the skills that have the field; `b`:
+ * name 0.5, description and `whenToUse` 0.75, origin 0), and it adds
+ * `idf × tf / (1.2 + tf)`. The body (the instructions, when the caller
+ * supplies them) counts last, as its own saturated field: a term found `n`
+ * times in it adds `0.2 × idf × n / (n + 1.2 × (0.25 + 0.75 × length / average
+ * length))` (length in characters), never more than `0.2 × idf`. Each pair of
+ * consecutive query terms found next to each other in the name adds
+ * `0.5 × (idf₁ + idf₂) / 2`; in the description or `whenToUse`,
+ * `0.25 × (idf₁ + idf₂) / 2`. Scores are rounded to 4 decimals. Skills with no
+ * matched term (or without a quoted phrase) are dropped; the rest sort by
+ * score, then name, then description, then their order in the input, so the
+ * same input always gives the same order.
+ *
+ * Each match says why it matched: per term (as typed, lowercased), the fields
+ * that contain it and, for the body, how many times.
  *
  * @example
  * ```ts
  * import { queryTerms, searchSkills } from "./search.ts";
  * queryTerms("PDF forms, pdf!"); // ["pdf", "forms"]
+ * queryTerms("write the tests"); // ["write", "tests"]
  * ```
  * @module
  */
+import { stem } from "../text/stem.ts";
 import { compareCodeUnits } from "../util.ts";
 
 /** What the ranker reads of a skill. */
@@ -44,11 +72,11 @@ export type MatchField = "name" | "description" | "whenToUse" | "origin" | "body
 
 /** Why a skill matched one term. */
 export interface TermMatch {
-  /** The query term. */
+  /** The query term as typed, lowercased (a prefix ends in `*`). */
   term: string;
   /** The fields that contain it, in ranking order. */
   fields: MatchField[];
-  /** How many times the body contains it (present when `fields` has `body`). */
+  /** How many words of the body it matches (present when `fields` has `body`). */
   occurrences?: number;
 }
 
@@ -68,76 +96,243 @@ export interface SearchOptions<T> {
   body?: (skill: T) => string | undefined;
 }
 
-/** Points of a term found in the body `n` times, and the body's cap over all terms. */
-const BODY_TERM_MAX = 5;
-const BODY_MAX = 30;
+/**
+ * The English stop words: never a search term, never a skill's word.
+ *
+ * @example
+ * ```ts
+ * import { STOP_WORDS } from "./search.ts";
+ * STOP_WORDS.has("the"); // true
+ * ```
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  ("a am an and are as at be been being but by can could did do does doing for from had has " +
+    "have having he her here hers him his how i if in into is it its just me my of on or our ours " +
+    "please she should so such than that the their theirs them then there these they this those to " +
+    "was we were what when where which while who whom why will with would you your yours")
+    .split(" "),
+);
+
+type HeadField = "name" | "description" | "whenToUse" | "origin";
+const HEAD: readonly HeadField[] = ["name", "description", "whenToUse", "origin"];
+const WEIGHT: Record<HeadField, number> = { name: 3, description: 1, whenToUse: 0.8, origin: 0.2 };
+const B: Record<HeadField, number> = { name: 0.5, description: 0.75, whenToUse: 0.75, origin: 0 };
+const PAIR: Record<HeadField, number> = {
+  name: 0.5,
+  description: 0.25,
+  whenToUse: 0.25,
+  origin: 0,
+};
+const K1 = 1.2;
+/** The terms searched at most: a longer query is a paste, not keywords. */
+const MAX_TERMS = 32;
+const BODY_WEIGHT = 0.2;
+const BODY_B = 0.75;
+
+/** One word of a text: as written (lowercased), its stem, and its position. */
+interface Word {
+  word: string;
+  stem: string;
+  at: number;
+}
+
+/** A query term. */
+interface Term {
+  /** As typed, lowercased, without a trailing `*`. */
+  word: string;
+  /** Its stem; for a prefix, the prefix itself. */
+  stem: string;
+  prefix: boolean;
+}
+
+const stems = new Map<string, string>();
+
+function stemOf(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = stem(word);
+    if (stems.size > 50_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** The length in code units of the letter or digit at `i` of `text`, or 0 if none is there. */
+function wordCharAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 128) {
+    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)
+      ? 1
+      : 0;
+  }
+  const point = text.codePointAt(i)!;
+  const size = point > 0xffff ? 2 : 1;
+  return LETTER_OR_DIGIT.test(text.slice(i, i + size)) ? size : 0;
+}
+
+/** Calls `visit(start, end)` for each run of letters and digits of `text`. */
+function scanRuns(text: string, visit: (start: number, end: number) => void): void {
+  let i = 0;
+  while (i < text.length) {
+    let size = wordCharAt(text, i);
+    if (size === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (size > 0) {
+      i += size;
+      size = i < text.length ? wordCharAt(text, i) : 0;
+    }
+    visit(start, i);
+  }
+}
+
+const isWord = (w: string) => w.length >= 2 && !STOP_WORDS.has(w);
+
+/** The words of `text` (see the module doc); `camel` also splits camelCase humps. */
+function wordsOf(text: string, camel = false): Word[] {
+  const out: Word[] = [];
+  scanRuns(text, (start, end) => {
+    const token = text.slice(start, end);
+    const at = out.length === 0 ? 0 : out[out.length - 1].at + 1;
+    const lower = token.toLowerCase();
+    if (isWord(lower)) out.push({ word: lower, stem: stemOf(lower), at });
+    if (camel && lower !== token) {
+      const parts = token.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2").split(" ");
+      if (parts.length < 2) return;
+      for (const part of parts.map((p) => p.toLowerCase()).filter(isWord)) {
+        out.push({ word: part, stem: stemOf(part), at });
+      }
+    }
+  });
+  return out;
+}
+
+/** The query's terms and phrases (index lists into the terms). */
+function parseQuery(query: string): { terms: Term[]; phrases: number[][] } {
+  const terms: Term[] = [];
+  const phrases: number[][] = [];
+  const seen = new Map<string, number>();
+  const indexOf = (word: string, prefix: boolean): number => {
+    const s = prefix ? word : stemOf(word);
+    const key = `${prefix ? "*" : " "}${s}`;
+    let index = seen.get(key);
+    if (index === undefined && terms.length >= MAX_TERMS) return -1;
+    if (index === undefined) {
+      index = terms.push({ word, stem: s, prefix }) - 1;
+      seen.set(key, index);
+    }
+    return index;
+  };
+  const parts = query.split('"');
+  for (const [i, part] of parts.entries()) {
+    const quoted = i % 2 === 1 && i < parts.length - 1;
+    const indexes: number[] = [];
+    for (const piece of part.split(/\s+/)) {
+      if (terms.length >= MAX_TERMS) break; // the rest of a paste is not read
+      const prefix = /[\p{L}\p{N}]\*+$/u.test(piece);
+      const words = wordsOf(piece);
+      for (const [j, w] of words.entries()) {
+        const index = indexOf(w.word, prefix && j === words.length - 1);
+        if (index !== -1) indexes.push(index);
+      }
+    }
+    if (quoted && indexes.length > 1) phrases.push(indexes);
+  }
+  return { terms, phrases };
+}
 
 /**
- * The search terms of `query`.
+ * The search terms of `query`: its words, lowercased, stop words and words of
+ * one character dropped, one per stem (see the module doc).
  *
  * @example
  * ```ts
  * queryTerms("a"); // []
+ * queryTerms("the and"); // []
  * ```
  */
 export function queryTerms(query: string): string[] {
-  const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 1);
-  return [...new Set(terms)];
+  return parseQuery(query).terms.map((t) => t.word);
 }
 
-/** How many non-overlapping times `text` contains `term`. */
-function occurrences(text: string, term: string): number {
-  let count = 0;
-  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + term.length)) count++;
-  return count;
+function matches(term: Term, word: string, stemmed: string): boolean {
+  return term.prefix ? word.startsWith(term.stem) : stemmed === term.stem;
 }
 
-/** The fields' points for one term (name, description, whenToUse, origin), and which matched. */
-function fieldScore(skill: SearchableSkill, term: string, fields: MatchField[]): number {
-  const name = skill.name.toLowerCase();
-  let score = 0;
-  if (name === term) score += 60;
-  else if (name.split("-").includes(term)) score += 40;
-  else if (name.includes(term)) score += 20;
-  if (score > 0) fields.push("name");
-  const more: [MatchField, string | undefined, number][] = [
-    ["description", skill.description, 8],
-    ["whenToUse", skill.whenToUse, 6],
-    ["origin", `${skill.source ?? ""} ${skill.provider ?? ""}`, 2],
-  ];
-  for (const [field, text, points] of more) {
-    if (text !== undefined && text.toLowerCase().includes(term)) {
-      score += points;
-      fields.push(field);
+function count(words: readonly Word[], term: Term): number {
+  let n = 0;
+  for (const w of words) if (matches(term, w.word, w.stem)) n++;
+  return n;
+}
+
+/** The letter or digit ending just before `i` of `text` (0: none). */
+function wordCharBefore(text: string, i: number): number {
+  if (i === 0) return 0;
+  const low = text.charCodeAt(i - 1);
+  const pair = i >= 2 && low >= 0xdc00 && low <= 0xdfff;
+  return wordCharAt(text, pair ? i - 2 : i - 1);
+}
+
+/**
+ * How many words of `body` (lowercased) each term matches. Only words starting with the first two
+ * letters of some term's stem are looked at (found with `indexOf`; a Porter2 stem keeps its
+ * word's first two letters), so a long body costs little.
+ */
+function bodyCounts(body: string, terms: readonly Term[]): number[] {
+  const counts = terms.map(() => 0);
+  for (const head of new Set(terms.map((t) => t.stem.slice(0, 2)))) {
+    for (let at = body.indexOf(head); at !== -1; at = body.indexOf(head, at + 1)) {
+      if (wordCharBefore(body, at) > 0) continue;
+      let end = at;
+      for (let size = wordCharAt(body, end); size > 0; size = wordCharAt(body, end)) end += size;
+      const word = body.slice(at, end);
+      if (!isWord(word)) continue;
+      const stemmed = stemOf(word);
+      for (const [i, term] of terms.entries()) if (matches(term, word, stemmed)) counts[i]++;
     }
   }
-  return score;
+  return counts;
 }
 
-/** One skill's score and reasons for `terms`; `undefined` when no term matched. */
-function scoreSkill<T extends SearchableSkill>(
-  skill: T,
-  terms: readonly string[],
-  body: string | undefined,
-): SearchMatch<T> | undefined {
-  let score = 0;
-  let bodyScore = 0;
-  const matched: TermMatch[] = [];
-  for (const term of terms) {
-    const fields: MatchField[] = [];
-    const points = fieldScore(skill, term, fields);
-    if (points > 0) score += points + 30;
-    const count = body === undefined ? 0 : occurrences(body, term);
-    if (count > 0) {
-      fields.push("body");
-      bodyScore += Math.min(BODY_TERM_MAX, 1 + Math.floor(Math.log2(count)));
-    }
-    if (fields.length > 0) {
-      matched.push(count > 0 ? { term, fields, occurrences: count } : { term, fields });
-    }
+/** Positions of `term` in `words`. */
+function positions(words: readonly Word[], term: Term): Set<number> {
+  const out = new Set<number>();
+  for (const w of words) if (matches(term, w.word, w.stem)) out.add(w.at);
+  return out;
+}
+
+/** `words` has terms `a` then `b` at consecutive positions. */
+function adjacent(words: readonly Word[], a: Term, b: Term): boolean {
+  const next = positions(words, b);
+  for (const p of positions(words, a)) if (next.has(p + 1)) return true;
+  return false;
+}
+
+/** `words` has the phrase's terms at consecutive positions. */
+function hasPhrase(words: readonly Word[], phrase: readonly Term[]): boolean {
+  let at = positions(words, phrase[0]);
+  for (const term of phrase.slice(1)) {
+    const next = positions(words, term);
+    at = new Set([...at].filter((p) => next.has(p + 1)).map((p) => p + 1));
+    if (at.size === 0) return false;
   }
-  if (matched.length === 0) return undefined;
-  return { skill, score: score + Math.min(BODY_MAX, bodyScore), matched };
+  return true;
+}
+
+/** A skill's words per head field, and its body (lowercased) with its counts. */
+interface Doc {
+  head: Record<HeadField, Word[]>;
+  body: string | undefined;
+  /** In characters. */
+  bodyLength: number;
+  bodyCounts: number[];
+  /** Per term, per head field (in `HEAD` order), how many words match. */
+  headCounts: number[][];
 }
 
 /**
@@ -157,13 +352,111 @@ export function searchSkills<T extends SearchableSkill>(
   limit: number,
   options: SearchOptions<T> = {},
 ): SearchMatch<T>[] {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return [];
-  const matches: SearchMatch<T>[] = [];
-  for (const skill of skills) {
-    const match = scoreSkill(skill, terms, options.body?.(skill)?.toLowerCase());
-    if (match !== undefined) matches.push(match);
+  const { terms, phrases } = parseQuery(query);
+  if (terms.length === 0 || limit <= 0) return [];
+  const docs: Doc[] = skills.map((skill) => {
+    const body = options.body?.(skill)?.toLowerCase();
+    const counts = body === undefined ? terms.map(() => 0) : bodyCounts(body, terms);
+    return {
+      head: {
+        name: wordsOf(skill.name, true),
+        description: wordsOf(skill.description),
+        whenToUse: wordsOf(skill.whenToUse ?? ""),
+        origin: wordsOf(`${skill.source ?? ""} ${skill.provider ?? ""}`),
+      },
+      body,
+      bodyLength: body?.length ?? 0,
+      bodyCounts: counts,
+      headCounts: [],
+    };
+  });
+  const countHeads = () => {
+    for (const d of docs) d.headCounts = terms.map((t) => HEAD.map((f) => count(d.head[f], t)));
+  };
+  countHeads();
+  // A term that no skill has as a word is searched as a prefix.
+  const unmatched = terms.flatMap((term, i) =>
+    !term.prefix && term.word.length >= 3 &&
+      docs.every((d) => d.bodyCounts[i] === 0 && d.headCounts[i].every((c) => c === 0))
+      ? [i]
+      : []
+  );
+  if (unmatched.length > 0) {
+    for (const i of unmatched) terms[i] = { ...terms[i], stem: terms[i].word, prefix: true };
+    const again = unmatched.map((i) => terms[i]);
+    for (const d of docs) {
+      if (d.body === undefined) continue;
+      const counts = bodyCounts(d.body, again);
+      for (const [j, i] of unmatched.entries()) d.bodyCounts[i] = counts[j];
+    }
+    countHeads();
   }
-  matches.sort((a, b) => b.score - a.score || compareCodeUnits(a.skill.name, b.skill.name));
-  return matches.slice(0, Math.max(0, limit));
+  const n = docs.length;
+  // Average lengths over the skills that have the field at all.
+  const mean = (lengths: number[]) => {
+    const present = lengths.filter((l) => l > 0);
+    return present.length === 0 ? 1 : present.reduce((a, b) => a + b, 0) / present.length;
+  };
+  const average = Object.fromEntries(
+    HEAD.map((f) => [f, mean(docs.map((d) => d.head[f].length))]),
+  ) as Record<HeadField, number>;
+  const averageBody = mean(docs.map((d) => d.bodyLength));
+  const idf = terms.map((_, i) => {
+    const df = docs.filter((d) => d.headCounts[i].some((c) => c > 0)).length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  });
+  const phraseTerms = phrases.map((p) => p.map((i) => terms[i]));
+  const ranked: { match: SearchMatch<T>; index: number }[] = [];
+  for (const [index, skill] of skills.entries()) {
+    const d = docs[index];
+    if (!phraseTerms.every((p) => hasPhraseIn(d, p, phrases, terms))) continue;
+    let score = 0;
+    const matched: TermMatch[] = [];
+    for (const [i, term] of terms.entries()) {
+      const fields: MatchField[] = [];
+      let tf = 0;
+      for (const [k, f] of HEAD.entries()) {
+        const c = d.headCounts[i][k];
+        if (c === 0) continue;
+        fields.push(f);
+        tf += WEIGHT[f] * c / (1 - B[f] + B[f] * d.head[f].length / average[f]);
+      }
+      score += idf[i] * tf / (K1 + tf);
+      const inBody = d.bodyCounts[i];
+      if (inBody > 0) {
+        fields.push("body");
+        const norm = 1 - BODY_B + BODY_B * d.bodyLength / averageBody;
+        score += BODY_WEIGHT * idf[i] * inBody / (inBody + K1 * norm);
+      }
+      if (fields.length === 0) continue;
+      const word = term.prefix ? `${term.word}*` : term.word;
+      matched.push(
+        inBody > 0 ? { term: word, fields, occurrences: inBody } : { term: word, fields },
+      );
+    }
+    if (matched.length === 0) continue;
+    for (let i = 0; i + 1 < terms.length; i++) {
+      const f = HEAD.find((f, k) =>
+        PAIR[f] > 0 && d.headCounts[i][k] > 0 && d.headCounts[i + 1][k] > 0 &&
+        adjacent(d.head[f], terms[i], terms[i + 1])
+      );
+      if (f !== undefined) score += PAIR[f] * (idf[i] + idf[i + 1]) / 2;
+    }
+    ranked.push({ match: { skill, score: Math.round(score * 1e4) / 1e4, matched }, index });
+  }
+  ranked.sort((a, b) =>
+    b.match.score - a.match.score ||
+    compareCodeUnits(a.match.skill.name, b.match.skill.name) ||
+    compareCodeUnits(a.match.skill.description, b.match.skill.description) ||
+    a.index - b.index
+  );
+  return ranked.slice(0, limit).map((r) => r.match);
+}
+
+/** The skill has the phrase in a head field or (every term being in it) its body. */
+function hasPhraseIn(d: Doc, phrase: readonly Term[], phrases: number[][], terms: Term[]): boolean {
+  if (HEAD.some((f) => hasPhrase(d.head[f], phrase))) return true;
+  const indexes = phrases.find((p) => p.every((i, j) => terms[i] === phrase[j])) ?? [];
+  if (d.body === undefined || indexes.some((i) => d.bodyCounts[i] === 0)) return false;
+  return hasPhrase(wordsOf(d.body), phrase);
 }

@@ -100,7 +100,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     group: "catalog",
     summary: "find skills by keywords: names and descriptions first, then the instructions",
     synopsis: "<query...> [--limit <n>] [--json] [--cwd <dir>]",
-    arguments: [["<query...>", "keywords (words of two or more letters or digits)"]],
+    arguments: [[
+      "<query...>",
+      'keywords, matched as whole words in any form (test, tests, testing); word* is a prefix, "two words" a phrase',
+    ]],
     options: ["json", "limit"],
     optionHelp: { limit: "show at most <n> matches, 1 to 200 (default 10)" },
     examples: [

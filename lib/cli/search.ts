@@ -56,7 +56,8 @@ function queryOf(positionals: string[]): string {
   }
   if (queryTerms(query).length === 0) {
     throw new UsageError(
-      `the query ${quote(query)} has no word of two or more letters or digits`,
+      `the query ${quote(query)} has no word of two or more letters or digits ` +
+        `that is not a common word such as "the" or "and"`,
       "search",
     );
   }
