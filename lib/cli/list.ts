@@ -107,7 +107,9 @@ function listText(report: DiscoveryReport, view: ListView): string[] {
   const st = outStyles(view.io);
   if (report.skills.length === 0) {
     lines.push(
-      "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills",
+      "No skills found in your agents' skill folders, Claude Code plugins or Git sources.\n" +
+        "Add a Git source of skills: dsh-skills-anywhere add anthropics/skills\n" +
+        "or write your own: ~/.claude/skills/<name>/SKILL.md (any agent's skills folder works)",
     );
   } else {
     lines.push(skillTable(report.skills, view.show, st, tableWidth(view.io)));
