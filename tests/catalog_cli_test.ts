@@ -390,6 +390,9 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "too_large_for_mcp",
       "uri_refused_for_mcp",
       "place_collisions",
+      // Failed Git sources and near misses (issue 30, finding 5).
+      "failed_sources",
+      "near_misses",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);
