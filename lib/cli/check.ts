@@ -194,13 +194,13 @@ function fileLines(file: FileEntry, report: FileCheckReport, st: Styles): string
 }
 
 /**
- * Why specification findings shown above did not fail: the strict and lenient profiles check the
+ * Why specification findings shown under a PASSED file did not fail it: the strict and lenient profiles check the
  * parse only (spec errors are shown, not gated), the spec profile lets extension fields pass.
  * Names the profile that would fail them; nothing when every finding shown counts.
  */
 function profileNote(report: FileCheckReport): string[] {
   const findings = report.files.flatMap((file) =>
-    file.status === "input_error" ? [] : file.report.spec.findings
+    file.status === "passed" ? file.report.spec.findings : []
   );
   const gated = report.profile === "strict" || report.profile === "lenient";
   if (gated) {
