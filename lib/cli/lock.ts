@@ -18,7 +18,8 @@
  * ```
  * @module
  */
-import { dirname } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
@@ -63,7 +64,7 @@ import { counted } from "./words.ts";
  * With `lockFirst`, the lock is read (an invalid one refused, exit 2) before the catalog, which
  * then keeps its names without reading it again.
  */
-async function project(cwd: string, io: Io, lockFirst = false, user = false) {
+async function project(cwd: string, io: Io, lockFirst = false, user = false, named = true) {
   const config = cliConfig();
   if (user) return await personal(config, io, lockFirst);
   const root = await findProjectRoot(cwd);
@@ -74,6 +75,13 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
     );
   }
   const file = projectLockPath(root);
+  if (!named && !await isProject(root, file)) {
+    throw new KindError(
+      "no-project",
+      `no project here (no .git in ${tildePath(root, config.home)} or above, and no lock); ` +
+        "run it inside a project, or name this folder with --cwd .",
+    );
+  }
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const locked = lock === undefined ? undefined : lockedNames(lock);
@@ -86,6 +94,15 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
   const own = await projectScope(config, root);
   return { config, catalog, file, shown, lock, scope: own, within: dirname(file), words: WORDS };
+}
+
+/**
+ * Whether `root` is a project `lock` may write in unasked: it holds `.git` (the project-root
+ * finder found one) or already a lock. A folder named with `--cwd` is taken as one regardless.
+ */
+async function isProject(root: string, lockFile: string): Promise<boolean> {
+  const there = (path: string) => stat(path).then(() => true, () => false);
+  return await there(join(root, ".git")) || await there(lockFile);
 }
 
 /** How messages name the folder each lock lies in. */
@@ -218,6 +235,7 @@ export async function runLock(
     io,
     positionals.length > 0,
     user,
+    values.cwd !== undefined,
   );
   const published = catalog.report.skills.filter(scope.skill).map((s) => s.name);
   if (unknownNames(positionals, published, io)) return 1;
