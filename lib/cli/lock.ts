@@ -24,7 +24,7 @@ import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { placeCollisions } from "../catalog/places.ts";
-import { readBounded, ReadError, writeWhole } from "../fs/mod.ts";
+import { readBounded, ReadError, targetRefusal, writeWhole } from "../fs/mod.ts";
 import { MAX_LOCK_BYTES } from "../limits.ts";
 import { type LockLines, lockLines } from "../lock/lines.ts";
 import {
@@ -58,14 +58,26 @@ import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
+/** How {@linkcode project} reads the lock before the catalog. */
+interface ProjectOptions {
+  /** Read the lock (an invalid one refused, exit 2) before the catalog, which keeps its names. */
+  lockFirst?: boolean;
+  /** The user lock and the person's own skills, not the project's. */
+  user?: boolean;
+  /**
+   * The lock is to be written: a target the writer refuses (a link, a folder) is refused first,
+   * in the writer's one line (exit 2), before anything reads the file or says more about it.
+   */
+  writing?: boolean;
+}
+
 /**
  * The catalog of `cwd` and where its lock lives; refuses a project root that is the home folder.
- * With `lockFirst`, the lock is read (an invalid one refused, exit 2) before the catalog, which
- * then keeps its names without reading it again.
  */
-async function project(cwd: string, io: Io, lockFirst = false, user = false) {
+async function project(cwd: string, io: Io, options: ProjectOptions = {}) {
+  const { lockFirst = false, user = false, writing = false } = options;
   const config = cliConfig();
-  if (user) return await personal(config, io, lockFirst);
+  if (user) return await personal(config, io, lockFirst, writing);
   const root = await findProjectRoot(cwd);
   if (root === config.home) {
     throw new KindError(
@@ -74,6 +86,7 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
     );
   }
   const file = projectLockPath(root);
+  if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const locked = lock === undefined ? undefined : lockedNames(lock);
@@ -91,9 +104,16 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
 /** How messages name the folder each lock lies in. */
 const WORDS = "the project";
 
+/** Throws the writer's own refusal of `file` as it stands (a link, a folder), if it has one. */
+function refuseTarget(file: string): void {
+  const refusal = targetRefusal(file);
+  if (refusal !== undefined) throw refusal;
+}
+
 /** The catalog of the person's own skills alone (no project), and where the user lock lives. */
-async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean) {
+async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean, writing: boolean) {
   const file = userLockPath(config.stateDir);
+  if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const catalog = await loadCatalog(config, { log: stderrLog(io) });
@@ -213,12 +233,11 @@ export async function runLock(
   io: Io,
 ): Promise<number> {
   const user = values.user === true;
-  const { config, catalog, file, shown, lock, scope, within, words } = await project(
-    cwd,
-    io,
-    positionals.length > 0,
+  const { config, catalog, file, shown, lock, scope, within, words } = await project(cwd, io, {
+    lockFirst: positionals.length > 0,
     user,
-  );
+    writing: true,
+  });
   const published = catalog.report.skills.filter(scope.skill).map((s) => s.name);
   if (unknownNames(positionals, published, io)) return 1;
   const names = positionals.length === 0 ? undefined : positionals;
@@ -356,7 +375,10 @@ export async function runVerify(
 ): Promise<number> {
   const format = reportFormat(values);
   const user = values.user === true;
-  const { config, catalog, file, shown, lock, scope, within } = await project(cwd, io, true, user);
+  const { config, catalog, file, shown, lock, scope, within } = await project(cwd, io, {
+    lockFirst: true,
+    user,
+  });
   const locked = lockOrRefuse(lock, shown, user);
   const now = await lockNow(catalog, config, io, scope);
   const report = compareLocks(locked, now);
