@@ -24,11 +24,13 @@ import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { placeCollisions } from "../catalog/places.ts";
+import { enabledPlugins, projectEnabledPlugins } from "../catalog/plugins.ts";
 import { readBounded, ReadError, targetRefusal, writeWhole } from "../fs/mod.ts";
 import { MAX_LOCK_BYTES } from "../limits.ts";
 import { type LockLines, lockLines } from "../lock/lines.ts";
 import {
   compareLocks,
+  type OutsidePlugin,
   type PlaceCollision,
   type UncoveredPlace,
   type VerifyReport,
@@ -384,7 +386,10 @@ export async function runVerify(
   const report = compareLocks(locked, now);
   const mine = catalog.report.skills.filter(scope.skill);
   await addSignatures(report, locked, now, mine, user ? within : catalog.projectRoot!, shown);
-  if (!user) addPlaces(report, placesOf(catalog));
+  if (!user) {
+    addPlaces(report, placesOf(catalog));
+    report.outside_plugins = outsidePlugins(catalog, config.home);
+  }
   if (format === "sarif") {
     const skillFiles = new Map(mine.map((s) => [s.name, s.path]));
     const root = user ? within : catalog.projectRoot ?? cwd;
@@ -429,6 +434,43 @@ function placesOf(catalog: Awaited<ReturnType<typeof loadCatalog>>): Places {
     collisions: root === undefined ? [] : placeCollisions(catalog.report.skills, root),
     uncovered: catalog.uncovered ?? [],
   };
+}
+
+/**
+ * The plugins the project's own `.claude/settings.json` enables, each with the skills it has in
+ * this home: never in the project's lock (see `../lock/scope.ts`), named so a teammate and CI see
+ * what the lock leaves out; not differences.
+ */
+function outsidePlugins(
+  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  home: string,
+): OutsidePlugin[] {
+  const root = catalog.projectRoot;
+  if (root === undefined) return [];
+  const installed = new Set(
+    enabledPlugins(home, { projectRoot: root }).map((p) => `${p.plugin}@${p.marketplace}`),
+  );
+  return projectEnabledPlugins(root).map((key) => ({
+    plugin: key,
+    installed: installed.has(key),
+    skills: catalog.report.skills.filter((s) =>
+      s.origin.kind === "claude-plugins" && `${s.origin.plugin}@${s.origin.marketplace}` === key
+    ).map((s) => s.name).sort(),
+  }));
+}
+
+/** One line per plugin the project enables that its lock leaves out. */
+function outsidePluginLines(plugins: readonly OutsidePlugin[], st: Styles): string[] {
+  return plugins.map((p) => {
+    const here = p.installed
+      ? `${counted(p.skills.length, "skill")} here${
+        p.skills.length === 0 ? "" : `: ${p.skills.map(quote).join(", ")}`
+      }`
+      : "not installed here";
+    return `${st.warn("outside")} plugin ${
+      quote(p.plugin)
+    } (the project's .claude/settings.json enables it; ${here}): never in the project's lock`;
+  });
 }
 
 /** Each collision and uncovered part in the report, as differences. */
@@ -492,10 +534,12 @@ function renderReport(
 ): string {
   const file = escapeTerminal(shown);
   const warnings = signatureLines(report, required, st);
+  const outside = outsidePluginLines(report.outside_plugins ?? [], st);
   if (report.matches) {
     const signed = report.signed === undefined ? "" : `, ${report.signed.length} signed`;
     return [
       ...warnings,
+      ...outside,
       st.ok(`verified ${counted(report.locked, "skill")}${signed}: all match ${file}`),
     ].join("\n") + "\n";
   }
@@ -546,6 +590,7 @@ function renderReport(
   if (required) lines.push(...warnings);
   const n = lines.filter((l) => !l.startsWith("  ")).length;
   if (!required) lines.push(...warnings);
+  lines.push(...outside);
   lines.push(st.bad(`${counted(n, "difference")} from ${file}`));
   return lines.join("\n") + "\n";
 }
