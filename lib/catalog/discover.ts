@@ -34,6 +34,20 @@
  * The boundary travels with each skill (`confineTo`) so a later fresh read
  * applies the same rule.
  *
+ * The read cache. With `cache` (a {@linkcode DiscoveryCache}), discovery is
+ * incremental: a root whose walk is still known (nothing under it was
+ * {@linkcode DiscoveryCache.forget forgotten}, and it sits at the same place in
+ * the root list) is not walked again, and a file of a root walked again is
+ * read and parsed again only when its stamp changed (`lstat` and `stat`:
+ * device, inode, size, modification and change times in nanoseconds) or
+ * something under its skill directory was forgotten. A file changed less than
+ * `settleMs` ago is read but not kept (a same-size rewrite within one
+ * timestamp tick cannot leave a stale parse). The cache keeps parse outcomes
+ * and a hash of each body, never a file's text. A skill of the report is the
+ * same object (`===`) as in the cache's previous report exactly when nothing
+ * about it changed: not its file, not anything under its directory, not any
+ * field (name, rename, rank, …).
+ *
  * @example
  * ```ts
  * import { discover } from "./discover.ts";
@@ -48,9 +62,9 @@
 import { errorText } from "../errors.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { type Log, silentLog } from "../util.ts";
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
-import { relative, sep } from "node:path";
+import { dirname, relative, sep } from "node:path";
 import { readBoundedTextSync, ReadError, type ReadErrorKind, resolveLink } from "../fs/mod.ts";
 import {
   type Invocation,
@@ -150,6 +164,8 @@ export interface DiscoverOptions {
   log?: Log;
   /** Called as files are read: (read so far, total found). */
   onProgress?: (done: number, total: number) => void;
+  /** Keeps walks and parses between discoveries (see the module doc). Default: none. */
+  cache?: DiscoveryCache;
 }
 
 /** A root's link boundary: its real directory and how a reason names it. */
@@ -296,8 +312,8 @@ const MAX_BODY_AS_KEY = 16 * 1024;
  * digest, so two bodies that share a key by chance are never merged. The
  * keys live only while discovery runs.
  */
-function bodyKey(body: string): string {
-  if (body.length <= MAX_BODY_AS_KEY) return body;
+function bodyKey(body: string, hashed = false): string {
+  if (body.length <= MAX_BODY_AS_KEY && !hashed) return body;
   let hash = 0x811c9dc5;
   for (let i = 0; i < body.length; i++) {
     hash ^= body.charCodeAt(i);
@@ -364,8 +380,8 @@ function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): Disco
   return discovered;
 }
 
-/** Reads and parses one found file (see {@linkcode ReadOutcome}). */
-function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcome {
+/** Reads and parses one found file (see {@linkcode ReadOutcome}); `hashed`: short body keys. */
+function readSkill(found: FoundFile, place: Place, lenient: boolean, hashed = false): ReadOutcome {
   const text = readText(found, place);
   if (text === undefined) return undefined;
   if (typeof text !== "string") return { ok: false, invalid: text };
@@ -385,7 +401,7 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
       },
     };
   }
-  const body = bodyKey(result.skill.content);
+  const body = bodyKey(result.skill.content, hashed);
   return { ok: true, skill: toDiscovered(result.skill, found, place), body };
 }
 
@@ -396,14 +412,14 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean): ReadOutcom
  */
 async function readAll(
   roots: readonly Root[],
-  scanned: readonly Scanned[],
+  scanned: readonly (Scanned | undefined)[],
   options: DiscoverOptions,
-): Promise<ReadOutcome[]> {
+): Promise<ReadOutcome[][]> {
   const { signal, lenient = true } = options;
   const jobs = scanned.flatMap((result, rootIndex) =>
-    result.files.map((found) => ({
+    (result?.files ?? []).map((found) => ({
       found,
-      place: { root: roots[rootIndex], rootIndex, boundary: result.boundary },
+      place: { root: roots[rootIndex], rootIndex, boundary: result?.boundary },
     }))
   );
   const outcomes: ReadOutcome[] = [];
@@ -413,19 +429,27 @@ async function readAll(
       signal?.throwIfAborted();
       options.onProgress?.(done, jobs.length);
     }
-    outcomes.push(readSkill(jobs[done].found, jobs[done].place, lenient));
+    const { found, place } = jobs[done];
+    outcomes.push(
+      options.cache === undefined
+        ? readSkill(found, place, lenient)
+        : options.cache.read(found, place, lenient),
+    );
   }
   if (jobs.length > 0) options.onProgress?.(jobs.length, jobs.length);
-  return outcomes;
+  // Back to one list per root (the jobs are in root order).
+  const perRoot = scanned.map((): ReadOutcome[] => []);
+  jobs.forEach((job, i) => perRoot[job.place.rootIndex].push(outcomes[i]));
+  return perRoot;
 }
 
 /** Splits read outcomes into skills and invalid files (refused roots first), counting per root. */
-function tally(outcomes: readonly ReadOutcome[], scanned: readonly Scanned[]) {
+function tally(parts: readonly RootPart[]) {
   const found: DiscoveredSkill[] = [];
   const bodies = new Map<DiscoveredSkill, string>();
-  const invalid: InvalidFile[] = scanned.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
-  const counts = new Array<number>(scanned.length).fill(0);
-  for (const outcome of outcomes) {
+  const invalid: InvalidFile[] = parts.flatMap((s) => s.refused === undefined ? [] : [s.refused]);
+  const counts = new Array<number>(parts.length).fill(0);
+  for (const outcome of parts.flatMap((part) => part.outcomes)) {
     if (outcome === undefined) continue;
     if (!outcome.ok) invalid.push(outcome.invalid);
     else {
@@ -453,27 +477,263 @@ export async function discover(
   roots: readonly Root[],
   options: DiscoverOptions = {},
 ): Promise<DiscoveryReport> {
-  const { signal } = options;
+  const { signal, cache } = options;
   const log = options.log ?? silentLog;
   signal?.throwIfAborted();
   // Discovery uses synchronous system calls: for thousands of small files, direct calls are
   // several times faster than promise round trips through a thread pool (see bench/).
-  const scanned = roots.map((root) => scanRoot(root, log));
+  const known = roots.map((root, i) => cache?.root(root, i));
+  const scanned = roots.map((root, i) => known[i] === undefined ? scanRoot(root, log) : undefined);
   signal?.throwIfAborted();
-  const outcomes = await readAll(roots, scanned, options);
+  const read = await readAll(roots, scanned, options);
   signal?.throwIfAborted();
-  const { found, bodies, invalid, counts } = tally(outcomes, scanned);
-  const { skills, dropped } = await applyPrecedence(found, {
+  const parts = roots.map((_, i): RootPart => {
+    const part = known[i];
+    if (part !== undefined) return part;
+    const { exists, complete, refused } = scanned[i]!;
+    return { exists, complete, ...(refused ? { refused } : {}), outcomes: read[i] };
+  });
+  const { found, bodies, invalid, counts } = tally(parts);
+  const precedence = await applyPrecedence(found, {
     dedupe: options.dedupe ?? true,
     excludeSkills: options.excludeSkills ?? [],
     bodyKey: (skill) => bodies.get(skill),
     locked: options.locked,
   });
+  const { skills, dropped } = cache === undefined
+    ? precedence
+    : cache.settle(roots, parts, found, precedence);
   return {
     skills,
     dropped,
     invalid,
-    roots: roots.map((root, i) => ({ root, exists: scanned[i].exists, count: counts[i] })),
-    complete: scanned.every((s) => s.complete),
+    roots: roots.map((root, i) => ({ root, exists: parts[i].exists, count: counts[i] })),
+    complete: parts.every((s) => s.complete),
   };
+}
+
+/** One root's share of a discovery: whether it exists, and what each file found became. */
+interface RootPart {
+  exists: boolean;
+  complete: boolean;
+  /** The root itself, refused (its path leaves its boundary). */
+  refused?: InvalidFile;
+  outcomes: readonly ReadOutcome[];
+}
+
+/** What the read cache keeps of one file: its stamp, where it was found, and what it became. */
+interface CachedFile {
+  stamp: string;
+  /** The place and the walk's record, as a key: the outcome holds for these alone. */
+  placeKey: string;
+  outcome: ReadOutcome;
+}
+
+/** Options of {@linkcode DiscoveryCache}. */
+export interface DiscoveryCacheOptions {
+  /**
+   * A file whose modification or change time is less than this many milliseconds old is read but
+   * not kept (default 1000; see the module doc).
+   */
+  settleMs?: number;
+  /** Called with the path of each skill file actually read (to count reads). Default: none. */
+  onRead?: (path: string) => void;
+}
+
+/** A skill's key across reports: its file and its root's position. */
+function skillKey(skill: DiscoveredSkill): string {
+  return `${skill.rootIndex}\u0000${skill.path}`;
+}
+
+/** A file's stamp (`lstat`, then `stat`); `undefined` when it is not there. */
+function stampOf(path: string): string | undefined {
+  try {
+    const link = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    if (link === undefined) return undefined;
+    const stat = link.isSymbolicLink()
+      ? statSync(path, { bigint: true, throwIfNoEntry: false })
+      : link;
+    const one = (s: typeof link) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    return stat === undefined ? `${one(link)}/-` : `${one(link)}/${one(stat)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a stamp's times are less than `settleMs` old. */
+function unsettled(path: string, settleMs: number): boolean {
+  if (settleMs <= 0) return false;
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) return false;
+    const newest = Math.max(info.mtimeMs, info.ctimeMs);
+    return Date.now() - newest < settleMs;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether two string lists are equal. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+/**
+ * What incremental discovery keeps between runs (see the module doc): each root's last walk and
+ * outcomes, each file's stamp and parse outcome (no text), and the last report's skills, so that
+ * an unchanged skill stays the same object. One cache serves one root list at a time.
+ *
+ * @example
+ * ```ts
+ * import { discover, DiscoveryCache } from "./discover.ts";
+ * const cache = new DiscoveryCache({ onRead: (path) => console.log("read", path) });
+ * const first = await discover([], { cache });
+ * cache.forget(["/home/me/.claude/skills/pdf/SKILL.md"]);
+ * const second = await discover([], { cache });
+ * console.log(first.skills.length === second.skills.length); // true
+ * ```
+ */
+export class DiscoveryCache {
+  readonly #settleMs: number;
+  readonly #onRead?: (path: string) => void;
+  /** Each root's last share, by root path, with the key of the root it was found as. */
+  #roots = new Map<string, { key: string; part: RootPart }>();
+  /** Each skill file's outcome, by path. */
+  #files = new Map<string, CachedFile>();
+  /** The skill files of each skill directory (flat files are not listed: their folder is a root). */
+  #dirs = new Map<string, string>();
+  /** The last report's skills by key, each with the object discovery made before precedence. */
+  #finals = new Map<string, { base: DiscoveredSkill; final: DiscoveredSkill }>();
+  /** How many skill files were read and parsed, and how many outcomes were reused. */
+  readonly stats = { reads: 0, reused: 0 };
+
+  /** A cache; see {@linkcode DiscoveryCacheOptions} for the defaults. */
+  constructor(options: DiscoveryCacheOptions = {}) {
+    this.#settleMs = options.settleMs ?? 1000;
+    this.#onRead = options.onRead;
+  }
+
+  /**
+   * Forgets what is known under each of `paths` (absolute): a root walked again when a path lies
+   * in it (or holds it), and a skill read again when a path is its file or lies in its directory.
+   */
+  forget(paths: Iterable<string>): void {
+    for (const path of paths) {
+      for (const [rootPath] of this.#roots) {
+        if (path === rootPath || isBelow(path, rootPath) || isBelow(rootPath, path)) {
+          this.#roots.delete(rootPath);
+        }
+      }
+      this.#files.delete(path);
+      for (let dir = path;; dir = dirname(dir)) {
+        const file = this.#dirs.get(dir);
+        if (file !== undefined) this.#files.delete(file);
+        if (dirname(dir) === dir) break;
+      }
+    }
+  }
+
+  /** Forgets every root's walk (each root is walked again; files are still compared by stamp). */
+  forgetRoots(): void {
+    this.#roots.clear();
+  }
+
+  /** The known share of `root` at position `index`, when nothing under it was forgotten. */
+  root(root: Root, index: number): RootPart | undefined {
+    const known = this.#roots.get(root.path);
+    return known?.key === JSON.stringify([index, root]) ? known.part : undefined;
+  }
+
+  /** Reads one found file, or reuses its outcome when its stamp and place are unchanged. */
+  read(found: FoundFile, place: Place, lenient: boolean): ReadOutcome {
+    if (found.refused !== undefined) return readSkill(found, place, lenient, true);
+    const stamp = stampOf(found.file);
+    // A directory without its SKILL.md: nothing to read.
+    if (stamp === undefined && found.unverified) return undefined;
+    const placeKey = JSON.stringify([
+      place.rootIndex,
+      place.root,
+      place.boundary?.real,
+      found,
+      lenient,
+    ]);
+    const known = this.#files.get(found.file);
+    if (stamp !== undefined && known?.stamp === stamp && known.placeKey === placeKey) {
+      this.stats.reused++;
+      return known.outcome;
+    }
+    this.stats.reads++;
+    this.#onRead?.(found.file);
+    const outcome = readSkill(found, place, lenient, true);
+    if (stamp !== undefined && !unsettled(found.file, this.#settleMs)) {
+      this.#files.set(found.file, { stamp, placeKey, outcome });
+      if (!found.flat) this.#dirs.set(dirname(found.file), found.file);
+    } else {
+      this.#files.delete(found.file);
+    }
+    return outcome;
+  }
+
+  /**
+   * Records a discovery's roots and files, and gives back its skills with every unchanged skill
+   * replaced by the object of the previous report (see the module doc).
+   */
+  settle(
+    roots: readonly Root[],
+    parts: readonly RootPart[],
+    found: readonly DiscoveredSkill[],
+    result: { skills: DiscoveredSkill[]; dropped: DroppedSkill[] },
+  ): { skills: DiscoveredSkill[]; dropped: DroppedSkill[] } {
+    this.#roots = new Map(
+      roots.map((root, i) => [root.path, { key: JSON.stringify([i, root]), part: parts[i] }]),
+    );
+    // Only the files of this discovery are kept.
+    const files = new Map<string, CachedFile>();
+    const dirs = new Map<string, string>();
+    for (const part of parts) {
+      for (const outcome of part.outcomes) {
+        const path = outcome === undefined
+          ? undefined
+          : outcome.ok
+          ? outcome.skill.path
+          : outcome.invalid.path;
+        const known = path === undefined ? undefined : this.#files.get(path);
+        if (path === undefined || known === undefined) continue;
+        files.set(path, known);
+        if (path.endsWith(sep + "SKILL.md")) dirs.set(dirname(path), path);
+      }
+    }
+    this.#files = files;
+    this.#dirs = dirs;
+    const bases = new Map(found.map((skill) => [skillKey(skill), skill]));
+    const finals = new Map<string, { base: DiscoveredSkill; final: DiscoveredSkill }>();
+    const reused = new Map<DiscoveredSkill, DiscoveredSkill>();
+    const skills = result.skills.map((skill) => {
+      const key = skillKey(skill);
+      const base = bases.get(key) ?? skill;
+      const previous = this.#finals.get(key);
+      const same = previous !== undefined && previous.base === base &&
+        previous.final.name === skill.name &&
+        previous.final.renamedFrom === skill.renamedFrom &&
+        previous.final.renamedBecause === skill.renamedBecause &&
+        sameList(previous.final.warnings, skill.warnings);
+      const kept = same ? previous.final : skill;
+      if (kept !== skill) reused.set(skill, kept);
+      finals.set(key, { base, final: kept });
+      return kept;
+    });
+    this.#finals = finals;
+    const dropped = result.dropped.map((drop) => ({
+      ...drop,
+      skill: reused.get(drop.skill) ?? drop.skill,
+      winner: reused.get(drop.winner) ?? drop.winner,
+    }));
+    return { skills, dropped };
+  }
+}
+
+/** Whether `path` lies below `parent` (not `parent` itself); both absolute. */
+function isBelow(path: string, parent: string): boolean {
+  const prefix = parent.endsWith(sep) ? parent : parent + sep;
+  return path.startsWith(prefix);
 }
