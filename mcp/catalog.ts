@@ -1,19 +1,20 @@
 /**
- * The catalog as the MCP server sees it: discovered on demand, cached for a
- * few seconds, shared by concurrent requests, rescanned once on a miss so a
- * skill installed a moment ago is found.
+ * The catalog as the MCP server sees it: one {@linkcode LiveCatalog} per
+ * process (see `lib/catalog/live.ts`), loaded once, kept in memory, updated
+ * as files change and shared by every request and every client.
  *
- * Within those seconds a request still notices a skill folder added or
- * removed: each root folder's modification and change times are noted after
- * a scan and compared (one `stat` per root) before the cache is used, so
- * `find_skills` and `list_skills` see what `open_skill` sees. An edit inside
- * a skill's own folder waits for the cache to expire.
+ * A request never waits for a rescan: {@linkcode ServedCatalog.refresh}
+ * answers from memory, once the changes already seen (by the watchers, the
+ * fallback polling, or one `stat` of each root folder) are applied — only the
+ * folders that changed are walked again. So a skill installed a moment ago is
+ * found by the next request, and `find_skills`, `list_skills` and
+ * `open_skill` all see the same catalog.
  *
- * Listeners added with {@linkcode ServedCatalog.onChange} hear when a rescan
- * changed what is listed (a skill added or removed, renamed, moved, its
- * description or its invocation changed); after a Git source changed
- * ({@linkcode ServedCatalog.invalidate}) a rescan starts at once when anyone
- * listens, so the change is announced without waiting for a request.
+ * Listeners added with {@linkcode ServedCatalog.onChange} hear, with no
+ * request needed, of every update that changed what is listed (a skill added,
+ * removed, renamed, edited, a file in its folder changed); after a Git source
+ * changed ({@linkcode ServedCatalog.invalidate}) the catalog is reloaded in
+ * the background. {@linkcode ServedCatalog.close} stops the watchers.
  *
  * Under a project lock (`lock`, a {@linkcode LockGate}), the skills offered to
  * the model are only those the lock allows now (the lock file and the skill
@@ -26,14 +27,14 @@
  * const config = resolveConfig({}, { HOME: "/home/me" });
  * const catalog = new ServedCatalog(config, { cwd: "/repo" });
  * const skills = await catalog.modelSkills();
+ * await catalog.close();
  * ```
  * @module
  */
-import { statSync } from "node:fs";
 import type { ResolvedConfig } from "../lib/catalog/config.ts";
 import { basename } from "node:path";
 import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/discover.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
+import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/live.ts";
 import type { LockGate } from "../lib/load/locked.ts";
 import { type Log, silentLog } from "../lib/util.ts";
 
@@ -43,98 +44,59 @@ export interface ServedCatalogOptions {
   cwd?: string;
   /** Diagnostics sink. */
   log?: Log;
-  /** How long a discovery stays fresh, in milliseconds (default 3000). */
+  /**
+   * The polling interval of the fallback, in milliseconds (default 2000): folders that cannot be
+   * watched are polled this often (see `lib/catalog/live.ts`).
+   */
   cacheMs?: number;
   /** Serve only what this project lock allows. */
   lock?: LockGate;
+  /** The live catalog's own options (`mode: "poll"` polls every folder; default: watch). */
+  live?: Omit<LiveCatalogOptions, "cwd" | "log">;
 }
 
-/** A cached, shared view of the catalog. */
+/** The served, shared, live view of the catalog. */
 export class ServedCatalog {
   /** The resolved configuration the catalog is built from. */
   readonly config: ResolvedConfig;
   /** The project lock enforced, when serving under one. */
   readonly lock?: LockGate;
-  readonly #cwd?: string;
-  readonly #log: Log;
-  readonly #cacheMs: number;
-  #report?: DiscoveryReport;
-  #at = 0;
-  /** Each root folder's times when the report was made ("-": absent). */
-  #stamps = new Map<string, string>();
-  #inflight?: Promise<DiscoveryReport>;
-  /** What the latest report lists, to tell a rescan that changed it. */
-  #listing?: string;
-  readonly #listeners = new Set<() => void>();
+  readonly #live: LiveCatalog;
 
-  /** Builds a catalog view over `config` for `options.cwd`. */
+  /** Builds a catalog view over `config` for `options.cwd`; it loads on first use. */
   constructor(config: ResolvedConfig, options: ServedCatalogOptions = {}) {
     this.config = config;
-    this.#cwd = options.cwd;
-    this.#log = options.log ?? silentLog;
-    this.#cacheMs = options.cacheMs ?? 3000;
     this.lock = options.lock;
-  }
-
-  /** The latest report; rescans when stale or when `force` is set. Concurrent calls share a scan. */
-  refresh(force = false): Promise<DiscoveryReport> {
-    if (
-      !force && this.#report && Date.now() - this.#at < this.#cacheMs && !this.#rootsChanged()
-    ) {
-      return Promise.resolve(this.#report);
-    }
-    if (this.#inflight && !force) return this.#inflight;
-    const scan = loadCatalog(this.config, { cwd: this.#cwd, log: this.#log }).then(
-      ({ report }) => {
-        this.#report = report;
-        this.#at = Date.now();
-        this.#noteListing(report);
-        this.#stamps = new Map(report.roots.map(({ root }) => [root.path, stampOf(root.path)]));
-        return report;
-      },
-    ).finally(() => {
-      if (this.#inflight === scan) this.#inflight = undefined;
+    this.#live = new LiveCatalog(config, {
+      pollMs: options.cacheMs,
+      ...options.live,
+      cwd: options.cwd,
+      log: options.log ?? silentLog,
     });
-    this.#inflight = scan;
-    return scan;
-  }
-
-  /** Whether a root folder was created, removed, or had an entry added or removed since the scan. */
-  #rootsChanged(): boolean {
-    for (const [path, stamp] of this.#stamps) if (stampOf(path) !== stamp) return true;
-    return false;
-  }
-
-  /** Tells the listeners when `report` lists something else than the report before it. */
-  #noteListing(report: DiscoveryReport): void {
-    const listing = JSON.stringify(
-      report.skills.map((s) => [s.name, s.path, s.description, s.invocation.modelInvocable]),
-    );
-    const changed = this.#listing !== undefined && this.#listing !== listing;
-    this.#listing = listing;
-    if (!changed) return;
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch (error) {
-        this.#log("warn", `catalog change listener failed: ${String(error)}`);
-      }
-    }
   }
 
   /**
-   * Calls `listener` after each rescan that changed what is listed; returns the function that
-   * removes it.
+   * The report in memory (the first call waits for the first load), after the changes already
+   * seen are applied; with `force`, after a full reload.
    */
-  onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  async refresh(force = false): Promise<DiscoveryReport> {
+    if (force) await this.#live.reload();
+    return await this.#live.report();
   }
 
-  /** Forgets the cached report (after a Git source changed); rescans now if anyone listens. */
+  /**
+   * Calls `listener` after each update that changed what is listed (no request needed); returns
+   * the function that removes it. The catalog starts following its folders now.
+   */
+  onChange(listener: () => void): () => void {
+    const off = this.#live.onChange(() => listener());
+    this.#live.start().catch(() => {});
+    return off;
+  }
+
+  /** Reloads the catalog in the background (after a Git source changed). */
   invalidate(): void {
-    this.#at = 0;
-    if (this.#listeners.size > 0) this.refresh(true).catch(() => {});
+    this.#live.reload().catch(() => {});
   }
 
   /**
@@ -161,19 +123,13 @@ export class ServedCatalog {
     });
   }
 
-  /** A published skill by exact name (any invocation), rescanning once on a miss. */
+  /** A published skill by exact name (any invocation), after the changes already seen. */
   async lookup(name: string): Promise<DiscoveredSkill | undefined> {
-    const find = (report: DiscoveryReport) => report.skills.find((s) => s.name === name);
-    return find(await this.refresh()) ?? find(await this.refresh(true));
+    return (await this.refresh()).skills.find((s) => s.name === name);
   }
-}
 
-/** A folder's modification and change times, "-" when absent, "?" when it cannot be read. */
-function stampOf(path: string): string {
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    return info === undefined ? "-" : `${info.mtimeMs}/${info.ctimeMs}`;
-  } catch {
-    return "?";
+  /** Stops the watchers and timers (the server runners call it when they stop). */
+  close(): Promise<void> {
+    return this.#live.close();
   }
 }

@@ -20,6 +20,18 @@
  * must arrive within the request timeout (408) and an idle connection is
  * closed after 5 s. The defaults are defined once, in `lib/limits.ts`.
  *
+ * Change notifications. A 2026-07-28 client gets them on its
+ * `subscriptions/listen` stream (the SDK handler's notifier). A 2025-era
+ * client opens `GET /mcp` with `Accept: text/event-stream` after `initialize`
+ * (the SDK's stateless fallback would answer 405): an admitted one (the same
+ * gates) gets a server-sent event stream of its own, without a session id,
+ * that carries `notifications/resources/list_changed` as `event: message`
+ * JSON-RPC notifications, and a `: keepalive` comment every 15 s. At most half
+ * the connection cap (at least one) such streams are open at once; one more is
+ * answered 503 with `Retry-After`. Streams end when the endpoint closes. Every
+ * instance sends what its own catalog saw, so behind a load balancer every
+ * stream hears every change.
+ *
  * @example
  * ```ts
  * import { listenHttp } from "./http.ts";
@@ -92,7 +104,8 @@ export interface HttpEndpoint {
   hostChecked: boolean;
   /**
    * Publishes `notifications/resources/list_changed` to every open subscription that asked for
-   * it (the per-request servers are gone by then: the handler's own notifier carries it).
+   * it (the per-request servers are gone by then: the handler's own notifier carries it) and to
+   * every 2025-era `GET` event stream.
    */
   resourcesChanged(): void;
   /** Stops listening, ends open exchanges and resolves when the server is closed. */
@@ -240,6 +253,70 @@ const BODY_REFUSALS: Readonly<Record<"too-large" | "timeout", [number, string]>>
   timeout: [408, "Request body not received in time\n"],
 };
 
+/** How often an idle event stream carries a comment, so proxies keep it open (milliseconds). */
+const EVENT_STREAM_KEEPALIVE_MS = 15_000;
+
+/** The protocol versions that open a `GET` event stream (the 2025 Streamable HTTP transport). */
+function isStreamGet(req: IncomingMessage): boolean {
+  if (req.method !== "GET") return false;
+  const accept = String(req.headers.accept ?? "").toLowerCase();
+  if (!accept.includes("text/event-stream")) return false;
+  // A 2026-07-28 client never opens one; it listens with `subscriptions/listen`.
+  const version = req.headers["mcp-protocol-version"];
+  return version === undefined || String(version) < "2026";
+}
+
+/**
+ * The 2025-era `GET` event streams (see the module doc): at most `max` open, each with its
+ * keep-alive timer, all ended by {@linkcode EventStreams.closeAll}.
+ */
+class EventStreams {
+  readonly #open = new Map<ServerResponse, ReturnType<typeof setInterval>>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /** Answers an admitted `GET` with a stream, or 503 when `max` are open. */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    if (this.#open.size >= this.#max) {
+      res.writeHead(503, { "content-type": "text/plain", "retry-after": "5" });
+      res.end("Too many event streams\n");
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    res.write(": stream open\n\n");
+    const timer = setInterval(() => res.write(": keepalive\n\n"), EVENT_STREAM_KEEPALIVE_MS);
+    this.#open.set(res, timer);
+    res.once("close", () => {
+      clearInterval(timer);
+      this.#open.delete(res);
+    });
+  }
+
+  /** Writes one JSON-RPC notification to every open stream. */
+  send(message: Record<string, unknown>): void {
+    const frame = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    for (const res of this.#open.keys()) res.write(frame);
+  }
+
+  /** Ends every open stream. */
+  closeAll(): void {
+    for (const [res, timer] of this.#open) {
+      clearInterval(timer);
+      res.end();
+    }
+    this.#open.clear();
+  }
+}
+
 /**
  * The `node:http` listener: the gates on the headers first (nothing of the body is read before
  * they admit the request), then the body within its bounds, then the SDK's handler.
@@ -251,6 +328,7 @@ function nodeListener(
   timeoutMs: number,
   refusedSockets: WeakSet<Socket>,
   onerror: (e: Error) => void,
+  streams: EventStreams,
 ) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     // Over the connection cap: already answered 503 on the raw connection, which is closing.
@@ -262,6 +340,7 @@ function nodeListener(
     try {
       const decided = await gate(webRequest(req, undefined, base));
       if ("refused" in decided) return await sendResponse(res, decided.refused, true);
+      if (isStreamGet(req)) return streams.serve(req, res);
       const read = await readBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE, timeoutMs);
       if ("failed" in read) {
         if (read.failed === "gone") return;
@@ -360,6 +439,8 @@ export async function listenHttp(
   const handler = createMcpHandler(factory, { onerror });
   const hosts = allowedHosts(host);
   const refused = new WeakSet<Socket>();
+  const maxConnections = options.maxConnections ?? DEFAULT_HTTP_MAX_CONNECTIONS;
+  const streams = new EventStreams(Math.max(1, Math.floor(maxConnections / 2)));
   const listener = nodeListener(
     gates(hosts, options.token),
     handler,
@@ -367,6 +448,7 @@ export async function listenHttp(
     timeoutMs,
     refused,
     onerror,
+    streams,
   );
   const server = createServer({
     // Headers: the runtime's own timer answers 408 and closes. The whole request (headers, then
@@ -376,15 +458,19 @@ export async function listenHttp(
     keepAliveTimeout: HTTP_IDLE_TIMEOUT_MS,
     connectionsCheckingInterval: Math.max(250, Math.min(1000, timeoutMs / 4)),
   }, listener);
-  capConnections(server, options.maxConnections ?? DEFAULT_HTTP_MAX_CONNECTIONS, refused);
+  capConnections(server, maxConnections, refused);
   const address = await listen(server, host, options.port);
   const url = `http://${bracketed(address.address)}:${address.port}${MCP_PATH}`;
   const close = async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    streams.closeAll();
     await handler.close().catch(() => {});
     server.closeAllConnections();
     await closed;
   };
-  const resourcesChanged = () => handler.notify.resourcesChanged();
+  const resourcesChanged = () => {
+    handler.notify.resourcesChanged();
+    streams.send({ jsonrpc: "2.0", method: "notifications/resources/list_changed" });
+  };
   return { url, hostChecked: hosts !== undefined, resourcesChanged, close };
 }

@@ -6,6 +6,13 @@
  * Streamable HTTP (`runHttp`: stateless, on `/mcp`, until SIGINT or SIGTERM).
  * Diagnostics go to stderr.
  *
+ * The catalog is live (see `lib/catalog/live.ts`): it follows its folders from
+ * the start, and every change it applies is pushed with no request needed —
+ * over stdio to the connected client, over HTTP to every open
+ * `subscriptions/listen` stream and every 2025-era `GET /mcp` event stream
+ * (see `./http.ts`). A runner loads the catalog before it answers anything,
+ * and closes the catalog it made when it stops.
+ *
  * @example
  * ```ts
  * import { runStdio } from "./mod.ts";
@@ -71,6 +78,9 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   const cwd = options.cwd ?? process.cwd();
   const config = mcpConfig(options.config);
   const catalog = options.catalog ?? servedCatalog(options, config, cwd, log);
+  // Loaded (and following its folders) before the first answer: a change after a client's
+  // opening is always a change to what it could have listed, and is pushed to it.
+  await catalog.refresh().catch(() => {});
   const scheduler = startSync(catalog, cwd, log);
   // A client that closes its end of stdout (or stderr) makes writes fail with EPIPE: that is a
   // disconnect, not a crash. Diagnostics are best-effort; a broken stdout ends the session.
@@ -100,6 +110,7 @@ export async function runStdio(options: SkillsAnywhereServerOptions = {}): Promi
   const stopped = scheduler.stop();
   await handle.close().catch(() => {});
   await stopped;
+  if (options.catalog === undefined) await catalog.close();
   process.stdin.pause();
 }
 
@@ -134,11 +145,13 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
   const config = mcpConfig(options.config);
   const catalog = options.catalog ?? servedCatalog(options, config, cwd, log);
   const stop = signalled();
+  // Loaded and following its folders before it listens (see runStdio).
+  await catalog.refresh().catch(() => {});
   const endpoint = await listenHttp(
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
     { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
   );
-  // A rescan that changes what is listed reaches HTTP clients through the handler's notifier.
+  // Every change the live catalog applies reaches HTTP clients through the endpoint's notifier.
   const unsubscribe = catalog.onChange(() => endpoint.resourcesChanged());
   const scheduler = startSync(catalog, cwd, log);
   options.onListening?.(endpoint);
@@ -147,4 +160,5 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
   const stopped = scheduler.stop();
   await endpoint.close();
   await stopped;
+  if (options.catalog === undefined) await catalog.close();
 }

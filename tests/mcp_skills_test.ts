@@ -22,7 +22,7 @@ import {
   withSession,
   writeProjectSkill,
 } from "./mcp_helpers.ts";
-import { writeTree } from "./helpers.ts";
+import { settlesWithin, writeTree } from "./helpers.ts";
 
 type Client = ConstructorParameters<typeof SkillsClient>[0];
 const skillsOf = (s: Session) => new SkillsClient(s.client as unknown as Client);
@@ -50,7 +50,7 @@ function entryRows(entry: { uri: string; resources: unknown }) {
 // ---------------------------------------------------------------------------
 // Hostile cases
 
-Deno.test("MCP skills: a file swapped after listing is refused, never served unverified", async () => {
+Deno.test("MCP skills: a file swapped after listing is served fresh once seen, and a client holding the old digest refuses it", async () => {
   await withSandbox(async (box) => {
     const dir = await catalogFixture(box);
     await withSession(box, "auto", async (s) => {
@@ -58,14 +58,17 @@ Deno.test("MCP skills: a file swapped after listing is refused, never served unv
       const { skills: entries } = await skills.list();
       const pdf = entries.find((e) => e.uri === "skill://pdf-forms/SKILL.md")!;
       equal((await skills.read(pdf, "scripts/fill.py")).text, "print('fill')\n");
-      // Same size, other bytes.
-      await Deno.writeTextFile(join(dir, "scripts/fill.py"), "print('evil')\n");
-      const message = await s.read("skill://pdf-forms/scripts/fill.py").then(
-        () => "served",
-        (error: Error) => error.message,
+      const client = s.client as unknown as Client;
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler("notifications/resources/list_changed", () => resolve())
       );
-      match(message, /changed since the skills were listed/);
-      ok(!message.includes("evil"));
+      const subscription = await client.listen({ resourcesListChanged: true });
+      // Same size, other bytes: the live catalog sees it and says so.
+      await Deno.writeTextFile(join(dir, "scripts/fill.py"), "print('evil')\n");
+      await settlesWithin(changed, 10_000);
+      await subscription.close();
+      // The old entry's digest no longer matches what is served: its holder refuses the bytes.
+      await rejects(skills.read(pdf, "scripts/fill.py"), SkillVerificationError);
       // Listed again: the new digest is published and the file verifies.
       const again = (await skills.list()).skills.find((e) => e.uri === pdf.uri)!;
       equal((await skills.read(again, "scripts/fill.py")).text, "print('evil')\n");
