@@ -469,10 +469,43 @@ interface IndexWord {
   word: string;
   stem: string;
   /**
-   * Interleaved `[slot, value]` per skill having the word: `value` is the body count × 16 plus
-   * one bit per head field (in `HEAD` order) that has it.
+   * Interleaved `[slot, value]` per skill having the word, the first `size` numbers: `value` is
+   * the body count × 16 plus one bit per head field (in `HEAD` order) that has it. A plain array
+   * while short, 32-bit numbers once longer.
    */
-  postings: number[];
+  postings: number[] | Uint32Array;
+  size: number;
+}
+
+/** The longest plain-array postings (most words belong to a few skills only). */
+const SHORT_POSTINGS = 16;
+
+function addPosting(w: IndexWord, slot: number, value: number): void {
+  const n = w.size;
+  let postings = w.postings;
+  if (Array.isArray(postings) && n < SHORT_POSTINGS) {
+    postings.push(slot, value);
+  } else {
+    if (n + 2 > postings.length || Array.isArray(postings)) {
+      const grown = new Uint32Array(Math.max(SHORT_POSTINGS * 2, postings.length * 2));
+      grown.set(postings);
+      w.postings = postings = grown;
+    }
+    postings[n] = slot;
+    postings[n + 1] = value;
+  }
+  w.size = n + 2;
+}
+
+function removePosting(w: IndexWord, slot: number): void {
+  const { postings } = w;
+  let i = 0;
+  while (postings[i] !== slot) i += 2;
+  const last = w.size - 2;
+  postings[i] = postings[last];
+  postings[i + 1] = postings[last + 1];
+  w.size = last;
+  if (Array.isArray(postings)) postings.length = last;
 }
 
 /** A head field's words (camelCase parts share their word's position). */
@@ -512,7 +545,7 @@ function visits(word: string, heads: ReadonlySet<string>): number {
     (heads.has("") ? 1 : 0);
 }
 
-/** Calls `visit` with each word of the lowercased `body` as the ranker counts it. */
+/** Calls `visit` with each run of letters and digits of `body` the ranker's body count visits. */
 function bodyWords(body: string, visit: (word: string) => void): void {
   let at = 0;
   while (at < body.length) {
@@ -522,8 +555,7 @@ function bodyWords(body: string, visit: (word: string) => void): void {
     }
     let end = at;
     for (let size = wordCharAt(body, end); size > 0; size = wordCharAt(body, end)) end += size;
-    const word = body.slice(at, end);
-    if (isWord(word)) visit(word);
+    visit(body.slice(at, end));
     at = end;
   }
 }
@@ -686,8 +718,8 @@ export class SearchIndex<T extends SearchableSkill> {
         const head = inHead[i];
         for (const w of words[i]) {
           const times = visits(w.word, heads);
-          const { postings } = w;
-          for (let j = 0; j < postings.length; j += 2) {
+          const { postings, size } = w;
+          for (let j = 0; j < size; j += 2) {
             const value = postings[j + 1];
             const mask = value % HEAD_BITS;
             const count = (value - mask) / HEAD_BITS * times;
@@ -844,7 +876,7 @@ export class SearchIndex<T extends SearchableSkill> {
   #word(word: string): IndexWord {
     let w = this.#vocabulary.get(word);
     if (w === undefined) {
-      w = { word, stem: stemOf(word), postings: [] };
+      w = { word, stem: stemOf(word), postings: [], size: 0 };
       this.#vocabulary.set(word, w);
       const add = (map: Map<string, Set<IndexWord>>, key: string) => {
         let set = map.get(key);
@@ -882,10 +914,18 @@ export class SearchIndex<T extends SearchableSkill> {
       return { words: found.map((w) => words[localOf(w.word)]), at: found.map((w) => w.at) };
     });
     const lower = body?.toLowerCase();
-    let order: number[] = [];
+    const order: number[] = [];
     if (lower !== undefined) {
-      bodyWords(lower, (word) => values[localOf(word)] += HEAD_BITS);
-      order = wordsOf(lower).map((w) => localOf(w.word));
+      // The ranker counts the runs it finds from each word start, and takes a phrase's positions
+      // from the words of the lowercased body: the same runs in a well-formed text.
+      const same = lower.isWellFormed();
+      bodyWords(lower, (word) => {
+        if (isWord(word)) values[localOf(word)] += HEAD_BITS;
+        if (!same) return;
+        const again = word.toLowerCase();
+        if (isWord(again)) order.push(localOf(again));
+      });
+      if (!same) { for (const w of wordsOf(lower)) order.push(localOf(w.word)); }
     }
     const slot = this.#free.pop() ?? this.#slots.length;
     const entry: Entry<T> = {
@@ -899,20 +939,14 @@ export class SearchIndex<T extends SearchableSkill> {
       sequence: words.length <= 0x10000 ? Uint16Array.from(order) : Uint32Array.from(order),
     };
     this.#slots[slot] = entry;
-    for (const [k, w] of words.entries()) w.postings.push(slot, values[k]);
+    for (const [k, w] of words.entries()) addPosting(w, slot, values[k]);
     this.#entries.set(skill, entry);
   }
 
   #remove(entry: Entry<T>): void {
     for (const w of entry.words) {
-      const { postings } = w;
-      let i = 0;
-      while (postings[i] !== entry.slot) i += 2;
-      const last = postings.length - 2;
-      postings[i] = postings[last];
-      postings[i + 1] = postings[last + 1];
-      postings.length = last;
-      if (last === 0) {
+      removePosting(w, entry.slot);
+      if (w.size === 0) {
         this.#vocabulary.delete(w.word);
         this.#byStem.get(w.stem)?.delete(w);
         if (this.#byStem.get(w.stem)?.size === 0) this.#byStem.delete(w.stem);
