@@ -20,6 +20,7 @@ import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { originLabel } from "../lib/catalog/origin.ts";
+import { SearchIndex } from "../lib/catalog/search.ts";
 import { type Failure, failure } from "../lib/errors.ts";
 import {
   type FindLimits,
@@ -227,7 +228,36 @@ function registerListSkills(server: McpServer, { catalog, limits }: ServerContex
   });
 }
 
+/** One search index per catalog, shared by every server over it (see {@linkcode searchIndexOf}). */
+const searchIndexes = new WeakMap<ServedCatalog, SearchIndex<DiscoveredSkill>>();
+
+/**
+ * The catalog's search index: created with the first server over the catalog, which starts
+ * indexing the first report in the background (a turn for requests every 500 skills), and brought
+ * up to date after each change the catalog announces; a search indexes what is still missing.
+ * Only skills new to the index (new objects: changed or added) have their SKILL.md read.
+ */
+function searchIndexOf(catalog: ServedCatalog): SearchIndex<DiscoveredSkill> {
+  let index = searchIndexes.get(catalog);
+  if (index !== undefined) return index;
+  const made = index = new SearchIndex<DiscoveredSkill>();
+  searchIndexes.set(catalog, made);
+  const build = () => {
+    catalog.modelSkills().then((skills) => made.updateAsync(skills, bodyReader(catalog)))
+      .catch(() => {}); // a failure shows in the next request, which indexes again
+  };
+  build();
+  catalog.onChange(build);
+  return made;
+}
+
+/** Each skill's instructions as its file says now (read once per skill new to the index). */
+function bodyReader(catalog: ServedCatalog): (skill: DiscoveredSkill) => string | undefined {
+  return (skill) => freshBody(skill, catalog.config.lenient);
+}
+
 function registerFindSkills(server: McpServer, { catalog, limits }: ServerContext): void {
+  const index = searchIndexOf(catalog);
   server.registerTool("find_skills", {
     title: "Find skills",
     description:
@@ -241,13 +271,13 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
     outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
   }, async ({ query, limit }) => {
     const skills = await catalog.modelSkills();
-    const body = (skill: DiscoveredSkill) => freshBody(skill, catalog.config.lenient);
-    const found = await findSkills(skills, { query, limit }, { limits, body });
+    const body = bodyReader(catalog);
+    const found = await findSkills(skills, { query, limit }, { limits, body, index });
     if (!found.ok) return toolError(found.message);
     const total = found.total;
     const matches = found.matches.map((m) => row(m.skill));
     const text = matches.length === 0
-      ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
+      ? `No skills matched "${query.trim()}". ${skills.length} skills searched; try different keywords or list_skills.`
       : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");
     return { content: [{ type: "text" as const, text }], structuredContent: { total, matches } };
   });

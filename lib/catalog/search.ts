@@ -460,3 +460,543 @@ function hasPhraseIn(d: Doc, phrase: readonly Term[], phrases: number[][], terms
   if (d.body === undefined || indexes.some((i) => d.bodyCounts[i] === 0)) return false;
   return hasPhrase(wordsOf(d.body), phrase);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The index
+
+/** One word of the index: its stem and, per skill that has it, its counts. */
+interface IndexWord {
+  word: string;
+  stem: string;
+  /**
+   * Interleaved `[slot, value]` per skill having the word, the first `size` numbers: `value` is
+   * the body count × 16 plus one bit per head field (in `HEAD` order) that has it. A plain array
+   * while short, 32-bit numbers once longer.
+   */
+  postings: number[] | Uint32Array;
+  size: number;
+}
+
+/** The longest plain-array postings (most words belong to a few skills only). */
+const SHORT_POSTINGS = 16;
+
+function addPosting(w: IndexWord, slot: number, value: number): void {
+  const n = w.size;
+  let postings = w.postings;
+  if (Array.isArray(postings) && n < SHORT_POSTINGS) {
+    postings.push(slot, value);
+  } else {
+    if (n + 2 > postings.length || Array.isArray(postings)) {
+      const grown = new Uint32Array(Math.max(SHORT_POSTINGS * 2, postings.length * 2));
+      grown.set(postings);
+      w.postings = postings = grown;
+    }
+    postings[n] = slot;
+    postings[n + 1] = value;
+  }
+  w.size = n + 2;
+}
+
+function removePosting(w: IndexWord, slot: number): void {
+  const { postings } = w;
+  let i = 0;
+  while (postings[i] !== slot) i += 2;
+  const last = w.size - 2;
+  postings[i] = postings[last];
+  postings[i + 1] = postings[last + 1];
+  w.size = last;
+  if (Array.isArray(postings)) postings.length = last;
+}
+
+/** A head field's words (camelCase parts share their word's position). */
+interface IndexedField {
+  words: IndexWord[];
+  at: number[];
+}
+
+/** One indexed skill. */
+interface Entry<T> {
+  skill: T;
+  slot: number;
+  /** Its places in the searched list (one, unless the list names the same object twice). */
+  places: number[];
+  head: IndexedField[];
+  /** Of the lowercased body, in characters (0 without a body). */
+  bodyLength: number;
+  hasBody: boolean;
+  /** Every word it has, once (the indexes `sequence` refers to). */
+  words: IndexWord[];
+  /** The body's words in order, as indexes into `words` (for phrases). */
+  sequence: Uint16Array | Uint32Array;
+}
+
+/** A skill matching a term of the query being answered, with its counts per term. */
+interface Candidate<T> {
+  entry: Entry<T>;
+  body: number[];
+  head: boolean[];
+}
+
+const HEAD_BITS = 16;
+
+/** How many of `heads` start `word`: how many times the unindexed ranker visits it. */
+function visits(word: string, heads: ReadonlySet<string>): number {
+  return (heads.has(word.slice(0, 1)) ? 1 : 0) + (heads.has(word.slice(0, 2)) ? 1 : 0) +
+    (heads.has("") ? 1 : 0);
+}
+
+/** Calls `visit` with each run of letters and digits of `body` the ranker's body count visits. */
+function bodyWords(body: string, visit: (word: string) => void): void {
+  let at = 0;
+  while (at < body.length) {
+    if (wordCharAt(body, at) === 0 || wordCharBefore(body, at) > 0) {
+      at++;
+      continue;
+    }
+    let end = at;
+    for (let size = wordCharAt(body, end); size > 0; size = wordCharAt(body, end)) end += size;
+    visit(body.slice(at, end));
+    at = end;
+  }
+}
+
+/** Positions of the words of `field` in `set`. */
+function positionsIn(field: IndexedField, set: ReadonlySet<IndexWord>): Set<number> {
+  const out = new Set<number>();
+  for (const [i, w] of field.words.entries()) if (set.has(w)) out.add(field.at[i]);
+  return out;
+}
+
+/** `field` has the phrase (each term as its set of words) at consecutive positions. */
+function fieldHasPhrase(field: IndexedField, phrase: readonly ReadonlySet<IndexWord>[]): boolean {
+  let at = positionsIn(field, phrase[0]);
+  for (const set of phrase.slice(1)) {
+    const next = positionsIn(field, set);
+    at = new Set([...at].filter((p) => next.has(p + 1)).map((p) => p + 1));
+    if (at.size === 0) return false;
+  }
+  return true;
+}
+
+/** The body has the phrase at consecutive positions. */
+function bodyHasPhrase<T>(entry: Entry<T>, phrase: readonly ReadonlySet<IndexWord>[]): boolean {
+  const local = phrase.map((set) => entry.words.map((w) => set.has(w)));
+  const { sequence } = entry;
+  for (let p = 0; p + phrase.length <= sequence.length; p++) {
+    let j = 0;
+    while (j < phrase.length && local[j][sequence[p + j]]) j++;
+    if (j === phrase.length) return true;
+  }
+  return false;
+}
+
+/** Options of {@linkcode SearchIndex.updateAsync}. */
+export interface IndexUpdateOptions {
+  /** Gives the event loop a turn after this many new skills (default 500). */
+  yieldEvery?: number;
+}
+
+/**
+ * The ranker's index over a list of skills, kept between searches: per skill,
+ * its head fields' words and its body's word counts, length and word order
+ * (never the texts), in maps from each word to the skills that have it.
+ * {@linkcode SearchIndex.update} indexes only skills it has not seen (by object
+ * identity: a skill that changed must be a new object) and forgets the ones
+ * no longer listed; {@linkcode SearchIndex.search} then ranks exactly as
+ * {@linkcode searchSkills} over the same list with the same bodies, looking up
+ * each query term in the maps (see the module doc, "Index").
+ *
+ * @example
+ * ```ts
+ * import { SearchIndex } from "./search.ts";
+ * const skills = [{ name: "xlsx", description: "Spreadsheets." }, { name: "pdf", description: "PDF." }];
+ * const index = new SearchIndex<(typeof skills)[number]>();
+ * index.update(skills, (s) => (s.name === "xlsx" ? "Open Excel files." : undefined));
+ * index.search("excel", 5).map((m) => m.skill.name); // ["xlsx"]
+ * ```
+ */
+export class SearchIndex<T extends SearchableSkill> {
+  #entries = new Map<T, Entry<T>>();
+  #slots: (Entry<T> | undefined)[] = [];
+  #free: number[] = [];
+  #vocabulary = new Map<string, IndexWord>();
+  #byStem = new Map<string, Set<IndexWord>>();
+  /** Words by their first two code units (every prefix searched has at least two). */
+  #byHead = new Map<string, Set<IndexWord>>();
+  #reading = new Map<T, Promise<void>>();
+  #order: T[] = [];
+  #average: number[] = HEAD.map(() => 1);
+  #averageBody = 1;
+
+  /** How many distinct skills are indexed. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** How many distinct words the index holds. */
+  get words(): number {
+    return this.#vocabulary.size;
+  }
+
+  /** Whether `skill` (this object) is indexed. */
+  has(skill: T): boolean {
+    return this.#entries.has(skill);
+  }
+
+  /**
+   * Searches `skills` from now on: indexes those not indexed yet (reading each
+   * one's body once with `body`), forgets those not in the list.
+   */
+  update(skills: readonly T[], body?: (skill: T) => string | undefined): void {
+    for (const skill of skills) if (!this.#entries.has(skill)) this.#add(skill, body?.(skill));
+    this.#setOrder(skills);
+  }
+
+  /**
+   * {@linkcode SearchIndex.update} with a reader that may be asynchronous, giving
+   * the event loop a turn every `options.yieldEvery` new skills; concurrent calls
+   * share the reads of a skill's body.
+   */
+  async updateAsync(
+    skills: readonly T[],
+    body?: (skill: T) => string | undefined | Promise<string | undefined>,
+    options: IndexUpdateOptions = {},
+  ): Promise<void> {
+    const every = Math.max(1, options.yieldEvery ?? 500);
+    let added = 0;
+    for (;;) {
+      for (const skill of skills) {
+        if (this.#entries.has(skill)) continue;
+        let reading = this.#reading.get(skill);
+        if (reading === undefined) {
+          reading = (async () => {
+            try {
+              const text = await body?.(skill);
+              if (!this.#entries.has(skill)) this.#add(skill, text);
+            } finally {
+              this.#reading.delete(skill);
+            }
+          })();
+          this.#reading.set(skill, reading);
+        }
+        await reading;
+        if (++added % every === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      // A concurrent update may have forgotten some of them meanwhile.
+      if (skills.every((skill) => this.#entries.has(skill))) return this.#setOrder(skills);
+    }
+  }
+
+  /**
+   * Ranks the skills of the latest update for `query`, best first, at most
+   * `limit`: the result of {@linkcode searchSkills} over them with their bodies.
+   */
+  search(query: string, limit: number): SearchMatch<T>[] {
+    return this.rank(query, limit).matches;
+  }
+
+  /**
+   * {@linkcode SearchIndex.search}, with how many skills matched in all
+   * (`total`); only the matches returned are given their reasons.
+   */
+  rank(query: string, limit: number): { total: number; matches: SearchMatch<T>[] } {
+    const { terms, phrases } = parseQuery(query);
+    if (terms.length === 0 || limit <= 0 || this.#order.length === 0) {
+      return { total: 0, matches: [] };
+    }
+    const slots = this.#slots.length;
+    const words = terms.map((t) => this.#matching(t));
+    const inBody = terms.map(() => new Float64Array(slots));
+    const inHead = terms.map(() => new Uint8Array(slots));
+    const seen = new Uint8Array(slots);
+    const list: number[] = [];
+    const found = terms.map(() => false);
+    const collect = (indexes: readonly number[]) => {
+      const heads = new Set(indexes.map((i) => terms[i].stem.slice(0, 2)));
+      for (const i of indexes) {
+        const body = inBody[i];
+        const head = inHead[i];
+        for (const w of words[i]) {
+          const times = visits(w.word, heads);
+          const { postings, size } = w;
+          for (let j = 0; j < size; j += 2) {
+            const value = postings[j + 1];
+            const mask = value % HEAD_BITS;
+            const count = (value - mask) / HEAD_BITS * times;
+            if (mask === 0 && count === 0) continue;
+            const slot = postings[j];
+            if (seen[slot] === 0) {
+              seen[slot] = 1;
+              list.push(slot);
+            }
+            body[slot] += count;
+            if (mask !== 0) head[slot] = 1;
+            found[i] = true;
+          }
+        }
+      }
+    };
+    collect(terms.map((_, i) => i));
+    // A term that no skill has as a word is searched as a prefix.
+    const unmatched = terms.flatMap((term, i) =>
+      !term.prefix && term.word.length >= 3 && !found[i] ? [i] : []
+    );
+    if (unmatched.length > 0) {
+      for (const i of unmatched) {
+        terms[i] = { ...terms[i], stem: terms[i].word, prefix: true };
+        words[i] = this.#matching(terms[i]);
+      }
+      collect(unmatched);
+    }
+    const sets = words.map((ws) => new Set(ws));
+    const n = this.#order.length;
+    const idf = terms.map((_, i) => {
+      let df = 0;
+      for (const slot of list) if (inHead[i][slot] === 1) df += this.#slots[slot]!.places.length;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    const phraseSets = phrases.map((p) => p.map((i) => sets[i]));
+    const average = this.#average;
+    const averageBody = this.#averageBody;
+    const fields = HEAD.length;
+    /** Per term, per head field (`i * fields + k`), how many of the entry's words match. */
+    const headCounts = (entry: Entry<T>, out: number[]): number[] => {
+      for (let i = 0; i < terms.length; i++) {
+        const none = inHead[i][entry.slot] === 0;
+        for (let k = 0; k < fields; k++) {
+          let count = 0;
+          if (!none) { for (const w of entry.head[k].words) if (sets[i].has(w)) count++; }
+          out[i * fields + k] = count;
+        }
+      }
+      return out;
+    };
+    const counts = new Array<number>(terms.length * fields).fill(0);
+    /** The entry's score as the module doc counts it (`counts` its head counts), or -1. */
+    const scoreOf = (entry: Entry<T>): number => {
+      const slot = entry.slot;
+      const phraseFound = phrases.every((p, k) =>
+        entry.head.some((field) => fieldHasPhrase(field, phraseSets[k])) ||
+        (entry.hasBody && p.every((i) => inBody[i][slot] > 0) &&
+          bodyHasPhrase(entry, phraseSets[k]))
+      );
+      if (!phraseFound) return -1;
+      headCounts(entry, counts);
+      let score = 0;
+      for (let i = 0; i < terms.length; i++) {
+        let tf = 0;
+        for (let k = 0; k < fields; k++) {
+          const count = counts[i * fields + k];
+          if (count === 0) continue;
+          const f = HEAD[k];
+          tf += WEIGHT[f] * count /
+            (1 - B[f] + B[f] * entry.head[k].words.length / average[k]);
+        }
+        score += idf[i] * tf / (K1 + tf);
+        const body = inBody[i][slot];
+        if (body > 0) {
+          const norm = 1 - BODY_B + BODY_B * entry.bodyLength / averageBody;
+          score += BODY_WEIGHT * idf[i] * body / (body + K1 * norm);
+        }
+      }
+      for (let i = 0; i + 1 < terms.length; i++) {
+        for (let k = 0; k < fields; k++) {
+          const f = HEAD[k];
+          if (
+            PAIR[f] > 0 && counts[i * fields + k] > 0 && counts[(i + 1) * fields + k] > 0 &&
+            fieldHasPhrase(entry.head[k], [sets[i], sets[i + 1]])
+          ) {
+            score += PAIR[f] * (idf[i] + idf[i + 1]) / 2;
+            break;
+          }
+        }
+      }
+      return Math.round(score * 1e4) / 1e4;
+    };
+    type Ranked = { entry: Entry<T>; score: number; index: number };
+    const before = (a: Ranked, b: Ranked) =>
+      b.score - a.score ||
+      compareCodeUnits(a.entry.skill.name, b.entry.skill.name) ||
+      compareCodeUnits(a.entry.skill.description, b.entry.skill.description) ||
+      a.index - b.index;
+    // The best `limit`, in order, kept while counting every match (a long list: sorted at the end).
+    const all = limit > 64;
+    let top: Ranked[] = [];
+    let total = 0;
+    for (const slot of list) {
+      const entry = this.#slots[slot]!;
+      const score = scoreOf(entry);
+      if (score < 0) continue;
+      for (const index of entry.places) {
+        total++;
+        const r = { entry, score, index };
+        if (all) {
+          top.push(r);
+          continue;
+        }
+        if (top.length >= limit && before(r, top[top.length - 1]) >= 0) continue;
+        let lo = 0;
+        let hi = top.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (before(top[mid], r) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        top.splice(lo, 0, r);
+        if (top.length > limit) top.pop();
+      }
+    }
+    if (all) top = top.sort(before).slice(0, limit);
+    const matches = top.map(({ entry, score }) => {
+      headCounts(entry, counts);
+      const matched: TermMatch[] = [];
+      for (const [i, term] of terms.entries()) {
+        const fields: MatchField[] = HEAD.filter((_, k) => counts[i * HEAD.length + k] > 0);
+        const body = inBody[i][entry.slot];
+        if (body > 0) fields.push("body");
+        if (fields.length === 0) continue;
+        const word = term.prefix ? `${term.word}*` : term.word;
+        matched.push(body > 0 ? { term: word, fields, occurrences: body } : { term: word, fields });
+      }
+      return { skill: entry.skill, score, matched };
+    });
+    return { total, matches };
+  }
+
+  /** The indexed words `term` matches. */
+  #matching(term: Term): IndexWord[] {
+    if (!term.prefix) return [...this.#byStem.get(term.stem) ?? []];
+    const out: IndexWord[] = [];
+    for (const w of this.#byHead.get(term.stem.slice(0, 2)) ?? []) {
+      if (w.word.startsWith(term.stem)) out.push(w);
+    }
+    return out;
+  }
+
+  #word(word: string): IndexWord {
+    let w = this.#vocabulary.get(word);
+    if (w === undefined) {
+      w = { word, stem: stemOf(word), postings: [], size: 0 };
+      this.#vocabulary.set(word, w);
+      const add = (map: Map<string, Set<IndexWord>>, key: string) => {
+        let set = map.get(key);
+        if (set === undefined) map.set(key, set = new Set());
+        set.add(w!);
+      };
+      add(this.#byStem, w.stem);
+      add(this.#byHead, word.slice(0, 2));
+    }
+    return w;
+  }
+
+  #add(skill: T, body: string | undefined): void {
+    const local = new Map<string, number>();
+    const words: IndexWord[] = [];
+    const values: number[] = [];
+    const localOf = (word: string): number => {
+      let k = local.get(word);
+      if (k === undefined) {
+        k = words.push(this.#word(word)) - 1;
+        values.push(0);
+        local.set(word, k);
+      }
+      return k;
+    };
+    const texts: Record<HeadField, string> = {
+      name: skill.name,
+      description: skill.description,
+      whenToUse: skill.whenToUse ?? "",
+      origin: `${skill.source ?? ""} ${skill.provider ?? ""}`,
+    };
+    const head = HEAD.map((f, bit) => {
+      const found = wordsOf(texts[f], f === "name");
+      for (const w of found) values[localOf(w.word)] |= 1 << bit;
+      return { words: found.map((w) => words[localOf(w.word)]), at: found.map((w) => w.at) };
+    });
+    const lower = body?.toLowerCase();
+    const order: number[] = [];
+    if (lower !== undefined) {
+      // The ranker counts the runs it finds from each word start, and takes a phrase's positions
+      // from the words of the lowercased body: the same runs in a well-formed text.
+      const same = lower.isWellFormed();
+      bodyWords(lower, (word) => {
+        if (isWord(word)) values[localOf(word)] += HEAD_BITS;
+        if (!same) return;
+        const again = word.toLowerCase();
+        if (isWord(again)) order.push(localOf(again));
+      });
+      if (!same) { for (const w of wordsOf(lower)) order.push(localOf(w.word)); }
+    }
+    const slot = this.#free.pop() ?? this.#slots.length;
+    const entry: Entry<T> = {
+      skill,
+      slot,
+      places: [],
+      head,
+      bodyLength: lower?.length ?? 0,
+      hasBody: lower !== undefined,
+      words,
+      sequence: words.length <= 0x10000 ? Uint16Array.from(order) : Uint32Array.from(order),
+    };
+    this.#slots[slot] = entry;
+    for (const [k, w] of words.entries()) addPosting(w, slot, values[k]);
+    this.#entries.set(skill, entry);
+  }
+
+  #remove(entry: Entry<T>): void {
+    for (const w of entry.words) {
+      removePosting(w, entry.slot);
+      if (w.size === 0) {
+        this.#vocabulary.delete(w.word);
+        this.#byStem.get(w.stem)?.delete(w);
+        if (this.#byStem.get(w.stem)?.size === 0) this.#byStem.delete(w.stem);
+        const key = w.word.slice(0, 2);
+        this.#byHead.get(key)?.delete(w);
+        if (this.#byHead.get(key)?.size === 0) this.#byHead.delete(key);
+      }
+    }
+    this.#slots[entry.slot] = undefined;
+    this.#free.push(entry.slot);
+    this.#entries.delete(entry.skill);
+  }
+
+  /** Makes `skills` (every one indexed) the searched list, in their order. */
+  #setOrder(skills: readonly T[]): void {
+    const order = this.#order;
+    if (
+      order.length === skills.length && this.#entries.size === order.length &&
+      skills.every((skill, i) => skill === order[i])
+    ) return;
+    for (const entry of this.#entries.values()) entry.places.length = 0;
+    let distinct = 0;
+    for (const [i, skill] of skills.entries()) {
+      const entry = this.#entries.get(skill)!;
+      if (entry.places.push(i) === 1) distinct++;
+    }
+    if (distinct < this.#entries.size) {
+      for (const entry of [...this.#entries.values()]) {
+        if (entry.places.length === 0) this.#remove(entry);
+      }
+    }
+    this.#order = [...skills];
+    // Average lengths over the skills that have the field at all.
+    const sums = HEAD.map(() => 0);
+    const present = HEAD.map(() => 0);
+    let bodySum = 0;
+    let bodies = 0;
+    for (const skill of skills) {
+      const entry = this.#entries.get(skill)!;
+      for (const [k, field] of entry.head.entries()) {
+        if (field.words.length === 0) continue;
+        sums[k] += field.words.length;
+        present[k]++;
+      }
+      if (entry.bodyLength > 0) {
+        bodySum += entry.bodyLength;
+        bodies++;
+      }
+    }
+    this.#average = sums.map((sum, k) => (present[k] === 0 ? 1 : sum / present[k]));
+    this.#averageBody = bodies === 0 ? 1 : bodySum / bodies;
+  }
+}

@@ -5,10 +5,14 @@
  * name, as failures with a `kind`. Functions over a list of skill summaries
  * plus a lookup; each surface adds its own words (its tool names, its hints).
  *
- * The search reads every searched skill's body at search time (through the
- * caller's `body` reader; {@linkcode freshBody} for catalog skills) rather
- * than keeping bodies in the catalog, so discovery stays as fast as before
- * and a search sees the files as they are now.
+ * Without an index, the search reads every searched skill's body at search
+ * time (through the caller's `body` reader; {@linkcode freshBody} for catalog
+ * skills) rather than keeping bodies in the catalog, so discovery stays as
+ * fast as before and a search sees the files as they are now: right for one
+ * search (the CLI's `search`). A caller that searches again and again (the
+ * MCP server) passes a {@linkcode SearchIndex} it keeps: the body of each
+ * skill new to the index is read once and the index holds its word counts,
+ * not its text; the ranking is the same.
  *
  * @example
  * ```ts
@@ -17,9 +21,25 @@
  * const found = await findSkills(skills, { query: "pdf" }, { limits: findLimits() });
  * if (found.ok) console.log(found.matches.map((m) => m.skill.name)); // ["pdf-forms"]
  * ```
+ *
+ * @example With an index kept between searches
+ * ```ts
+ * import { SearchIndex } from "../catalog/search.ts";
+ * import { findLimits, findSkills } from "./find.ts";
+ * const skills = [{ name: "xlsx", description: "Spreadsheets." }];
+ * const index = new SearchIndex<(typeof skills)[number]>();
+ * const body = () => "Open Excel files.";
+ * await findSkills(skills, { query: "excel" }, { limits: findLimits(), body, index }); // reads it
+ * await findSkills(skills, { query: "open" }, { limits: findLimits(), body, index }); // does not
+ * ```
  * @module
  */
-import { type SearchableSkill, type SearchMatch, searchSkills } from "../catalog/search.ts";
+import {
+  type SearchableSkill,
+  type SearchIndex,
+  type SearchMatch,
+  searchSkills,
+} from "../catalog/search.ts";
 import { type Failure, failure } from "../errors.ts";
 import { ReadError } from "../fs/mod.ts";
 import { isSkillName } from "../skill/names.ts";
@@ -56,16 +76,21 @@ export interface FindRequest {
 }
 
 /** Options of {@linkcode findSkills}. */
-export interface FindOptions<T> {
+export interface FindOptions<T extends SearchableSkill> {
   /** The default and largest number of matches. */
   limits: FindLimits;
   /** Keeps only matches a model may open (default: every match). */
   openable?: (skill: T) => boolean | Promise<boolean>;
   /** The skill's instructions now, searched after its name and description (default: none). */
   body?: (skill: T) => string | undefined | Promise<string | undefined>;
+  /**
+   * An index the caller keeps between searches (default: none): `body` is then read only for
+   * skills new to it (by object identity), and it forgets skills no longer searched.
+   */
+  index?: SearchIndex<T>;
 }
 
-/** The matches (with why each matched), best first, and how many skills were searched; or a refused query. */
+/** The matches (with why each matched), best first, and how many skills matched in all (`total`); or a refused query. */
 export type FindResult<T extends SearchableSkill> =
   | { ok: true; total: number; matches: SearchMatch<T>[] }
   | Failure<"empty-query">;
@@ -90,17 +115,26 @@ export async function findSkills<T extends SearchableSkill>(
   if (query === "") return failure("empty-query", "query must not be empty");
   const { defaultLimit, maxLimit } = options.limits;
   const limit = Math.min(maxLimit, Math.max(1, Math.floor(request.limit ?? defaultLimit)));
+  const index = options.index;
+  if (index !== undefined) {
+    await index.updateAsync(skills, options.body);
+    if (options.openable === undefined) return { ok: true, ...index.rank(query, limit) };
+  }
   const bodies = new Map<T, string | undefined>();
-  if (options.body !== undefined) {
+  if (index === undefined && options.body !== undefined) {
     for (const skill of skills) bodies.set(skill, await options.body(skill));
   }
-  const ranked = searchSkills(skills, query, skills.length, { body: (s) => bodies.get(s) });
+  const ranked = index !== undefined
+    ? index.search(query, skills.length)
+    : searchSkills(skills, query, skills.length, { body: (s) => bodies.get(s) });
   const matches: SearchMatch<T>[] = [];
+  let total = 0;
   for (const match of ranked) {
-    if (matches.length >= limit) break;
-    if (options.openable === undefined || await options.openable(match.skill)) matches.push(match);
+    if (options.openable !== undefined && !await options.openable(match.skill)) continue;
+    total++;
+    if (matches.length < limit) matches.push(match);
   }
-  return { ok: true, total: skills.length, matches };
+  return { ok: true, total, matches };
 }
 
 /** A catalog skill as {@linkcode freshBody} reads it. */
