@@ -247,7 +247,7 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
     const total = found.total;
     const matches = found.matches.map((m) => row(m.skill));
     const text = matches.length === 0
-      ? `No skills matched "${query.trim()}". ${total} skills searched; try different keywords or list_skills.`
+      ? `No skills matched "${query.trim()}". ${skills.length} skills searched; try different keywords or list_skills.`
       : [`${matches.length} of ${total} skills matched:`, ...matches.map(line)].join("\n");
     return { content: [{ type: "text" as const, text }], structuredContent: { total, matches } };
   });
@@ -346,7 +346,8 @@ export function createSkillsAnywhereServer(
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },
     {
-      capabilities: { tools: {}, resources: { listChanged: true } },
+      // Tools never change while the server runs: no tools.listChanged is advertised.
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: true } },
       instructions: SERVER_INSTRUCTIONS,
     },
   );

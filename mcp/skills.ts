@@ -293,15 +293,32 @@ class CatalogSkillSource implements SkillSource {
     const offer = await this.#current();
     const key = uriKey(uri);
     const file = key === undefined ? undefined : offer.files.get(key);
-    if (file !== undefined) return this.#readChecked(file);
+    if (file !== undefined) {
+      const served = this.#readChecked(file);
+      if (served !== undefined) return served;
+      // The file changed since the offer was built: build it again (only changed files are
+      // re-read) and serve the fresh bytes when they verify against the new offer.
+      this.#offer = undefined;
+      const fresh = await this.#current();
+      const again = fresh.files.get(file.uri);
+      const bytes = again === undefined ? undefined : this.#readChecked(again);
+      if (bytes !== undefined) return bytes;
+      this.#log("warn", `${file.uri}: ${file.abs} changed while it was read; not served`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        again === undefined
+          ? `${file.uri} is no longer served; list the skills again`
+          : `${file.uri} changed while it was read; read it again`,
+      );
+    }
     if (key !== undefined && offer.dirs.has(key)) {
       throw new ResourceNotFoundError(uri, `${uri} is a directory; use resources/directory/read`);
     }
     return key === undefined ? undefined : refuseLocked(offer, key);
   }
 
-  /** The file's bytes now, served only when they are exactly what was published. */
-  #readChecked(file: ServedFile): SkillReadResult {
+  /** The file's bytes now when they are exactly what the offer published; `undefined` if not. */
+  #readChecked(file: ServedFile): SkillReadResult | undefined {
     let bytes: Uint8Array<ArrayBuffer> | undefined;
     try {
       if (realpathSync(file.abs) === file.abs) {
@@ -311,13 +328,7 @@ class CatalogSkillSource implements SkillSource {
       bytes = undefined;
     }
     if (bytes === undefined || bytes.length !== file.size || sha256Hex(bytes) !== file.sha256) {
-      // The next listing is built again: the file's new digest is published there.
-      this.#offer = undefined;
-      this.#log("warn", `${file.uri}: ${file.abs} changed since it was listed; not served`);
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `${file.uri} changed since the skills were listed; list them again`,
-      );
+      return undefined;
     }
     const text = tryDecodeUtf8(bytes);
     return text === undefined
@@ -356,13 +367,47 @@ function refuseLocked(offer: Offer, key: string): undefined {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, lockRefusal(why));
 }
 
-/** One page of `items` (sorted by `keyOf`) after `cursor`, the last key it holds. */
+/** What an opaque cursor says before it is encoded: the last key of the page before. */
+const CURSOR_PREFIX = "after:";
+
+/** An opaque cursor naming the last key of a page (base64url of `after:<key>`). */
+function encodeCursor(key: string): string {
+  const bytes = new TextEncoder().encode(CURSOR_PREFIX + key);
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** The key a cursor from {@linkcode encodeCursor} names; `undefined` for anything else. */
+function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,8192}$/.test(cursor)) return undefined;
+  try {
+    const text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const decoded = tryDecodeUtf8(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+    if (decoded === undefined || !decoded.startsWith(CURSOR_PREFIX)) return undefined;
+    const key = decoded.slice(CURSOR_PREFIX.length);
+    return encodeCursor(key) === cursor && uriKey(key) === key ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One page of `items` (sorted by `keyOf`) after `cursor`, an opaque cursor this server gave;
+ * any other cursor is refused (-32602).
+ */
 function page<T>(items: T[], cursor: string | undefined, keyOf: (item: T) => string) {
-  const start = cursor === undefined ? 0 : items.findIndex((item) => keyOf(item) > cursor);
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  if (cursor !== undefined && after === undefined) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor");
+  }
+  const start = after === undefined ? 0 : items.findIndex((item) => keyOf(item) > after);
   const from = start === -1 ? items.length : start;
   const slice = items.slice(from, from + PAGE_SIZE);
   const more = from + PAGE_SIZE < items.length;
-  return { items: slice, nextCursor: more ? keyOf(slice[slice.length - 1]) : undefined };
+  return {
+    items: slice,
+    nextCursor: more ? encodeCursor(keyOf(slice[slice.length - 1])) : undefined,
+  };
 }
 
 /** The offer's lookups: entries by URI, files by URI, each directory's children, the listing. */

@@ -60,12 +60,14 @@ Deno.test("MCP skills: a file swapped after listing is refused, never served unv
       equal((await skills.read(pdf, "scripts/fill.py")).text, "print('fill')\n");
       // Same size, other bytes.
       await Deno.writeTextFile(join(dir, "scripts/fill.py"), "print('evil')\n");
-      const message = await s.read("skill://pdf-forms/scripts/fill.py").then(
-        () => "served",
-        (error: Error) => error.message,
+      // A client holding the old digest refuses the new bytes; the server serves only bytes it
+      // verified again against a fresh listing (issue 29: a read after an edit is fresh).
+      const stale = await skills.read(pdf, "scripts/fill.py").then(() => "served", (e) => e);
+      ok(stale instanceof SkillVerificationError, String(stale));
+      equal(
+        (await s.read("skill://pdf-forms/scripts/fill.py")).contents[0].text,
+        "print('evil')\n",
       );
-      match(message, /changed since the skills were listed/);
-      ok(!message.includes("evil"));
       // Listed again: the new digest is published and the file verifies.
       const again = (await skills.list()).skills.find((e) => e.uri === pdf.uri)!;
       equal((await skills.read(again, "scripts/fill.py")).text, "print('evil')\n");

@@ -65,7 +65,7 @@ export interface FindOptions<T> {
   body?: (skill: T) => string | undefined | Promise<string | undefined>;
 }
 
-/** The matches (with why each matched), best first, and how many skills were searched; or a refused query. */
+/** The matches (with why each matched), best first, and how many skills matched in all (`total`); or a refused query. */
 export type FindResult<T extends SearchableSkill> =
   | { ok: true; total: number; matches: SearchMatch<T>[] }
   | Failure<"empty-query">;
@@ -96,11 +96,13 @@ export async function findSkills<T extends SearchableSkill>(
   }
   const ranked = searchSkills(skills, query, skills.length, { body: (s) => bodies.get(s) });
   const matches: SearchMatch<T>[] = [];
+  let total = 0;
   for (const match of ranked) {
-    if (matches.length >= limit) break;
-    if (options.openable === undefined || await options.openable(match.skill)) matches.push(match);
+    if (options.openable !== undefined && !await options.openable(match.skill)) continue;
+    total++;
+    if (matches.length < limit) matches.push(match);
   }
-  return { ok: true, total: skills.length, matches };
+  return { ok: true, total, matches };
 }
 
 /** A catalog skill as {@linkcode freshBody} reads it. */
