@@ -172,7 +172,8 @@ async function find(
   const found = await findSkills(searchable, args, { limits, body });
   if (!found.ok) throw refusal(found);
   return {
-    total: found.total,
+    // dsh's documented `total` is the number of skills searched (find.ts now counts matches).
+    total: searchable.length,
     unlisted: searchable.filter((s) => !s.invocation.modelInvocable).length,
     matches: found.matches.map(({ skill }) => ({
       name: skill.name,
