@@ -13,8 +13,10 @@
  * not allow now is still a candidate, so that asking for it by name says why,
  * but neither the model nor the user may invoke it, and `get` refuses it with
  * the lock's reason; an allowed one is read from one fresh read of its
- * directory whose digest must be the locked one. Without a project (or
- * without a valid lock) nothing is invocable.
+ * directory whose digest must be the locked one. An allowed skill's
+ * `skillsAnywhere.lock` says which lock allows it (`project` or `user`), that
+ * file and its SHA-256, on the candidate and on each definition (from that
+ * load). Without a project (or without a valid lock) nothing is invocable.
  *
  * @example
  * ```ts
@@ -44,7 +46,13 @@ import { SyncScheduler } from "../lib/sources/schedule.ts";
 import type { SyncResult } from "../lib/sources/sync.ts";
 import type { Log } from "../lib/util.ts";
 import { budgetLimit, type DshConfig } from "./config.ts";
-import { type Candidate, type Definition, toCandidate, toDefinition } from "./record.ts";
+import {
+  type Candidate,
+  type Definition,
+  type LockedBy,
+  toCandidate,
+  toDefinition,
+} from "./record.ts";
 import { shadowedNames, type WinnerSource } from "./shadows.ts";
 import { ProjectViews } from "./views.ts";
 import { debounce, type Debounced, Watcher } from "./watch.ts";
@@ -80,6 +88,12 @@ const NO_PROJECT = failure("no-lock", "there is no project here, so no project l
 function lockWords(message: string): string {
   return `${message}; with locked: true only skills whose bundle matches the project's ` +
     "skills-anywhere.lock.json are served";
+}
+
+/** Writes which lock serves a skill into its `skillsAnywhere` record (see `record.ts`). */
+function stampLock(metadata: Record<string, unknown>, lock: LockedBy): void {
+  const record = metadata.skillsAnywhere;
+  metadata.skillsAnywhere = { ...(typeof record === "object" ? record : {}), lock };
 }
 
 /** The provider; dsh calls `list` and `get`, the plugin calls `dispose`. */
@@ -170,6 +184,14 @@ export class SkillsAnywhereProvider {
       if (verdicts === undefined) return candidate;
       candidate.locator.projectLock = verdicts.file;
       const verdict = verdicts.verdicts.get(skill.name);
+      if (verdict?.ok === true) {
+        const kind = verdict.lock ?? "project";
+        stampLock(candidate.metadata, {
+          kind,
+          file: kind === "user" ? userLockPath(this.#config.stateDir) : verdicts.file,
+          sha256: verdict.lockSha256 ?? "",
+        });
+      }
       if (state === undefined) {
         // Refused by the lock: no one may invoke it, and it says why (not the budget's note).
         candidate.invocation = { modelInvocable: false, userInvocable: false };
@@ -214,7 +236,14 @@ export class SkillsAnywhereProvider {
     if (gated === undefined || skill === undefined) throw new Error(lockWords(NO_PROJECT.message));
     const read = await readLocked(gated.gate, skill, { lenient: this.#config.lenient });
     if (!read.ok) throw new Error(lockWords(read.message));
-    return toDefinition(candidate, read.skill);
+    const definition = toDefinition(candidate, read.skill);
+    // Which lock allowed this very load (it may have changed since the list).
+    stampLock(definition.metadata, {
+      kind: read.lock,
+      file: read.lock === "user" ? gated.gate.userFile ?? "" : gated.gate.file,
+      sha256: read.lockSha256,
+    });
+    return definition;
   }
 
   /** A project listed for the first time: sync its sources, poll its sources file. */

@@ -8,7 +8,9 @@
  * `warnings` (parse and collision warnings, when any), `renamedFrom` (the
  * name it had before a collision), `catalog` (its budget state) and
  * `authorInvocation` (what its author allows, read at list time on a
- * candidate and again at load time on a definition).
+ * candidate and again at load time on a definition) and, under
+ * `locked: true`, `lock` (which lock allows it, that file and its SHA-256:
+ * at list time on a candidate, from the load itself on a definition).
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@
 import type { CatalogState } from "../lib/catalog/budget.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
+import type { LockKind } from "../lib/load/locked.ts";
 import type { ParsedSkill } from "../lib/skill/parse.ts";
 import { isPlainObject } from "../lib/util.ts";
 
@@ -43,6 +46,18 @@ export interface DshRecord {
   renamedFrom?: string;
   catalog: CatalogState;
   authorInvocation: Invocation;
+  /** Under `locked: true`, on a skill the locks allow: which one, as an MCP receipt says it. */
+  lock?: LockedBy;
+}
+
+/** The lock a skill is served under: the project's or the user's, its file and SHA-256. */
+export interface LockedBy {
+  /** `project` (the project's `skills-anywhere.lock.json`) or `user` (the user lock). */
+  kind: LockKind;
+  /** The lock file's path. */
+  file: string;
+  /** The SHA-256 of the lock file's bytes that allowed the skill. */
+  sha256: string;
 }
 
 /** A dsh skill candidate. */
@@ -109,7 +124,7 @@ function toDshMetadata(
 
 /**
  * The `skillsAnywhere` record of a skill from any provider, checked: the
- * budget state and author invocation when they are there and well-formed.
+ * budget state, author invocation and lock when they are there and well-formed.
  *
  * @example
  * ```ts
@@ -119,11 +134,18 @@ function toDshMetadata(
  */
 export function readDshRecord(
   metadata: Record<string, unknown> | undefined,
-): Partial<Pick<DshRecord, "catalog" | "authorInvocation">> {
+): Partial<Pick<DshRecord, "catalog" | "authorInvocation" | "lock">> {
   const record = metadata?.skillsAnywhere;
   if (!isPlainObject(record)) return {};
-  const out: Partial<Pick<DshRecord, "catalog" | "authorInvocation">> = {};
-  const { catalog, authorInvocation: author } = record;
+  const out: Partial<Pick<DshRecord, "catalog" | "authorInvocation" | "lock">> = {};
+  const { catalog, authorInvocation: author, lock } = record;
+  if (
+    isPlainObject(lock) && (lock.kind === "project" || lock.kind === "user") &&
+    typeof lock.file === "string" && typeof lock.sha256 === "string" &&
+    /^[0-9a-f]{64}$/.test(lock.sha256)
+  ) {
+    out.lock = { kind: lock.kind, file: lock.file, sha256: lock.sha256 };
+  }
   if (catalog === "visible" || catalog === "hidden" || catalog === "disabled") {
     out.catalog = catalog;
   }

@@ -2,7 +2,9 @@
  * The Cordis plugin `skills-anywhere-tools` (`dsh-skills-anywhere/tools`):
  * model tools `find_skills` and `open_skill` over the whole dsh skill
  * registry. Author-disabled skills are never found and never opened; a skill
- * hidden only by the catalog budget can still be opened by name. The search,
+ * hidden only by the catalog budget can still be opened by name. Under the
+ * provider's `locked: true`, `open_skill` says which lock allowed the skill
+ * (`lock: {kind, file, sha256}`, and one line after the instructions). The search,
  * its limits, the openable rule and the refusals are the core's
  * (`lib/load/find.ts`, shared with the MCP server); this module adds the dsh
  * registry, its catalog state and its words.
@@ -221,10 +223,35 @@ async function open(ctx: ToolsContext, name: string, exec: Exec) {
   const found = await findOpenable(name, (n) => ctx.skills.get(n, view), openable);
   if (!found.ok) throw refusal(found);
   const skill = found.skill;
-  const base = { name: skill.name, provider: skill.provider, content: skill.content };
+  const lock = readDshRecord(skill.metadata).lock;
+  const base = {
+    name: skill.name,
+    provider: skill.provider,
+    content: skill.content,
+    // Under locked: true, the lock that allowed this load, as an MCP receipt names it.
+    ...(lock === undefined ? {} : { lock: { ...lock } }),
+  };
   return skill.resourceBase === undefined
     ? base
     : { ...base, resourceBase: JSON.parse(JSON.stringify(skill.resourceBase)) as JsonValue };
+}
+
+/** The lock an opened skill is served under, as `open` returns it. */
+type OpenedLock = NonNullable<ReturnType<typeof readDshRecord>["lock"]>;
+
+const LOCK_WORDS: Readonly<Record<OpenedLock["kind"], string>> = {
+  project: "the project's lock",
+  user: "your user lock",
+};
+
+/**
+ * The text the model reads: dsh's own rendering of the skill, then, when a lock allowed it, one
+ * line saying which lock (the file's SHA-256 is in the structured value).
+ */
+function renderOpened(value: { lock?: OpenedLock }): string {
+  const content = renderSkillContent(value as never);
+  if (value.lock === undefined) return content;
+  return `${content}\nServed under ${LOCK_WORDS[value.lock.kind]} (skills-anywhere locked).`;
 }
 
 function registerOpen(ctx: ToolsContext): void {
@@ -242,9 +269,18 @@ function registerOpen(ctx: ToolsContext): void {
           provider: { type: "string" },
           resourceBase: { type: "json" },
           content: { type: "string" },
+          lock: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              kind: { type: "string" },
+              file: { type: "string" },
+              sha256: { type: "string" },
+            },
+          },
         },
       },
-      render: (_args, value) => [{ type: "text", text: renderSkillContent(value as never) }],
+      render: (_args, value) => [{ type: "text", text: renderOpened(value as never) }],
     },
     presentCall: (args) => ({
       card: "generic",

@@ -26,7 +26,9 @@ import {
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** What `list` prints for an empty catalog. */
 const EMPTY_MESSAGE =
-  "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills";
+  "No skills found in your agents' skill folders, Claude Code plugins or Git sources.\n" +
+  "Add a Git source of skills: dsh-skills-anywhere add anthropics/skills\n" +
+  "or write your own: ~/.claude/skills/<name>/SKILL.md (any agent's skills folder works)";
 /** The end of a `list` footer that has something to show in `doctor`. */
 const DOCTOR_HINT = " — see `dsh-skills-anywhere doctor`";
 /** The end of a `list` footer's hidden duplicates without `--all`. */
@@ -388,6 +390,9 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "too_large_for_mcp",
       "uri_refused_for_mcp",
       "place_collisions",
+      // Failed Git sources and near misses (issue 30, finding 5).
+      "failed_sources",
+      "near_misses",
     ]);
     equal(doc.git, true);
     equal(doc.complete, true);

@@ -123,7 +123,9 @@ const projectDirCount = AGENTS.filter((a) => !a.shared).reduce(
   (n, a) => n + (a.project?.length ?? 0),
   0,
 );
-const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length;
+// Each agent's user folder, and its own system folder where it has one (Codex's `.system`).
+const userDirCount = AGENTS.filter((a) => !a.shared && a.user !== undefined).length +
+  AGENTS.filter((a) => !a.shared && a.system !== undefined).length;
 
 Deno.test("default roots: project 250, user 550, sources 700 (spec rank wins); no plugin installed", () => {
   const list = roots({}, [

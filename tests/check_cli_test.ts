@@ -90,7 +90,8 @@ Deno.test("oversized, invalid UTF-8, SKILL.md-less directory and FIFO inputs are
     deepEqual(errors, [
       "Choose a SKILL.md of 1 MiB or less.",
       "Input is not valid UTF-8.",
-      "No SKILL.md in the directory.",
+      // A folder of skill folders points at them (issue 30, finding 5).
+      "No SKILL.md in the directory. Did you mean ./*/SKILL.md? (it holds 2 skill folders)",
       "Choose a regular Markdown file.",
     ]);
   });

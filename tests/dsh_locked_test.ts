@@ -4,7 +4,8 @@
  * project locked by the real CLI, then an edited script and an added skill are
  * not invocable and are refused by name with the lock's reason, the others are
  * served; without a project nothing is; a skill that cannot be bundled (each
- * cause of issue 27's finding 6) is refused with its reason.
+ * cause of issue 27's finding 6) is refused with its reason; each served skill
+ * says which lock (the project's or the user's) allows it.
  *
  * @module
  */
@@ -16,7 +17,7 @@ import { SystemPrompt } from "@deepseek-ai/dsh-system-prompt";
 import { ToolRuntime } from "@deepseek-ai/dsh-tools";
 import * as provider from "../dsh/mod.ts";
 import * as tools from "../dsh/tools.ts";
-import { run, runCli, skillMd, withTempDir, writeTree } from "./helpers.ts";
+import { run, runCli, sha, skillMd, withTempDir, writeTree } from "./helpers.ts";
 import { CAUSES, tamper, writeUnbundlable } from "./unbundlable_fixture.ts";
 
 interface ToolOutcome {
@@ -31,6 +32,10 @@ interface Mounted {
       list(
         o: { cwd?: string },
       ): Promise<{ name: string; invocation: { modelInvocable: boolean } }[]>;
+      get(
+        name: string,
+        o: { cwd?: string },
+      ): Promise<{ metadata?: Record<string, unknown> } | undefined>;
     };
     tools: { execute(call: Record<string, unknown>): Promise<ToolOutcome> };
   };
@@ -200,6 +205,55 @@ Deno.test("dsh locked: a skill that cannot be bundled (each cause) is refused by
       }
       const excel = await call(m, "open_skill", { name: "excel" }, project);
       assert.equal(excel.isError, false, text(excel));
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+Deno.test("dsh locked: each served skill says which lock allows it, project or user, in its metadata and open_skill", async () => {
+  await withTempDir(async (base) => {
+    const { home, project } = await lockedProject(base);
+    const env = { HOME: home, DSH_HOME: join(home, ".dsh") };
+    await writeTree(home, {
+      ".claude/skills/notes/SKILL.md": skillMd("notes", "Keep personal notes.", "Body."),
+      ".claude/skills/drafts/SKILL.md": skillMd("drafts", "Personal drafts.", "Body."),
+    });
+    const userLocked = await runCli(["lock", "--user", "notes"], { cwd: project, env });
+    assert.equal(userLocked.code, 0, userLocked.stderr);
+    const projectLock = join(project, "skills-anywhere.lock.json");
+    const userLock = join(home, ".dsh", "skills-anywhere", "user.lock.json");
+    const locks = {
+      project: {
+        kind: "project",
+        file: projectLock,
+        sha256: sha(await Deno.readFile(projectLock)),
+      },
+      user: { kind: "user", file: userLock, sha256: sha(await Deno.readFile(userLock)) },
+    };
+    const m = await mount(home);
+    try {
+      const listed = await m.ctx.skills.list({ cwd: project });
+      const invocable = listed.filter((s) => s.invocation.modelInvocable).map((s) => s.name);
+      assert.deepEqual(invocable.sort(), ["excel", "notes", "pdf"]);
+      const expected = { excel: locks.project, pdf: locks.project, notes: locks.user };
+      for (const [name, lock] of Object.entries(expected)) {
+        const got = await m.ctx.skills.get(name, { cwd: project });
+        const record = got?.metadata?.skillsAnywhere as Record<string, unknown> | undefined;
+        assert.deepEqual(record?.lock, lock, name);
+        const opened = await call(m, "open_skill", { name }, project);
+        assert.equal(opened.isError, false, text(opened));
+        assert.deepEqual(opened.value?.lock, lock, name);
+        const words = lock.kind === "user" ? "your user lock" : "the project's lock";
+        assert.ok(
+          text(opened).endsWith(`\nServed under ${words} (skills-anywhere locked).`),
+          text(opened),
+        );
+      }
+      // The one neither lock holds is refused, and says no lock.
+      const drafts = await call(m, "open_skill", { name: "drafts" }, project);
+      assert.equal(drafts.isError, true, text(drafts));
+      assert.doesNotMatch(text(drafts), /Served under/);
     } finally {
       await m.close();
     }

@@ -252,6 +252,68 @@ Deno.test("a plugin the project's own settings enable is outside the project loc
   });
 });
 
+Deno.test("verify names the plugins the project's own settings enable and its lock leaves out, installed or not; the exit code is the lock's", async () => {
+  await withSandbox(async (box) => {
+    await projectSkills(box);
+    const plugin = join(box.home, ".claude/plugins/marketplaces/m/plugins/helper");
+    await writeTree(box.home, {
+      ".claude/plugins/marketplaces/m/plugins/helper/skills/assist/SKILL.md": skillMd(
+        "assist",
+        "A plugin's skill.",
+        "Body.",
+      ),
+      ".claude/plugins/installed_plugins.json": JSON.stringify({
+        version: 2,
+        plugins: { "helper@m": [{ scope: "user", installPath: plugin }] },
+      }),
+      // The person's own settings enable a plugin of their own: not the project's to name.
+      ".claude/settings.json": JSON.stringify({ enabledPlugins: { "mine@m": true } }),
+    });
+    await writeTree(box.project, {
+      ".claude/settings.json": JSON.stringify({
+        enabledPlugins: { "helper@m": true, "absent@m\u001b[2J": ["1.0.0"], "off@m": false },
+      }),
+    });
+    equal((await box.cli("lock")).code, 0);
+    const text = await box.cli("verify");
+    equal(text.code, 0, text.stderr);
+    deepEqual(text.stdout.split("\n"), [
+      "outside plugin \"absent@m\\u001b[2J\" (the project's .claude/settings.json enables it; not installed here): never in the project's lock",
+      'outside plugin "helper@m" (the project\'s .claude/settings.json enables it; 1 skill here: "assist"): never in the project\'s lock',
+      `verified 3 skills: all match ${join(box.project, LOCK)}`,
+      "",
+    ]);
+    const json = await box.cli("verify", "--json");
+    equal(json.code, 0, json.stderr);
+    const report = JSON.parse(json.stdout);
+    equal(report.matches, true);
+    deepEqual(report.outside_plugins, [
+      { plugin: "absent@m\u001b[2J", installed: false, skills: [] },
+      { plugin: "helper@m", installed: true, skills: ["assist"] },
+    ]);
+    // A difference still fails, and the plugins are named beside it, not counted with it.
+    await Deno.writeTextFile(join(box.project, ".claude/skills/pdf/scripts/fill.py"), "evil\n");
+    const changed = await box.cli("verify");
+    equal(changed.code, 1);
+    const lines = changed.stdout.trimEnd().split("\n");
+    equal(lines.at(-1), `1 difference from ${join(box.project, LOCK)}`);
+    equal(lines.filter((l) => l.startsWith("outside plugin ")).length, 2);
+    // CI's empty home: the project still enables both, neither is installed.
+    await otherHome(box, "ci");
+    await Deno.writeTextFile(
+      join(box.project, ".claude/skills/pdf/scripts/fill.py"),
+      "print('fill')\n",
+    );
+    const ci = JSON.parse((await box.cli("verify", "--json")).stdout);
+    equal(ci.matches, true);
+    deepEqual(ci.outside_plugins.map((p: { installed: boolean }) => p.installed), [false, false]);
+    // verify --user never names them: the user lock is taken without a project.
+    equal((await box.cli("lock", "--user")).code, 0);
+    const mine = JSON.parse((await box.cli("verify", "--user", "--json")).stdout);
+    equal(mine.outside_plugins, undefined);
+  });
+});
+
 Deno.test("mcp --locked: an invalid user lock serves no personal skill and says why; the project's skills are still served", async () => {
   await withSandbox(async (box) => {
     await projectSkills(box);

@@ -147,6 +147,46 @@ Deno.test("lock: a lock that is a link is refused in one line; the link and ~/.b
   });
 });
 
+Deno.test("lock, lock <name> and lock --user over a lock that is a link: only the writer's line", async () => {
+  await withSandbox(async (box) => {
+    const home = await homeFiles(box);
+    await Deno.mkdir(join(box.project, ".claude/skills/pdf"), { recursive: true });
+    await Deno.writeTextFile(
+      join(box.project, ".claude/skills/pdf/SKILL.md"),
+      skillMd("pdf", "Fill PDF forms.", "Body."),
+    );
+    await Deno.mkdir(join(box.home, ".claude/skills/notes"), { recursive: true });
+    await Deno.writeTextFile(
+      join(box.home, ".claude/skills/notes/SKILL.md"),
+      skillMd("notes", "Keep notes.", "Body."),
+    );
+    const lockFile = join(box.project, "skills-anywhere.lock.json");
+    await Deno.symlink(home.bashrc, lockFile);
+    const userLock = join(box.dshHome, "skills-anywhere", "user.lock.json");
+    await Deno.mkdir(join(box.dshHome, "skills-anywhere"), { recursive: true });
+    await Deno.symlink(home.profile, userLock);
+    const runs: [string[], string][] = [
+      [["lock"], lockFile],
+      [["lock", "pdf"], lockFile],
+      [["lock", "--user"], userLock],
+      [["lock", "--user", "notes"], userLock],
+    ];
+    for (const [args, file] of runs) {
+      const result = await box.cli(...args);
+      equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      equal(result.stdout, "", args.join(" "));
+      deepEqual(
+        result.stderr.split("\n").filter((l) => l !== ""),
+        [`dsh-skills-anywhere: refusing to write ${file}: it is a symbolic link`],
+        args.join(" "),
+      );
+    }
+    await linkUntouched(lockFile, home.bashrc, BASHRC);
+    await linkUntouched(userLock, home.profile, PROFILE);
+    await home.intact();
+  });
+});
+
 async function signingKey(dir: string): Promise<string> {
   const key = join(dir, "key");
   const made = await run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "t", "-f", key]);

@@ -74,6 +74,7 @@ Deno.test("show: name, description, origin, path, digests, tools, flags, then th
       model_invocable: true,
       user_invocable: true,
       renamed_from: null,
+      renamed_because: null,
       instructions: PDF_BODY,
     });
   }, CATALOG_BOX);
@@ -216,4 +217,43 @@ Deno.test("show: a project skill swapped for a link outside the project after li
       match(io.stderr(), /^dsh-skills-anywhere: cannot read .*notes\/SKILL\.md: .+\n$/);
     }
   }, CATALOG_BOX);
+});
+
+Deno.test("show: a rename the project's lock caused is marked as list marks it, and --json says renamed_because", async () => {
+  await withSandbox(async (box) => {
+    const repo = await box.repo("team", {
+      "skills/pdf/SKILL.md": skillMd("pdf", "The team's PDF skill.", "Body."),
+    });
+    equal((await box.cli("add", repo, "--project")).code, 0);
+    equal((await box.cli("trust", "--yes")).code, 0);
+    equal((await box.cli("sync")).code, 0);
+    const locked = await box.cli("lock");
+    equal(locked.code, 0, locked.stderr);
+    // A teammate's personal pdf would outrank the Git source without the lock.
+    await writeTree(box.home, {
+      ".claude/skills/pdf/SKILL.md": skillMd("pdf", "A teammate's PDF skill.", "Body."),
+    });
+    const listed = JSON.parse((await box.cli("list", "--json")).stdout).skills;
+    const mine = listed.find((s: { renamed_from: string | null }) => s.renamed_from === "pdf");
+    equal(mine.renamed_because, "locked");
+    const json = await box.cli("show", mine.name, "--json");
+    equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout);
+    equal(doc.renamed_from, "pdf");
+    equal(doc.renamed_because, mine.renamed_because);
+    const human = await box.cli("show", mine.name);
+    equal(human.code, 0, human.stderr);
+    const row = human.stdout.split("\n").filter((l) => l.startsWith("renamed from:"));
+    deepEqual(row, [
+      `renamed from: pdf: locked (the project's lock keeps the name "pdf" for another skill)`,
+    ]);
+    match(
+      (await box.cli("list")).stdout,
+      new RegExp(`${mine.name} \\(renamed from pdf: locked\\)`),
+    );
+    // The project's own pdf is not renamed.
+    const own = JSON.parse((await box.cli("show", "pdf", "--json")).stdout);
+    equal(own.origin.kind, "source");
+    equal(own.renamed_because, null);
+  });
 });

@@ -50,14 +50,47 @@ const { maxEntries, maxDepth, maxFiles } = BUNDLE_LIMITS;
 
 /** The sentence of each reader refusal that names no path. */
 export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
-  "not-directory": "Choose a skill directory containing SKILL.md.",
+  "not-directory": "Not a directory; choose a skill directory containing SKILL.md.",
   "unsupported-path": "Bundle contains an unsupported relative path.",
   changed: "Bundle changed during inspection; retry a stable directory.",
   "skill-not-utf8": `SKILL.md is ${NOT_UTF8}.`,
 };
 
+/**
+ * The refusal of a directory that does not exist (kind `not-directory`, its own words).
+ *
+ * @example
+ * ```ts
+ * import { NO_SUCH_DIRECTORY } from "./read.ts";
+ * console.log(NO_SUCH_DIRECTORY); // "No such directory."
+ * ```
+ */
+export const NO_SUCH_DIRECTORY = "No such directory.";
+
 function refuse(kind: FixedKind): BundleError {
   return new BundleError(kind, READ_MESSAGES[kind]);
+}
+
+/**
+ * The `not-directory` refusal of `path`: nothing there ({@linkcode NO_SUCH_DIRECTORY}), or
+ * something that is not a directory.
+ *
+ * @example
+ * ```ts
+ * import { notDirectory } from "./read.ts";
+ * notDirectory("/nonexistent").message; // "No such directory."
+ * ```
+ */
+export function notDirectory(path: string): BundleError {
+  const there = (() => {
+    try {
+      lstatSync(path);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return there ? refuse("not-directory") : new BundleError("not-directory", NO_SUCH_DIRECTORY);
 }
 
 /** A count limit broken at `path`: too many entries, path levels or files. */
@@ -222,7 +255,7 @@ function realDirectory(directory: string): string {
   } catch {
     // nothing there, or not readable: refused below
   }
-  throw refuse("not-directory");
+  throw notDirectory(directory);
 }
 
 /** Walks the tree under `root`, turning a system error into a refusal. */

@@ -37,6 +37,12 @@ export interface AgentRow {
   project?: readonly string[];
   /** Home-relative skill directory. */
   user?: string;
+  /**
+   * Home-relative directory of the skills the agent installs for itself (Codex's
+   * `~/.codex/skills/.system`), read after `user` with the same rank: a user skill of the same
+   * name ranks first.
+   */
+  system?: string;
   /** The cross-client shared row. */
   shared?: true;
   /** Its project folders are read in every directory from the cwd up to the project root. */
@@ -58,6 +64,7 @@ export const AGENTS: readonly AgentRow[] = [
     id: "codex",
     label: "OpenAI Codex",
     user: ".codex/skills",
+    system: ".codex/skills/.system",
     docs: "https://developers.openai.com/codex/skills",
   },
   {

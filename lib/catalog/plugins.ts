@@ -305,6 +305,26 @@ function parseInstall(
 // ---------------------------------------------------------------------------
 // settings.json: enabledPlugins
 
+/**
+ * The plugins the project's own, committed `.claude/settings.json` enables (`plugin@marketplace`
+ * keys whose value is `true` or a list of versions), sorted, whether or not this home installed
+ * them; none when the file is absent or unusable (the catalog warns about that once). Read only
+ * from inside the project, as the module doc says. What a teammate and CI are told the project's
+ * lock leaves out.
+ *
+ * @example
+ * ```ts
+ * import { projectEnabledPlugins } from "./plugins.ts";
+ * projectEnabledPlugins("/repo"); // ["helper@team-marketplace"]
+ * ```
+ */
+export function projectEnabledPlugins(projectRoot: string): string[] {
+  const file = join(projectRoot, ".claude", "settings.json");
+  const parsed = parseEnabledPlugins(readJsonOrWarn(file, silentLog, { root: projectRoot }));
+  if (!parsed.ok) return [];
+  return [...parsed.enabled].filter(([, on]) => on).map(([key]) => key).sort();
+}
+
 /** `enabledPlugins` merged over the user, project and local settings files. */
 function enabledSettings(
   home: string,

@@ -151,13 +151,18 @@ const ROOT_GROUPS: readonly ((context: Context) => Root[])[] = [
         })
       ),
   ({ config, agents }) =>
-    agents.flatMap((agent) =>
-      agent.user === undefined ? [] : [userDir(join(config.home, agent.user), {
+    agents.flatMap((agent) => [
+      ...(agent.user === undefined ? [] : [userDir(join(config.home, agent.user), {
         rank: agent.shared ? SHARED_RANKS.user : config.ranks.user,
         origin: { kind: "agent", agent: agent.id, scope: "user" },
         label: `${agent.id} (user)`,
-      })]
-    ),
+      })]),
+      ...(agent.system === undefined ? [] : [userDir(join(config.home, agent.system), {
+        rank: agent.shared ? SHARED_RANKS.user : config.ranks.user,
+        origin: { kind: "agent", agent: agent.id, scope: "user" },
+        label: `${agent.id} (system)`,
+      })]),
+    ]),
   ({ config }) =>
     config.extraUserDirs.map((dir) =>
       userDir(dir, {

@@ -24,7 +24,7 @@ import {
   MESSAGES,
   parseManifest,
 } from "../bundle/manifest.ts";
-import { READ_MESSAGES, readBundle } from "../bundle/read.ts";
+import { notDirectory, readBundle } from "../bundle/read.ts";
 import { isWithin, readBounded, ReadError } from "../fs/mod.ts";
 import { formatBytes } from "../limits.ts";
 import { type OptionValues, UsageError } from "./args.ts";
@@ -50,7 +50,7 @@ function unreadable(): BundleError {
 async function readReviewedManifest(path: string, directory: string): Promise<BundleManifest> {
   const realDirectory = await realpath(directory).catch(() => undefined);
   if (realDirectory === undefined) {
-    throw new BundleError("not-directory", READ_MESSAGES["not-directory"]);
+    throw notDirectory(directory);
   }
   const realManifest = await realpath(path).catch(() => undefined);
   if (realManifest === undefined) throw unreadable();

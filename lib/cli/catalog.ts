@@ -19,6 +19,7 @@ import { resolveConfig, type ResolvedConfig } from "../catalog/config.ts";
 import type { DiscoveryReport } from "../catalog/discover.ts";
 import { isWithin } from "../fs/mod.ts";
 import type { UntrustedProject } from "../sources/collect.ts";
+import { readSyncFailures, syncFailuresFile } from "../sources/files.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
@@ -76,6 +77,59 @@ export interface CatalogView {
   report: DiscoveryReport;
   /** A path for display: relative to its Git checkout when inside one, else `~`-shortened. */
   show: (path: string) => string;
+  /** The Git sources in force whose last sync failed (by their display name), in source order. */
+  failedSources: FailedSource[];
+}
+
+/** A Git source whose last sync failed, as `list` and `doctor` name it. */
+export interface FailedSource {
+  /** The source's display name (what `sources` shows in its SOURCE column). */
+  source: string;
+  /** Its lock key. */
+  key: string;
+  /** When the sync failed (ISO 8601). */
+  at: string;
+  /** The first line of the reason. */
+  error: string;
+}
+
+/**
+ * The sources of `sources` whose last sync failed, from the failures file beside `lockFile`.
+ *
+ * @example
+ * ```ts
+ * import { failedSources } from "./catalog.ts";
+ * const failed = await failedSources([], "/home/me/.dsh/skills-anywhere/lock.json");
+ * console.log(failed.length); // 0
+ * ```
+ */
+export async function failedSources(
+  sources: readonly ResolvedSource[],
+  lockFile: string,
+): Promise<FailedSource[]> {
+  if (sources.length === 0) return [];
+  const failures = await readSyncFailures(syncFailuresFile(lockFile));
+  return sources.flatMap((s) =>
+    Object.hasOwn(failures, s.key)
+      ? [{ source: s.display, key: s.key, at: failures[s.key].at, error: failures[s.key].error }]
+      : []
+  );
+}
+
+/**
+ * The one stderr line `list` prints for a failed source.
+ *
+ * @example
+ * ```ts
+ * import { failedSourceLine } from "./catalog.ts";
+ * failedSourceLine({ source: "o/r", key: "github.com/o/r", at: "2026-01-01T00:00:00Z", error: "x" });
+ * ```
+ */
+export function failedSourceLine(failed: FailedSource): string {
+  return `${PREFIX}Git source ${escapeTerminal(failed.source)} failed to sync (${
+    escapeTerminal(failed.at)
+  }: ${escapeTerminal(failed.error)}); its skills may be old or missing; ` +
+    "see dsh-skills-anywhere sources\n";
 }
 
 /**
@@ -97,7 +151,8 @@ export async function cliCatalog(cwd: string, io: Io): Promise<CatalogView> {
   if (io.errIsTty && last > 0) io.err("\r\u001b[K");
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
   const show = (path: string) => displayPath(path, config.home, catalog.sources);
-  return { config, report: catalog.report, show };
+  const failed = await failedSources(catalog.sources, config.lockFile);
+  return { config, report: catalog.report, show, failedSources: failed };
 }
 
 /** A path for display: relative to its Git checkout when inside one, else `~`-shortened. */

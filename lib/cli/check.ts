@@ -193,6 +193,36 @@ function fileLines(file: FileEntry, report: FileCheckReport, st: Styles): string
   return [...lines, ...surfaceLines(file, report), ...findingLines(file)];
 }
 
+/**
+ * Why specification findings shown under a PASSED file did not fail it: the strict and lenient profiles check the
+ * parse only (spec errors are shown, not gated), the spec profile lets extension fields pass.
+ * Names the profile that would fail them; nothing when every finding shown counts.
+ */
+function profileNote(report: FileCheckReport): string[] {
+  const findings = report.files.flatMap((file) =>
+    file.status === "passed" ? file.report.spec.findings : []
+  );
+  const gated = report.profile === "strict" || report.profile === "lenient";
+  if (gated) {
+    const errors = findings.filter((f) => f.severity === "error").length;
+    if (errors === 0) return [];
+    const verb = errors === 1 ? "does" : "do";
+    return [
+      `${
+        counted(errors, "spec error")
+      } ${verb} not fail the ${report.profile} profile (it checks ` +
+      `the parse only); --profile spec would fail ${errors === 1 ? "it" : "them"}.`,
+    ];
+  }
+  if (report.profile !== "spec") return [];
+  const extensions = findings.filter((f) => f.rule === "extension-field").length;
+  if (extensions === 0) return [];
+  return [
+    `${counted(extensions, "extension field")} ${extensions === 1 ? "does" : "do"} not fail the ` +
+    `spec profile; --profile reference would fail ${extensions === 1 ? "it" : "them"}.`,
+  ];
+}
+
 /** The human form of a file-check report. Every input-derived string is escaped, then styled. */
 function renderCheck(report: FileCheckReport, st: Styles): string {
   const { passed, failed, inputErrors } = report.counts;
@@ -202,6 +232,7 @@ function renderCheck(report: FileCheckReport, st: Styles): string {
     `${passed} passed, ${failed} failed, ${
       counted(inputErrors, "input error")
     } (${report.profile}).`,
+    ...profileNote(report),
     report.scope,
   ].join("\n") + "\n";
 }

@@ -20,12 +20,13 @@ import { join } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { loadCatalog } from "../catalog/mod.ts";
+import { nearMisses, type NearMissKind } from "../catalog/near.ts";
 import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
 import type { RenameReason } from "../catalog/precedence.ts";
 import { shareSkills } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
-import { cliCatalog, hiddenSections } from "./catalog.ts";
+import { cliCatalog, type FailedSource, hiddenSections } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
@@ -35,7 +36,11 @@ import { type ColumnFit, formatTable, type TableOptions } from "./table.ts";
 type DoctorDoc =
   & ReturnType<typeof doctorDoc>
   & Awaited<ReturnType<typeof sharing>>
-  & { place_collisions: PlaceCollision[] };
+  & {
+    place_collisions: PlaceCollision[];
+    failed_sources: FailedSource[];
+    near_misses: { kind: NearMissKind; path: string; reason: string }[];
+  };
 
 /** Runs `doctor`; always exit 0. */
 export async function runDoctor(
@@ -44,11 +49,21 @@ export async function runDoctor(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const [{ config, report, show }, git] = await Promise.all([cliCatalog(cwd, io), gitAvailable()]);
-  const doc = {
+  const [{ config, report, show, failedSources }, git] = await Promise.all([
+    cliCatalog(cwd, io),
+    gitAvailable(),
+  ]);
+  const flat = report.roots.filter((r) => r.exists && r.root.mode === "flat");
+  const doc: DoctorDoc = {
     ...doctorDoc(report, git),
     ...await sharing(report.skills, config.lenient),
     place_collisions: await wholeProjectCollisions(config, cwd),
+    failed_sources: failedSources,
+    near_misses: nearMisses(flat.map((r) => r.root.path)).map(({ kind, path, reason }) => ({
+      kind,
+      path,
+      reason,
+    })),
   };
   if (values.json) io.out(jsonText(doc));
   else {
@@ -182,6 +197,7 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
       fitted(view.width, [NAME, { min: 3 }, { ...PATH, share: 1 }]),
     ));
   }
+  lines.push(...failedSection(doc, view), ...nearMissSection(doc, view));
   lines.push(...fixedSections(doc, view), ...collisionSection(doc, st));
   lines.push(...refusedSections(doc, view));
   lines.push(...hiddenSections(doc.dropped, show, st, view.width));
@@ -192,6 +208,31 @@ function doctorText(doc: DoctorDoc, stateDir: string, view: DoctorView): string[
     );
   }
   return lines;
+}
+
+/** The Git sources whose last sync failed: their skills are old or missing. */
+function failedSection(doc: DoctorDoc, { st }: DoctorView): string[] {
+  if (doc.failed_sources.length === 0) return [];
+  return [
+    "",
+    st.bold(`Git sources that failed to sync (${doc.failed_sources.length}):`),
+    ...doc.failed_sources.map((f) =>
+      `  ${escapeTerminal(f.source)}  ${st.warn(escapeTerminal(`${f.at}: ${f.error}`))}`
+    ),
+    "  (their skills are old or missing; see dsh-skills-anywhere sources, retry with sync)",
+  ];
+}
+
+/** What looks like a skill in a skills folder but is not read (hints, not errors). */
+function nearMissSection(doc: DoctorDoc, { show, st }: DoctorView): string[] {
+  if (doc.near_misses.length === 0) return [];
+  return [
+    "",
+    st.bold(`Near misses, not read as skills (${doc.near_misses.length}):`),
+    ...doc.near_misses.map((m) =>
+      `  ${st.dim(escapeTerminal(show(m.path)))}: ${escapeTerminal(m.reason)}`
+    ),
+  ];
 }
 
 /** Why a skill was renamed, in the words `doctor` shows beside it. */

@@ -64,6 +64,29 @@ export function topHelp(): string {
 }
 
 /**
+ * The usage line of command `name`, generated from the option table: the command's synopsis (its
+ * arguments, and the options it groups, such as `[--json | --format …]`), then `[--<option>
+ * <value>]` for each of its options and `--cwd` the synopsis does not already name, so no usage
+ * line can omit an option the command takes.
+ *
+ * @example
+ * ```ts
+ * import { usageLine } from "./help.ts";
+ * usageLine("bundle").includes("[--cwd <dir>]"); // true
+ * ```
+ */
+export function usageLine(name: string): string {
+  const command = COMMANDS[name];
+  const named = new Set(command.synopsis.match(/--[a-z][a-z-]*/g) ?? []);
+  const missing = [...command.options, "cwd" as const].filter((o) => !named.has(`--${o}`));
+  const generated = missing.map((option) => {
+    const spec: OptionSpec = OPTIONS[option];
+    return spec.value === undefined ? `[--${option}]` : `[--${option} ${spec.value}]`;
+  });
+  return [PROGRAM, name, command.synopsis, ...generated].filter((part) => part !== "").join(" ");
+}
+
+/**
  * The help of command `name`: summary, usage, arguments, options (its own,
  * then those of every command), examples and exit codes.
  *
@@ -78,7 +101,7 @@ export function commandHelp(name: string): string {
   const lines = [
     `${PROGRAM} ${name}: ${command.summary}`,
     "",
-    `Usage: ${PROGRAM} ${name} ${command.synopsis}`,
+    `Usage: ${usageLine(name)}`,
   ];
   if (command.aliases !== undefined) lines.push(`Alias: ${command.aliases.join(", ")}`);
   if (command.arguments !== undefined) {

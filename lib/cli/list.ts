@@ -25,7 +25,7 @@
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { type Origin, originLabel } from "../catalog/origin.ts";
 import type { OptionValues } from "./args.ts";
-import { cliCatalog, type HiddenRow, hiddenSections } from "./catalog.ts";
+import { cliCatalog, failedSourceLine, type HiddenRow, hiddenSections } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
@@ -54,7 +54,8 @@ export async function runList(
   cwd: string,
   io: Io,
 ): Promise<number> {
-  const { report, show } = await cliCatalog(cwd, io);
+  const { report, show, failedSources } = await cliCatalog(cwd, io);
+  for (const failed of failedSources) io.err(failedSourceLine(failed));
   const all = values.all === true;
   if (values.json) io.out(jsonText(listDoc(report, all)));
   else io.out(listText(report, { all, show, io }).join("\n") + "\n");
@@ -107,7 +108,9 @@ function listText(report: DiscoveryReport, view: ListView): string[] {
   const st = outStyles(view.io);
   if (report.skills.length === 0) {
     lines.push(
-      "No skills found outside the dsh defaults. Try: dsh-skills-anywhere add anthropics/skills",
+      "No skills found in your agents' skill folders, Claude Code plugins or Git sources.\n" +
+        "Add a Git source of skills: dsh-skills-anywhere add anthropics/skills\n" +
+        "or write your own: ~/.claude/skills/<name>/SKILL.md (any agent's skills folder works)",
     );
   } else {
     lines.push(skillTable(report.skills, view.show, st, tableWidth(view.io)));

@@ -18,17 +18,20 @@
  * ```
  * @module
  */
-import { dirname } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { placeCollisions } from "../catalog/places.ts";
-import { readBounded, ReadError, writeWhole } from "../fs/mod.ts";
+import { enabledPlugins, projectEnabledPlugins } from "../catalog/plugins.ts";
+import { readBounded, ReadError, targetRefusal, writeWhole } from "../fs/mod.ts";
 import { MAX_LOCK_BYTES } from "../limits.ts";
 import { type LockLines, lockLines } from "../lock/lines.ts";
 import {
   compareLocks,
+  type OutsidePlugin,
   type PlaceCollision,
   type UncoveredPlace,
   type VerifyReport,
@@ -58,14 +61,28 @@ import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
 import { counted } from "./words.ts";
 
+/** How {@linkcode project} reads the lock before the catalog. */
+interface ProjectOptions {
+  /** Read the lock (an invalid one refused, exit 2) before the catalog, which keeps its names. */
+  lockFirst?: boolean;
+  /** The user lock and the person's own skills, not the project's. */
+  user?: boolean;
+  /**
+   * The lock is to be written: a target the writer refuses (a link, a folder) is refused first,
+   * in the writer's one line (exit 2), before anything reads the file or says more about it.
+   */
+  writing?: boolean;
+  /** The folder was named with `--cwd`; otherwise a folder that is no project is refused. */
+  named?: boolean;
+}
+
 /**
  * The catalog of `cwd` and where its lock lives; refuses a project root that is the home folder.
- * With `lockFirst`, the lock is read (an invalid one refused, exit 2) before the catalog, which
- * then keeps its names without reading it again.
  */
-async function project(cwd: string, io: Io, lockFirst = false, user = false) {
+async function project(cwd: string, io: Io, options: ProjectOptions = {}) {
+  const { lockFirst = false, user = false, writing = false, named = true } = options;
   const config = cliConfig();
-  if (user) return await personal(config, io, lockFirst);
+  if (user) return await personal(config, io, lockFirst, writing);
   const root = await findProjectRoot(cwd);
   if (root === config.home) {
     throw new KindError(
@@ -74,6 +91,14 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
     );
   }
   const file = projectLockPath(root);
+  if (!named && !await isProject(root, file)) {
+    throw new KindError(
+      "no-project",
+      `no project here (no .git in ${tildePath(root, config.home)} or above, and no lock); ` +
+        "run it inside a project, or name this folder with --cwd .",
+    );
+  }
+  if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const locked = lock === undefined ? undefined : lockedNames(lock);
@@ -88,12 +113,28 @@ async function project(cwd: string, io: Io, lockFirst = false, user = false) {
   return { config, catalog, file, shown, lock, scope: own, within: dirname(file), words: WORDS };
 }
 
+/**
+ * Whether `root` is a project `lock` may write in unasked: it holds `.git` (the project-root
+ * finder found one) or already a lock. A folder named with `--cwd` is taken as one regardless.
+ */
+async function isProject(root: string, lockFile: string): Promise<boolean> {
+  const there = (path: string) => stat(path).then(() => true, () => false);
+  return await there(join(root, ".git")) || await there(lockFile);
+}
+
 /** How messages name the folder each lock lies in. */
 const WORDS = "the project";
 
+/** Throws the writer's own refusal of `file` as it stands (a link, a folder), if it has one. */
+function refuseTarget(file: string): void {
+  const refusal = targetRefusal(file);
+  if (refusal !== undefined) throw refusal;
+}
+
 /** The catalog of the person's own skills alone (no project), and where the user lock lives. */
-async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean) {
+async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean, writing: boolean) {
   const file = userLockPath(config.stateDir);
+  if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
   const lock = lockFirst ? await readLock(file, shown) : undefined;
   const catalog = await loadCatalog(config, { log: stderrLog(io) });
@@ -213,12 +254,12 @@ export async function runLock(
   io: Io,
 ): Promise<number> {
   const user = values.user === true;
-  const { config, catalog, file, shown, lock, scope, within, words } = await project(
-    cwd,
-    io,
-    positionals.length > 0,
+  const { config, catalog, file, shown, lock, scope, within, words } = await project(cwd, io, {
+    lockFirst: positionals.length > 0,
     user,
-  );
+    writing: true,
+    named: values.cwd !== undefined,
+  });
   const published = catalog.report.skills.filter(scope.skill).map((s) => s.name);
   if (unknownNames(positionals, published, io)) return 1;
   const names = positionals.length === 0 ? undefined : positionals;
@@ -356,13 +397,19 @@ export async function runVerify(
 ): Promise<number> {
   const format = reportFormat(values);
   const user = values.user === true;
-  const { config, catalog, file, shown, lock, scope, within } = await project(cwd, io, true, user);
+  const { config, catalog, file, shown, lock, scope, within } = await project(cwd, io, {
+    lockFirst: true,
+    user,
+  });
   const locked = lockOrRefuse(lock, shown, user);
   const now = await lockNow(catalog, config, io, scope);
   const report = compareLocks(locked, now);
   const mine = catalog.report.skills.filter(scope.skill);
   await addSignatures(report, locked, now, mine, user ? within : catalog.projectRoot!, shown);
-  if (!user) addPlaces(report, placesOf(catalog));
+  if (!user) {
+    addPlaces(report, placesOf(catalog));
+    report.outside_plugins = outsidePlugins(catalog, config.home);
+  }
   if (format === "sarif") {
     const skillFiles = new Map(mine.map((s) => [s.name, s.path]));
     const root = user ? within : catalog.projectRoot ?? cwd;
@@ -407,6 +454,43 @@ function placesOf(catalog: Awaited<ReturnType<typeof loadCatalog>>): Places {
     collisions: root === undefined ? [] : placeCollisions(catalog.report.skills, root),
     uncovered: catalog.uncovered ?? [],
   };
+}
+
+/**
+ * The plugins the project's own `.claude/settings.json` enables, each with the skills it has in
+ * this home: never in the project's lock (see `../lock/scope.ts`), named so a teammate and CI see
+ * what the lock leaves out; not differences.
+ */
+function outsidePlugins(
+  catalog: Awaited<ReturnType<typeof loadCatalog>>,
+  home: string,
+): OutsidePlugin[] {
+  const root = catalog.projectRoot;
+  if (root === undefined) return [];
+  const installed = new Set(
+    enabledPlugins(home, { projectRoot: root }).map((p) => `${p.plugin}@${p.marketplace}`),
+  );
+  return projectEnabledPlugins(root).map((key) => ({
+    plugin: key,
+    installed: installed.has(key),
+    skills: catalog.report.skills.filter((s) =>
+      s.origin.kind === "claude-plugins" && `${s.origin.plugin}@${s.origin.marketplace}` === key
+    ).map((s) => s.name).sort(),
+  }));
+}
+
+/** One line per plugin the project enables that its lock leaves out. */
+function outsidePluginLines(plugins: readonly OutsidePlugin[], st: Styles): string[] {
+  return plugins.map((p) => {
+    const here = p.installed
+      ? `${counted(p.skills.length, "skill")} here${
+        p.skills.length === 0 ? "" : `: ${p.skills.map(quote).join(", ")}`
+      }`
+      : "not installed here";
+    return `${st.warn("outside")} plugin ${
+      quote(p.plugin)
+    } (the project's .claude/settings.json enables it; ${here}): never in the project's lock`;
+  });
 }
 
 /** Each collision and uncovered part in the report, as differences. */
@@ -470,10 +554,12 @@ function renderReport(
 ): string {
   const file = escapeTerminal(shown);
   const warnings = signatureLines(report, required, st);
+  const outside = outsidePluginLines(report.outside_plugins ?? [], st);
   if (report.matches) {
     const signed = report.signed === undefined ? "" : `, ${report.signed.length} signed`;
     return [
       ...warnings,
+      ...outside,
       st.ok(`verified ${counted(report.locked, "skill")}${signed}: all match ${file}`),
     ].join("\n") + "\n";
   }
@@ -524,6 +610,7 @@ function renderReport(
   if (required) lines.push(...warnings);
   const n = lines.filter((l) => !l.startsWith("  ")).length;
   if (!required) lines.push(...warnings);
+  lines.push(...outside);
   lines.push(st.bad(`${counted(n, "difference")} from ${file}`));
   return lines.join("\n") + "\n";
 }

@@ -4,7 +4,9 @@
  * bundle, declared tools, invocation flags, then the instructions), read
  * fresh with the same checks (`openSkill`), so a file that changed into
  * something unreadable since it was listed is refused, never shown wrong.
- * A skill its author keeps from the model is still shown, marked. Every
+ * A skill its author keeps from the model is still shown, marked; so is a
+ * renamed one (`renamed_because`, as `list --json` says it: `locked` when the
+ * project's lock keeps its declared name for another skill). Every
  * string from the skill is escaped for the terminal, except with `--raw`,
  * which prints the file's bytes as they are.
  *
@@ -177,6 +179,7 @@ function showDoc(
     model_invocable: skill.invocation.modelInvocable,
     user_invocable: skill.invocation.userInvocable,
     renamed_from: skill.renamedFrom ?? null,
+    renamed_because: skill.renamedBecause ?? null,
     instructions: loaded.content,
   };
 }
@@ -216,8 +219,19 @@ function headerRows(
       skill.invocation.userInvocable ? `may invoke it as /${loaded.name}` : "not user-invocable",
     ],
   ];
-  if (skill.renamedFrom !== undefined) rows.push(["renamed from", skill.renamedFrom]);
+  if (skill.renamedFrom !== undefined) rows.push(["renamed from", renamedText(skill)]);
   return rows.map(([label, value]) => [label, escapeTerminal(value)]);
+}
+
+/**
+ * The name a renamed skill's file declares; marked `: locked`, as `list` marks it, with why, when
+ * the project's lock keeps that name for another skill.
+ */
+function renamedText(skill: DiscoveredSkill): string {
+  const from = skill.renamedFrom ?? "";
+  return skill.renamedBecause === "locked"
+    ? `${from}: locked (the project's lock keeps the name "${from}" for another skill)`
+    : from;
 }
 
 /** Escapes instructions line by line, keeping line breaks and tabs. */
@@ -240,7 +254,7 @@ function showText(
   const lines = rows.map(([label, value]) => {
     const shown = label === "name"
       ? style.bold(value)
-      : label === "model" && !skill.invocation.modelInvocable
+      : (label === "model" && !skill.invocation.modelInvocable) || label === "renamed from"
       ? style.warn(value)
       : value;
     return `${style.dim(`${label}:`.padEnd(width))}${shown}`;

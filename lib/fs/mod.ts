@@ -545,6 +545,7 @@ export {
   type AppendOptions,
   appendText,
   makeFolder,
+  targetRefusal,
   WriteError,
   type WriteErrorKind,
   type WriteOptions,

@@ -278,6 +278,30 @@ function existingMode(dest: string, target: string): number | undefined {
   return info.isFile() ? info.mode & 0o7777 : undefined;
 }
 
+/**
+ * The writer's refusal of the target at `path` as it stands now (a symbolic link or a folder in
+ * its place), without writing anything; undefined when {@linkcode writeWhole} would not refuse
+ * the target itself. For a command that must refuse in that one line before it reads or says
+ * anything else about the file.
+ *
+ * @example
+ * ```ts
+ * import { targetRefusal } from "./write.ts";
+ * const refusal = targetRefusal("/work/app/skills-anywhere.lock.json");
+ * if (refusal !== undefined) throw refusal;
+ * ```
+ */
+export function targetRefusal(path: string): WriteError | undefined {
+  const target = resolve(path);
+  try {
+    existingMode(target, target);
+    return undefined;
+  } catch (error) {
+    if (error instanceof WriteError) return error;
+    return undefined; // Not readable now: the write itself says why.
+  }
+}
+
 /** A temporary name in `folder` for `name` that nobody can guess. */
 function tempName(folder: string, name: string): string {
   return join(folder, `.${name.slice(0, 64)}.${randomBytes(12).toString("hex")}.tmp`);

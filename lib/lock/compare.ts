@@ -140,6 +140,21 @@ export interface VerifyReport {
   collisions?: PlaceCollision[];
   /** Parts of the project tree not covered (each a difference); set by the project walk. */
   uncovered?: UncoveredPlace[];
+  /**
+   * The plugins the project's own settings enable, which its lock never holds (not a
+   * difference: a plugin is each home's install); set for a project's lock.
+   */
+  outside_plugins?: OutsidePlugin[];
+}
+
+/** A plugin the project's own settings enable, outside its lock, and its skills found here. */
+export interface OutsidePlugin {
+  /** Its `plugin@marketplace` key, as the settings name it. */
+  plugin: string;
+  /** Whether this home has it installed and enabled (its skills are in the catalog). */
+  installed: boolean;
+  /** The names its skills are published under here, sorted (none when not installed). */
+  skills: string[];
 }
 
 function manifestOf(skill: LockSkill): BundleManifest {

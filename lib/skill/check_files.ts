@@ -14,11 +14,12 @@
  * @module
  */
 import process from "node:process";
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
+import { closest } from "../text/closest.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import {
@@ -157,6 +158,38 @@ async function namedFile(cwd: string, input: string): Promise<NamedFile> {
   return { path: join(input, "SKILL.md"), absolute: join(absolute, "SKILL.md"), directory: true };
 }
 
+/** Whether `path` is a regular file (links followed). */
+async function isFile(path: string): Promise<boolean> {
+  return await stat(path).then((info) => info.isFile(), () => false);
+}
+
+/** A "did you mean" for a folder that holds skill folders but no SKILL.md, else `""`. */
+async function skillsBelow(named: string, folder: string): Promise<string> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  let skills = 0;
+  for (const entry of entries.slice(0, MAX_SUGGESTION_ENTRIES)) {
+    if (entry.isDirectory() && await isFile(join(folder, entry.name, "SKILL.md"))) skills++;
+  }
+  if (skills === 0) return "";
+  const base = named.replace(/[\\/]+$/, "");
+  return ` Did you mean ${base}/*/SKILL.md? (it holds ${skills} skill folder${
+    skills === 1 ? "" : "s"
+  })`;
+}
+
+/** ` Did you mean <sibling>?` for the entry beside a missing path closest to its name, else `""`. */
+async function closestSibling(named: string, absolute: string): Promise<string> {
+  const trimmed = named.replace(/[\\/]+$/, "");
+  const entries = await readdir(dirname(absolute)).catch(() => [] as string[]);
+  const [best] = closest(basename(absolute), entries.slice(0, MAX_SUGGESTION_ENTRIES), 1);
+  if (best === undefined) return "";
+  const cut = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
+  return ` Did you mean ${trimmed.slice(0, cut + 1)}${best}?`;
+}
+
+/** Most folder entries a suggestion looks at (a huge folder costs a bounded listing). */
+const MAX_SUGGESTION_ENTRIES = 1000;
+
 /** Checks one named file or skill directory; an unreadable or uncheckable one is an `input_error` entry. */
 async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
   const { path: input, absolute, directory } = await namedFile(settings.cwd, named);
@@ -166,12 +199,20 @@ async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
     error,
     kind,
   });
+  if (!directory && /[\\/]$/.test(named) && await isFile(absolute)) {
+    return inputError("not-regular", "Not a directory: drop the trailing slash to check the file.");
+  }
   const bytes = await readInput(absolute);
   if (bytes instanceof ReadError) {
     const noSkill = directory && bytes.kind === "missing";
+    const hint = bytes.kind !== "missing"
+      ? ""
+      : noSkill
+      ? await skillsBelow(named, dirname(absolute))
+      : await closestSibling(named, absolute);
     return inputError(
       bytes.kind,
-      noSkill ? "No SKILL.md in the directory." : readErrorMessage(bytes),
+      (noSkill ? "No SKILL.md in the directory." : readErrorMessage(bytes)) + hint,
     );
   }
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };

@@ -65,7 +65,11 @@ export const NOT_ASSESSED: readonly string[] = [
   "AST06 Weak Isolation: isolation belongs to the agent runtime, not to the file.",
 ];
 
-const URL_TOKEN = /https?:\/\/[^\s<>"'`)\]}]+/gi;
+/**
+ * An `http(s)://` token: an optional user part and a bracketed IPv6 literal (`[::1]`) are read
+ * whole, then everything up to a space, a quote or a closing bracket.
+ */
+const URL_TOKEN = /https?:\/\/(?:[^\s<>"'`()[\]{}\/@]*@)?(?:\[[0-9a-f:.]+\])?[^\s<>"'`)\]}]*/gi;
 const TRAILING = /[.,;:!?]+$/;
 const COMMIT = /^[0-9a-f]{40}$/i;
 
@@ -91,12 +95,31 @@ export function extractUrls(text: string, firstLine = 1): SourceUrl[] {
   return urls;
 }
 
-/** The lowercase authority of a URL token without user information. */
+/**
+ * The host of a URL token as the WHATWG URL parser reads it (what a browser or `fetch` would
+ * reach): lowercase, IPv6 literals in brackets, the port kept unless it is the scheme's default,
+ * no user information; `""` when the token is no URL.
+ *
+ * @example
+ * ```ts
+ * import { hostOf } from "./surface.ts";
+ * hostOf("http://[::1]:8080/x"); // "[::1]:8080"
+ * hostOf("https://User@Example.COM/a"); // "example.com"
+ * ```
+ */
 export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
+/** The authority of a URL token as written, lowercase: a pin must name its host plainly. */
+function rawAuthority(url: string): string {
   const rest = url.slice(url.indexOf("://") + 3);
   const end = rest.search(/[/?#\\]/);
-  const authority = end < 0 ? rest : rest.slice(0, end);
-  return authority.slice(authority.lastIndexOf("@") + 1).toLowerCase();
+  return (end < 0 ? rest : rest.slice(0, end)).toLowerCase();
 }
 
 function tail(segments: string[], from: number): boolean {
@@ -124,7 +147,9 @@ export function isPinnedUrl(url: string): boolean {
   if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") {
     return false;
   }
-  if (parsed.port !== "" || url.includes("?") || hostOf(url) !== parsed.hostname) return false;
+  if (parsed.port !== "" || url.includes("?") || rawAuthority(url) !== parsed.hostname) {
+    return false;
+  }
   const s = parsed.pathname.split("/").slice(1);
   switch (parsed.hostname) {
     case "raw.githubusercontent.com":
