@@ -303,6 +303,8 @@ class CatalogSkillSource implements SkillSource {
       const again = fresh.files.get(file.uri);
       const bytes = again === undefined ? undefined : this.#readChecked(again);
       if (bytes !== undefined) return bytes;
+      // Under a lock the fresh offer may refuse the skill now: say the lock's reason.
+      if (again === undefined) refuseLocked(fresh, file.uri);
       this.#log("warn", `${file.uri}: ${file.abs} changed while it was read; not served`);
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

@@ -170,7 +170,8 @@ Deno.test("MCP find_skills (real SDK client) finds by body, never returns a disa
       const result = await session.call("find_skills", { query: "excel" });
       ok(!result.isError, textOf(result));
       const structured = result.structuredContent as { total: number; matches: object[] };
-      equal(structured.total, 4);
+      // Issue 29: total is the number of matches, no longer the catalog size.
+      equal(structured.total, 3);
       deepEqual(structured.matches[2], {
         name: "xlsx",
         description:

@@ -77,7 +77,9 @@ export async function runSearch(
   const body = (skill: DiscoveredSkill) => freshBody(skill, config.lenient);
   const found = await findSkills(report.skills, { query, limit }, { limits: LIMITS, body });
   if (!found.ok) throw new UsageError(found.message, "search");
-  const { total, matches } = found;
+  // `search`'s documented `total` is the number of skills searched (findSkills counts matches).
+  const total = report.skills.length;
+  const { matches } = found;
   if (values.json) io.out(jsonText({ total, matches: matches.map(matchDoc) }));
   else if (matches.length > 0) io.out(matchLines(matches, io).join("\n") + "\n");
   if (matches.length > 0) return 0;
