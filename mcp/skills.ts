@@ -40,6 +40,7 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   type Resource,
@@ -354,6 +355,14 @@ class CatalogSkillSource implements SkillSource {
   async listResources(): Promise<Resource[]> {
     return [...(await this.#current()).listed];
   }
+
+  /** One page of `resources/list` (each served `SKILL.md`, by URI) after `cursor`. */
+  async listResourcesPage(
+    cursor?: string,
+  ): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    const { items, nextCursor } = page((await this.#current()).listed, cursor, (r) => r.uri);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
 }
 
 /**
@@ -461,6 +470,7 @@ function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file:
 }
 
 const extensions = new WeakMap<ServedCatalog, SkillsExtension>();
+const sources = new WeakMap<ServedCatalog, CatalogSkillSource>();
 
 /**
  * The Skills extension over `catalog`, one per catalog (every server of the process attaches the
@@ -480,12 +490,40 @@ const extensions = new WeakMap<ServedCatalog, SkillsExtension>();
 export function skillsExtension(catalog: ServedCatalog, log: Log): SkillsExtension {
   let extension = extensions.get(catalog);
   if (extension === undefined) {
+    const source = new CatalogSkillSource(catalog, log);
+    sources.set(catalog, source);
     extension = new SkillsExtension({
-      source: new CatalogSkillSource(catalog, log),
+      source,
       cacheHint: { ttlMs: 0, cacheScope: "private" },
       onWarning: (warning) => log("warn", `${warning.path}: ${warning.message}`),
     });
     extensions.set(catalog, extension);
   }
   return extension;
+}
+
+/**
+ * Attaches the Skills extension over `catalog` to `server` and pages its `resources/list`: the
+ * SDK's handler lists every resource of the template at once and ignores the cursor, so it is
+ * replaced by one that gives {@linkcode PAGE_SIZE} `SKILL.md` resources a page, sorted by URI,
+ * with an opaque cursor (any other cursor is -32602). Both SDK generations follow `nextCursor`.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { attachSkills } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * attachSkills(new McpServer({ name: "demo", version: "1.0.0" }), catalog, () => {});
+ * ```
+ */
+export function attachSkills(server: McpServer, catalog: ServedCatalog, log: Log): void {
+  skillsExtension(catalog, log).attach(server);
+  const source = sources.get(catalog)!;
+  server.server.removeRequestHandler("resources/list");
+  server.server.setRequestHandler(
+    "resources/list",
+    (request) => source.listResourcesPage(request.params?.cursor),
+  );
 }
