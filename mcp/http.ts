@@ -66,6 +66,7 @@ import {
   HTTP_IDLE_TIMEOUT_MS,
 } from "../lib/limits.ts";
 import { sha256Hex } from "../lib/hash.ts";
+import { httpRefusal } from "./protocol.ts";
 
 /** The path the endpoint answers on; every other path is 404. */
 export const MCP_PATH = "/mcp";
@@ -347,6 +348,14 @@ function nodeListener(
         const [status, text] = BODY_REFUSALS[read.failed];
         res.writeHead(status, { "content-type": "text/plain", connection: "close" }).end(text);
         return;
+      }
+      // Batches per the protocol version, params that are not an object (see ./protocol.ts).
+      const wire = req.method === "POST"
+        ? httpRefusal(read.bytes, req.headers["mcp-protocol-version"]?.toString())
+        : undefined;
+      if (wire !== undefined) {
+        res.writeHead(wire.status, { "content-type": "application/json" });
+        return void res.end(JSON.stringify(wire.response));
       }
       const request = webRequest(req, read.bytes, base, aborted.signal);
       await sendResponse(res, await handler.fetch(request, { authInfo: decided.authInfo }));

@@ -4,7 +4,12 @@
  * message gets "Invalid Request" (-32600), instead of being dropped in
  * silence. Valid lines pass through unchanged, so the SDK sees exactly what
  * the client sent. Input is decoded as one UTF-8 stream, so a character split
- * across two reads arrives whole.
+ * across two reads arrives whole. A request whose `params` is not an object is
+ * -32602 (see `./protocol.ts`). A JSON-RPC batch (an array) is served only
+ * under the negotiated protocol version 2025-03-26, the one that has batches:
+ * its messages go to the SDK one by one and their responses come back as one
+ * array; under any other version, or before `initialize` is answered, a batch
+ * is -32600.
  *
  * @example
  * ```ts
@@ -17,6 +22,7 @@
 import { Transform, Writable } from "node:stream";
 import type { Readable } from "node:stream";
 import { isPlainObject } from "../lib/util.ts";
+import { batchesAllowed, batchRefusal, isRequestId, paramsRefusal } from "./protocol.ts";
 
 /** One JSON-RPC error line with no request to answer (or the request's `id`). */
 function errorLine(code: number, message: string, id: string | number | null = null): string {
@@ -45,15 +51,8 @@ function rejectLine(line: string): string | undefined {
   if ("id" in message && id === null) {
     return errorLine(-32600, "Invalid Request: the id must be a string or a number");
   }
-  if ("params" in message && !isPlainObject(message.params)) {
-    return errorLine(-32600, "Invalid Request: params must be an object", id);
-  }
-  return undefined;
-}
-
-/** Whether `id` is a JSON-RPC request id MCP accepts: a string or a finite number. */
-function isRequestId(id: unknown): id is string | number {
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  const params = paramsRefusal(message);
+  return params === undefined ? undefined : JSON.stringify(params) + "\n";
 }
 
 /**
@@ -74,6 +73,48 @@ function isRequestId(id: unknown): id is string | number {
 export class PendingRequests {
   readonly #ids = new Set<string>();
   #waiters: Array<() => void> = [];
+  /** The id of the `initialize` request, until it is answered. */
+  #initialize?: string;
+  #version?: string;
+  /** Batches being answered: the ids still awaited and the responses so far. */
+  readonly #batches: { ids: Set<string>; replies: unknown[] }[] = [];
+
+  /** The protocol version the `initialize` exchange agreed on; `undefined` before (or without). */
+  get version(): string | undefined {
+    return this.#version;
+  }
+
+  /**
+   * Opens a batch awaiting the responses to `ids` (the requests it holds), with the refusals of
+   * its other messages; returns the batch's answer now when nothing is awaited (`undefined`
+   * when there is nothing to answer: a batch of notifications).
+   */
+  batch(ids: (string | number)[], refusals: unknown[]): string | undefined {
+    if (ids.length === 0) {
+      return refusals.length === 0 ? undefined : JSON.stringify(refusals) + "\n";
+    }
+    this.#batches.push({ ids: new Set(ids.map((id) => JSON.stringify(id))), replies: refusals });
+    return undefined;
+  }
+
+  /**
+   * What to write for an outgoing `line`: the line itself, nothing (`undefined`) for a response
+   * a batch still holds, or the batch's whole answer once its last response came.
+   */
+  route(line: string): string | undefined {
+    if (this.#batches.length === 0) return line;
+    const message = parseObject(line);
+    if (message === undefined || "method" in message || message.id === undefined) return line;
+    const key = JSON.stringify(message.id);
+    const index = this.#batches.findIndex((batch) => batch.ids.has(key));
+    if (index < 0) return line;
+    const batch = this.#batches[index];
+    batch.ids.delete(key);
+    batch.replies.push(message);
+    if (batch.ids.size > 0) return undefined;
+    this.#batches.splice(index, 1);
+    return JSON.stringify(batch.replies);
+  }
 
   /**
    * Notes an incoming line: a request (method and id) becomes pending; a
@@ -83,8 +124,10 @@ export class PendingRequests {
   received(line: string): void {
     const message = parseObject(line);
     if (message === undefined || typeof message.method !== "string") return;
-    if (isRequestId(message.id)) this.#ids.add(JSON.stringify(message.id));
-    else if (message.method === "notifications/cancelled" && isPlainObject(message.params)) {
+    if (isRequestId(message.id)) {
+      this.#ids.add(JSON.stringify(message.id));
+      if (message.method === "initialize") this.#initialize = JSON.stringify(message.id);
+    } else if (message.method === "notifications/cancelled" && isPlainObject(message.params)) {
       this.#settle(message.params.requestId);
     }
   }
@@ -93,6 +136,13 @@ export class PendingRequests {
   answered(line: string): void {
     const message = parseObject(line);
     if (message && message.id !== undefined && ("result" in message || "error" in message)) {
+      if (this.#initialize !== undefined && JSON.stringify(message.id) === this.#initialize) {
+        this.#initialize = undefined;
+        const result = message.result;
+        if (isPlainObject(result) && typeof result.protocolVersion === "string") {
+          this.#version = result.protocolVersion;
+        }
+      }
       this.#settle(message.id);
     }
   }
@@ -151,10 +201,11 @@ const DRAIN_MS = 30_000;
 class LineGate {
   #buffered = "";
   #discarding = false;
-  readonly #accept: (line: string) => boolean;
+  readonly #accept: (line: string) => string;
   readonly #reply: (line: string) => void;
 
-  constructor(accept: (line: string) => boolean, reply: (line: string) => void) {
+  /** `accept` gives what of a line flows on ("" for nothing). */
+  constructor(accept: (line: string) => string, reply: (line: string) => void) {
     this.#accept = accept;
     this.#reply = reply;
   }
@@ -170,7 +221,7 @@ class LineGate {
       const line = this.#buffered.slice(0, newline + 1);
       this.#buffered = this.#buffered.slice(newline + 1);
       if (this.#discarding) this.#discarding = false; // the tail of an oversized message
-      else if (this.#accept(line)) out += line;
+      else out += this.#accept(line);
       newline = this.#buffered.indexOf("\n");
     }
     if (this.#buffered.length > MAX_LINE_CHARS) {
@@ -187,8 +238,64 @@ class LineGate {
   end(text: string): string {
     const rest = this.#discarding ? "" : this.#buffered + text;
     this.#buffered = "";
-    return rest.trim() !== "" && this.#accept(rest) ? rest + "\n" : "";
+    if (rest.trim() === "") return "";
+    const accepted = this.#accept(rest);
+    return accepted === "" || accepted.endsWith("\n") ? accepted : accepted + "\n";
   }
+}
+
+/** The messages of a line that is a JSON array (a batch); `undefined` for any other line. */
+function batchOf(line: string): unknown[] | undefined {
+  if (!line.trimStart().startsWith("[")) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A batch: refused unless the negotiated version has batches; otherwise its good messages flow
+ * on as lines (returned) and `pending` gathers their responses into one array.
+ */
+function acceptBatch(
+  batch: unknown[],
+  reply: (line: string) => void,
+  pending: PendingRequests | undefined,
+): string {
+  if (pending === undefined || !batchesAllowed(pending.version)) {
+    reply(JSON.stringify(batchRefusal(pending?.version)) + "\n");
+    return "";
+  }
+  if (batch.length === 0) {
+    reply(errorLine(-32600, "Invalid Request: an empty batch"));
+    return "";
+  }
+  const refusals: unknown[] = [];
+  const ids: (string | number)[] = [];
+  let out = "";
+  for (const message of batch) {
+    const line = JSON.stringify(message);
+    const refused = isPlainObject(message) && message.method === "initialize"
+      ? errorLine(
+        -32600,
+        "Invalid Request: initialize cannot be part of a batch",
+        isRequestId(message.id) ? message.id : null,
+      )
+      : rejectLine(line);
+    if (refused !== undefined) {
+      refusals.push(JSON.parse(refused));
+      continue;
+    }
+    const request = message as Record<string, unknown>;
+    if (typeof request.method === "string" && isRequestId(request.id)) ids.push(request.id);
+    pending.received(line);
+    out += line + "\n";
+  }
+  const now = pending.batch(ids, refusals);
+  if (now !== undefined) reply(now);
+  return out;
 }
 
 /**
@@ -211,10 +318,13 @@ export function guardedStdin(
 ): Readable {
   const decoder = new TextDecoder();
   const gate = new LineGate((line) => {
-    const rejection = rejectLine(line.replace(/\r?\n$/, ""));
+    const text = line.replace(/\r?\n$/, "");
+    const batch = batchOf(text);
+    if (batch !== undefined) return acceptBatch(batch, reply, pending);
+    const rejection = rejectLine(text);
     if (rejection !== undefined) reply(rejection);
     else pending?.received(line);
-    return rejection === undefined;
+    return rejection === undefined ? line : "";
   }, reply);
   const filter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -233,7 +343,8 @@ export function guardedStdin(
 }
 
 /**
- * A pass-through for stdout that tells `pending` which requests were answered. Once a write
+ * A pass-through for stdout, line by line, that tells `pending` which requests were answered
+ * (the responses of a batch are held and written as one array once all came). Once a write
  * fails (the client closed its end: EPIPE), later output is dropped instead of raising an
  * error nobody could handle; the caller learns of the failure from `output`'s "error" event.
  *
@@ -253,14 +364,18 @@ export function trackedStdout(output: Writable, pending: PendingRequests): Writa
     write(chunk: Buffer | string, _encoding, callback) {
       const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
       partial += text;
+      let out = "";
       let newline = partial.indexOf("\n");
       while (newline >= 0) {
-        pending.answered(partial.slice(0, newline));
+        const line = partial.slice(0, newline);
+        pending.answered(line);
+        const routed = pending.route(line);
+        if (routed !== undefined) out += routed + "\n";
         partial = partial.slice(newline + 1);
         newline = partial.indexOf("\n");
       }
-      if (gone) return callback();
-      output.write(chunk, (error) => {
+      if (gone || out === "") return callback();
+      output.write(out, (error) => {
         if (error) gone = true;
         callback();
       });

@@ -37,7 +37,8 @@ import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
-import { lockRefusal, skillsExtension } from "./skills.ts";
+import { guardParams } from "./protocol.ts";
+import { attachSkills, lockRefusal } from "./skills.ts";
 
 /** The MCP surface's prefix on each diagnostic line; the core's messages carry none. */
 const LOG_PREFIX = `${TOOL_NAME}: `;
@@ -375,17 +376,23 @@ export function createSkillsAnywhereServer(
     });
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },
-    {
-      capabilities: { tools: {}, resources: { listChanged: true } },
-      instructions: SERVER_INSTRUCTIONS,
-    },
+    { instructions: SERVER_INSTRUCTIONS },
   );
+  // Malformed params are -32602 on every method registered from here on (see ./protocol.ts); the
+  // capabilities come after, as given in the constructor they would register handlers before it.
+  guardParams(server);
+  // Tools never change while the server runs: no tools.listChanged is advertised.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: true },
+  });
   const context = { catalog, limits: findLimits(options.findLimit, options.maxLimit), log };
   registerListSkills(server, context);
   registerFindSkills(server, context);
   registerOpenSkill(server, context);
-  // SEP-2640: skills/list, skills/get, resources/directory/read and one resource per file.
-  skillsExtension(catalog, log).attach(server);
+  // SEP-2640: skills/list, skills/get, resources/directory/read and one resource per file;
+  // resources/list in pages.
+  attachSkills(server, catalog, log);
   announceChanges(server, catalog);
   return { server, catalog };
 }

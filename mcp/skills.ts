@@ -40,6 +40,7 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   type Resource,
@@ -293,15 +294,34 @@ class CatalogSkillSource implements SkillSource {
     const offer = await this.#current();
     const key = uriKey(uri);
     const file = key === undefined ? undefined : offer.files.get(key);
-    if (file !== undefined) return this.#readChecked(file);
+    if (file !== undefined) {
+      const served = this.#readChecked(file);
+      if (served !== undefined) return served;
+      // The file changed since the offer was built: build it again (only changed files are
+      // re-read) and serve the fresh bytes when they verify against the new offer.
+      this.#offer = undefined;
+      const fresh = await this.#current();
+      const again = fresh.files.get(file.uri);
+      const bytes = again === undefined ? undefined : this.#readChecked(again);
+      if (bytes !== undefined) return bytes;
+      // Under a lock the fresh offer may refuse the skill now: say the lock's reason.
+      if (again === undefined) refuseLocked(fresh, file.uri);
+      this.#log("warn", `${file.uri}: ${file.abs} changed while it was read; not served`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        again === undefined
+          ? `${file.uri} is no longer served; list the skills again`
+          : `${file.uri} changed while it was read; read it again`,
+      );
+    }
     if (key !== undefined && offer.dirs.has(key)) {
       throw new ResourceNotFoundError(uri, `${uri} is a directory; use resources/directory/read`);
     }
     return key === undefined ? undefined : refuseLocked(offer, key);
   }
 
-  /** The file's bytes now, served only when they are exactly what was published. */
-  #readChecked(file: ServedFile): SkillReadResult {
+  /** The file's bytes now when they are exactly what the offer published; `undefined` if not. */
+  #readChecked(file: ServedFile): SkillReadResult | undefined {
     let bytes: Uint8Array<ArrayBuffer> | undefined;
     try {
       if (realpathSync(file.abs) === file.abs) {
@@ -311,13 +331,7 @@ class CatalogSkillSource implements SkillSource {
       bytes = undefined;
     }
     if (bytes === undefined || bytes.length !== file.size || sha256Hex(bytes) !== file.sha256) {
-      // The next listing is built again: the file's new digest is published there.
-      this.#offer = undefined;
-      this.#log("warn", `${file.uri}: ${file.abs} changed since it was listed; not served`);
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `${file.uri} changed since the skills were listed; list them again`,
-      );
+      return undefined;
     }
     const text = tryDecodeUtf8(bytes);
     return text === undefined
@@ -341,6 +355,14 @@ class CatalogSkillSource implements SkillSource {
   async listResources(): Promise<Resource[]> {
     return [...(await this.#current()).listed];
   }
+
+  /** One page of `resources/list` (each served `SKILL.md`, by URI) after `cursor`. */
+  async listResourcesPage(
+    cursor?: string,
+  ): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    const { items, nextCursor } = page((await this.#current()).listed, cursor, (r) => r.uri);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
 }
 
 /**
@@ -356,13 +378,47 @@ function refuseLocked(offer: Offer, key: string): undefined {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, lockRefusal(why));
 }
 
-/** One page of `items` (sorted by `keyOf`) after `cursor`, the last key it holds. */
+/** What an opaque cursor says before it is encoded: the last key of the page before. */
+const CURSOR_PREFIX = "after:";
+
+/** An opaque cursor naming the last key of a page (base64url of `after:<key>`). */
+function encodeCursor(key: string): string {
+  const bytes = new TextEncoder().encode(CURSOR_PREFIX + key);
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** The key a cursor from {@linkcode encodeCursor} names; `undefined` for anything else. */
+function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,8192}$/.test(cursor)) return undefined;
+  try {
+    const text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const decoded = tryDecodeUtf8(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+    if (decoded === undefined || !decoded.startsWith(CURSOR_PREFIX)) return undefined;
+    const key = decoded.slice(CURSOR_PREFIX.length);
+    return encodeCursor(key) === cursor && uriKey(key) === key ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One page of `items` (sorted by `keyOf`) after `cursor`, an opaque cursor this server gave;
+ * any other cursor is refused (-32602).
+ */
 function page<T>(items: T[], cursor: string | undefined, keyOf: (item: T) => string) {
-  const start = cursor === undefined ? 0 : items.findIndex((item) => keyOf(item) > cursor);
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  if (cursor !== undefined && after === undefined) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor");
+  }
+  const start = after === undefined ? 0 : items.findIndex((item) => keyOf(item) > after);
   const from = start === -1 ? items.length : start;
   const slice = items.slice(from, from + PAGE_SIZE);
   const more = from + PAGE_SIZE < items.length;
-  return { items: slice, nextCursor: more ? keyOf(slice[slice.length - 1]) : undefined };
+  return {
+    items: slice,
+    nextCursor: more ? encodeCursor(keyOf(slice[slice.length - 1])) : undefined,
+  };
 }
 
 /** The offer's lookups: entries by URI, files by URI, each directory's children, the listing. */
@@ -414,6 +470,7 @@ function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file:
 }
 
 const extensions = new WeakMap<ServedCatalog, SkillsExtension>();
+const sources = new WeakMap<ServedCatalog, CatalogSkillSource>();
 
 /**
  * The Skills extension over `catalog`, one per catalog (every server of the process attaches the
@@ -433,12 +490,40 @@ const extensions = new WeakMap<ServedCatalog, SkillsExtension>();
 export function skillsExtension(catalog: ServedCatalog, log: Log): SkillsExtension {
   let extension = extensions.get(catalog);
   if (extension === undefined) {
+    const source = new CatalogSkillSource(catalog, log);
+    sources.set(catalog, source);
     extension = new SkillsExtension({
-      source: new CatalogSkillSource(catalog, log),
+      source,
       cacheHint: { ttlMs: 0, cacheScope: "private" },
       onWarning: (warning) => log("warn", `${warning.path}: ${warning.message}`),
     });
     extensions.set(catalog, extension);
   }
   return extension;
+}
+
+/**
+ * Attaches the Skills extension over `catalog` to `server` and pages its `resources/list`: the
+ * SDK's handler lists every resource of the template at once and ignores the cursor, so it is
+ * replaced by one that gives {@linkcode PAGE_SIZE} `SKILL.md` resources a page, sorted by URI,
+ * with an opaque cursor (any other cursor is -32602). Both SDK generations follow `nextCursor`.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { attachSkills } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * attachSkills(new McpServer({ name: "demo", version: "1.0.0" }), catalog, () => {});
+ * ```
+ */
+export function attachSkills(server: McpServer, catalog: ServedCatalog, log: Log): void {
+  skillsExtension(catalog, log).attach(server);
+  const source = sources.get(catalog)!;
+  server.server.removeRequestHandler("resources/list");
+  server.server.setRequestHandler(
+    "resources/list",
+    (request) => source.listResourcesPage(request.params?.cursor),
+  );
 }

@@ -154,7 +154,7 @@ Deno.test("MCP stdin: a request the client cancelled is no longer awaited when s
   });
 });
 
-Deno.test("MCP stdin: a request whose id or params JSON-RPC refuses gets -32600, never silence", async () => {
+Deno.test("MCP stdin: a request whose id JSON-RPC refuses gets -32600, params not an object -32602, never silence", async () => {
   await withSandbox(async (box) => {
     await withRawServer(box, async (server) => {
       await server.initialize();
@@ -173,7 +173,8 @@ Deno.test("MCP stdin: a request whose id or params JSON-RPC refuses gets -32600,
         .filter((m) => m.error !== undefined);
       deepEqual(
         errors.map((m) => [m.id, m.error.code]),
-        [[null, -32600], [null, -32600], [null, -32600], [7, -32600], [8, -32600]],
+        // Issue 29: params that are not an object are invalid params (-32602), as on HTTP.
+        [[null, -32600], [null, -32600], [null, -32600], [7, -32602], [8, -32602]],
       );
     });
   });

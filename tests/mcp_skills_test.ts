@@ -69,6 +69,11 @@ Deno.test("MCP skills: a file swapped after listing is served fresh once seen, a
       await subscription.close();
       // The old entry's digest no longer matches what is served: its holder refuses the bytes.
       await rejects(skills.read(pdf, "scripts/fill.py"), SkillVerificationError);
+      // The server serves only bytes it verified again against the fresh listing.
+      equal(
+        (await s.read("skill://pdf-forms/scripts/fill.py")).contents[0].text,
+        "print('evil')\n",
+      );
       // Listed again: the new digest is published and the file verifies.
       const again = (await skills.list()).skills.find((e) => e.uri === pdf.uri)!;
       equal((await skills.read(again, "scripts/fill.py")).text, "print('evil')\n");
