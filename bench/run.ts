@@ -9,7 +9,8 @@
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
  *                                   verify, dist, http, search, server); their figures replace the
  *                                   same figures in bench/results.json, the others are kept
- *   deno task bench server --quick  smaller counts and shorter cells (groups that support it)
+ *   deno task bench server --quick  smaller counts and shorter cells (groups that support it);
+ *                                   `--part=push` and the like select parts of a group
  *
  * @module
  */
@@ -804,8 +805,11 @@ for (const f of figures) {
     : f.unit === "score"
     ? f.value.toFixed(3)
     : `${f.value} ${f.unit}`;
+  const note = f.note === undefined ? "" : `  (${f.note})`;
   console.log(
-    `${f.pass ? "ok  " : "MISS"}  ${f.figure.padEnd(width)}  ${shown.padStart(12)}  ${f.target}`,
+    `${f.pass ? "ok  " : "MISS"}  ${f.figure.padEnd(width)}  ${
+      shown.padStart(12)
+    }  ${f.target}${note}`,
   );
 }
 /** The figures to write: all of them, or (some groups run) the kept ones with these replaced. */

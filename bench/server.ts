@@ -26,12 +26,14 @@
  *    come within 5 s is "not delivered".
  *
  * Every figure goes through `record` with its issue-29 target; the group ends with the tables of
- * docs/performance.md.
+ * docs/performance.md. `--part=http`, `--part=stdio` or `--part=push` (repeatable) runs only those
+ * parts.
  *
  * @module
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -58,6 +60,14 @@ const SETTINGS = QUICK
   ? { cellMs: 3000, rounds: 30, roundsMs: 20_000 }
   : { cellMs: 10_000, rounds: 200, roundsMs: 60_000 };
 const SIZES = [1000, 10_000] as const;
+/** The parts to run: `--part=http`, `--part=stdio`, `--part=push` (repeatable); all by default. */
+const PARTS = (() => {
+  const named = process.argv.filter((a) => a.startsWith("--part=")).map((a) => a.slice(7));
+  for (const part of named) {
+    if (!["http", "stdio", "push"].includes(part)) throw new Error(`unknown part ${part}`);
+  }
+  return new Set(named.length === 0 ? ["http", "stdio", "push"] : named);
+})();
 const CLIENTS = [1, 10, 50] as const;
 /** The longest wait for one request (a slower one is an error of the cell). */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -68,7 +78,8 @@ const FIXTURE_VERSION = "1";
 
 const FLOOR = join(ROOT, "bench", "floor_server.ts");
 const CONFIG = join(ROOT, "deno.json");
-const SKILLJACK_MIRROR = "/work/.mirror/olaservo+skilljack-mcp/repo";
+/** A Git repository holding skilljack-mcp's history (a clone or mirror of its public one). */
+const SKILLJACK_GIT = Deno.env.get("SKILLJACK_GIT") ?? "/work/.mirror/olaservo+skilljack-mcp/repo";
 const SKILLJACK_COMMIT = "c45a783";
 const SKILLJACK = join(WORK, "skilljack-0.5.1");
 
@@ -274,10 +285,19 @@ const ourCalls = {
     }),
 };
 
-/** Builds skilljack-mcp 0.5.1 from the mirror of its repository into `.bench/` once. */
-async function ensureSkilljack(): Promise<string> {
+/**
+ * Builds skilljack-mcp 0.5.1 from {@linkcode SKILLJACK_GIT} into `.bench/` once; its entry point,
+ * or `undefined` (said once) when there is no such repository here.
+ */
+async function ensureSkilljack(): Promise<string | undefined> {
   const entry = join(SKILLJACK, "dist", "index.js");
   if (await exists(entry)) return entry;
+  if (!(await exists(SKILLJACK_GIT))) {
+    console.log(
+      `server: skilljack-mcp not measured: no repository at ${SKILLJACK_GIT} (SKILLJACK_GIT)`,
+    );
+    return undefined;
+  }
   rmSync(SKILLJACK, { recursive: true, force: true });
   mkdirSync(SKILLJACK, { recursive: true });
   const sh = async (script: string) => {
@@ -289,7 +309,7 @@ async function ensureSkilljack(): Promise<string> {
     }).output();
     if (code !== 0) throw new Error(`skilljack build: ${script} exited ${code}`);
   };
-  await sh(`git -C '${SKILLJACK_MIRROR}' archive ${SKILLJACK_COMMIT} | tar -x`);
+  await sh(`git -C '${SKILLJACK_GIT}' archive ${SKILLJACK_COMMIT} | tar -x`);
   await sh("npm install --no-audit --no-fund --loglevel=error");
   await sh("npm run build --silent");
   return entry;
@@ -299,7 +319,7 @@ async function stdioServers(home: Home): Promise<StdioServer[]> {
   const env = await homeEnv(home.home);
   const deno = [Deno.execPath(), "run", "-A", "--quiet", "--config", CONFIG];
   const skilljack = await ensureSkilljack();
-  return [
+  const servers: StdioServer[] = [
     {
       label: "ours",
       command: deno[0],
@@ -320,7 +340,7 @@ async function stdioServers(home: Home): Promise<StdioServer[]> {
       label: "skilljack",
       // Its README: `skilljack-mcp /path/to/skills`.
       command: "node",
-      args: [skilljack, home.skills],
+      args: [skilljack ?? "", home.skills],
       cwd: home.project,
       env: { HOME: home.home, PATH: Deno.env.get("PATH") ?? "" },
       open: async (client, name) =>
@@ -337,6 +357,7 @@ async function stdioServers(home: Home): Promise<StdioServer[]> {
       discover: async (client) => void await client.listTools({}, { timeout: REQUEST_TIMEOUT_MS }),
     },
   ];
+  return servers.filter((server) => server.label !== "skilljack" || skilljack !== undefined);
 }
 
 /** A 2025-era (`initialize`) v2 client over stdio to `server`. */
@@ -649,13 +670,14 @@ async function benchStdio(home: Home, rows: string[]): Promise<void> {
     }
   }
   const ours = results.get("ours")!;
-  const peer = results.get("skilljack")!;
+  const peer = results.get("skilljack");
   const at = `server stdio ${home.label}`;
   const find50 = percentile(ours.find, 50);
   record(`${at}: ours find_skills p50 (ms)`, find50, "ms", "<= 20", find50 <= 20);
   for (const [key, label] of [["open", "open_skill"], ["read", "resources/read"]] as const) {
     const p95 = percentile(ours[key], 95);
     record(`${at}: ours ${label} p95 (ms)`, p95, "ms", "<= 20", p95 <= 20);
+    if (peer === undefined) continue;
     const ratio = p95 / percentile(peer[key], 95);
     record(`${at}: ours ${label} p95 / skilljack's`, ratio, "x", "<= 1", ratio <= 1);
   }
@@ -795,19 +817,27 @@ async function timeChanges(
 }
 
 async function benchPush(home: Home, rows: string[]): Promise<void> {
-  const [ours, , skilljack] = await stdioServers(home);
+  const servers = await stdioServers(home);
+  const ours = servers.find((s) => s.label === "ours")!;
+  const skilljack = servers.find((s) => s.label === "skilljack");
+  /** Our HTTP server with `listen` connected to it; the server is stopped if that fails. */
+  const overHttp = (listen: (url: string) => Promise<Listener>) => async () => {
+    const server = await startOurs(home);
+    try {
+      return { listener: await listen(server.url), stop: server.stop };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  };
   const cases: [string, () => Promise<{ listener: Listener; stop?: () => Promise<void> }>][] = [
     ["ours, stdio (2025-era client)", async () => ({ listener: await stdioListener(ours) })],
-    ["ours, HTTP, v2 subscriptions/listen", async () => {
-      const server = await startOurs(home);
-      return { listener: await v2Listener(server.url), stop: server.stop };
-    }],
-    ["ours, HTTP, v1 client (GET stream)", async () => {
-      const server = await startOurs(home);
-      return { listener: await v1Listener(server.url), stop: server.stop };
-    }],
-    ["skilljack, stdio", async () => ({ listener: await stdioListener(skilljack) })],
+    ["ours, HTTP, v2 subscriptions/listen", overHttp(v2Listener)],
+    ["ours, HTTP, v1 client (GET stream)", overHttp(v1Listener)],
   ];
+  if (skilljack !== undefined) {
+    cases.push(["skilljack, stdio", async () => ({ listener: await stdioListener(skilljack) })]);
+  }
   for (const [label, open] of cases) {
     let times: (number | undefined)[];
     try {
@@ -850,9 +880,9 @@ export async function benchServer(): Promise<void> {
   const httpRows: string[] = [];
   const stdioRows: string[] = [];
   const pushRows: string[] = [];
-  await benchHttpLoops(homes, httpRows);
-  await benchStdio(large, stdioRows);
-  for (const home of homes) await benchPush(home, pushRows);
+  if (PARTS.has("http")) await benchHttpLoops(homes, httpRows);
+  if (PARTS.has("stdio")) await benchStdio(large, stdioRows);
+  if (PARTS.has("push")) { for (const home of homes) await benchPush(home, pushRows); }
   const methods = METHODS.map((m) => `${m} p50 / p99 ms`).join(" | ");
   console.log(
     [
