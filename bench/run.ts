@@ -7,56 +7,42 @@
  *
  *   deno task bench                 everything
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
- *                                   verify, dist, http, search); their figures replace the same
- *                                   figures in bench/results.json, the others are kept
+ *                                   verify, dist, http, search, server); their figures replace the
+ *                                   same figures in bench/results.json, the others are kept
+ *   deno task bench server --quick  smaller counts and shorter cells (groups that support it);
+ *                                   `--part=push` and the like select parts of a group
  *
  * @module
  */
-import { cp, mkdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { connect as connectTcp, type Socket } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { readBundle } from "../lib/bundle/read.ts";
 import { VERSION } from "../lib/version.ts";
-import { currentDenoDir } from "../scripts/deno_dir.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
+import {
+  exists,
+  type Figure,
+  figures,
+  homeEnv,
+  MAIN,
+  median,
+  pause,
+  record,
+  resetPeak,
+  ROOT,
+  rssOf,
+  startHttpChild,
+  WORK,
+} from "./common.ts";
 import { floorBundle } from "./floor_bundle.ts";
 import { evaluate, loadEval, rankerOf } from "./search_eval.ts";
+import { benchServer } from "./server.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const WORK = join(ROOT, ".bench");
-const MAIN = join(ROOT, "main.ts");
 const NPM_CLI = join(ROOT, "npm", "dist", "dist", "cli.js");
 const BINARY = join(ROOT, "dist", "bin", "dsh-skills-anywhere-linux-x64");
-
-/** One measured figure. */
-interface Figure {
-  figure: string;
-  value: number;
-  unit: string;
-  target: string;
-  pass: boolean;
-}
-
-const figures: Figure[] = [];
-
-function record(figure: string, value: number, unit: string, target: string, pass: boolean) {
-  const digits = unit === "x" ? 2 : unit === "score" ? 3 : 1;
-  figures.push({ figure, value: Number(value.toFixed(digits)), unit, target, pass });
-  const shown = unit === "x"
-    ? `${value.toFixed(2)}×`
-    : unit === "score"
-    ? value.toFixed(3)
-    : `${value.toFixed(1)} ${unit}`;
-  console.log(`  ${pass ? "ok  " : "MISS"} ${figure}: ${shown} (target ${target})`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number> {
   await fn(); // warm-up
@@ -89,10 +75,6 @@ async function timePair(
     }
   }
   return [median(times[0]), median(times[1])];
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await stat(path).then(() => true, () => false);
 }
 
 /** Runs a command to completion (stdout discarded); throws on a non-zero exit. */
@@ -222,10 +204,6 @@ const TEN_FOLDERS = [
   ".roo/skills",
   ".kiro/skills",
 ];
-
-async function homeEnv(home: string): Promise<Record<string, string>> {
-  return { HOME: home, DSH_HOME: join(home, ".dsh"), DENO_DIR: await currentDenoDir() };
-}
 
 async function benchList(): Promise<void> {
   const one = await catalogFixture("claude-10k", [".claude/skills"], 10_000);
@@ -539,67 +517,6 @@ const HTTP_BEFORE_COMMIT = "fc371d8";
 /** What a slow client declares it will send: the SDK's largest body, 4 MiB. */
 const HTTP_DECLARED = 4 * 1024 * 1024;
 
-/** A running `mcp --http` child: its URL, its pid (for its RSS) and how to stop it. */
-interface HttpChild {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Starts `main mcp --http 127.0.0.1:0 --token-file token` in `project`; resolves once it listens. */
-async function startHttpChild(
-  main: string,
-  project: string,
-  env: Record<string, string>,
-  token: string,
-): Promise<HttpChild> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", main, "mcp", "--http", "127.0.0.1:0", "--token-file", token],
-    cwd: project,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  let found: (url: string | undefined) => void = () => {};
-  const listening = new Promise<string | undefined>((resolve) => found = resolve);
-  const pumped = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      stderr += chunk;
-      const match = /serving MCP on (http:\/\/\S+); /.exec(stderr);
-      if (match !== null) found(match[1]);
-    }
-    found(undefined);
-  })();
-  const url = await listening;
-  if (url === undefined) throw new Error(`mcp --http exited before listening:\n${stderr}`);
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-      await pumped;
-    },
-  };
-}
-
-/** The server's resident set now and at its peak (since the last reset), in MiB, from /proc. */
-async function rssOf(pid: number): Promise<{ now: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
-  return { now: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
-}
-
-/** Resets the peak resident set of `pid` to its current one (Linux `clear_refs` 5). */
-async function resetPeak(pid: number): Promise<void> {
-  await writeFile(`/proc/${pid}/clear_refs`, "5");
-}
-
-/** Resolves after `ms` milliseconds. */
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** One authorised `tools/list` over fetch: its status. */
 async function authorisedStatus(url: string): Promise<number> {
   const answer = await fetch(url, {
@@ -863,8 +780,9 @@ const GROUPS: Record<string, () => Promise<void>> = {
   dist: benchDist,
   http: benchHttp,
   search: benchSearch,
+  server: benchServer,
 };
-const selected = process.argv.slice(2);
+const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 for (const name of selected) {
   if (!(name in GROUPS)) throw new Error(`unknown group ${name}; one of ${Object.keys(GROUPS)}`);
 }
@@ -887,8 +805,11 @@ for (const f of figures) {
     : f.unit === "score"
     ? f.value.toFixed(3)
     : `${f.value} ${f.unit}`;
+  const note = f.note === undefined ? "" : `  (${f.note})`;
   console.log(
-    `${f.pass ? "ok  " : "MISS"}  ${f.figure.padEnd(width)}  ${shown.padStart(12)}  ${f.target}`,
+    `${f.pass ? "ok  " : "MISS"}  ${f.figure.padEnd(width)}  ${
+      shown.padStart(12)
+    }  ${f.target}${note}`,
   );
 }
 /** The figures to write: all of them, or (some groups run) the kept ones with these replaced. */
