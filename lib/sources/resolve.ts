@@ -709,6 +709,51 @@ export function resolveSource(
   };
 }
 
+/**
+ * The one name a source is shown by, in every command and report: its display
+ * name (`owner/repo[/path]`, another server's `host/path`, a local
+ * repository's absolute path), then `@<ref>` when it has a ref. Never the lock
+ * key (`local/<12 hex>`, `github.com/o/r`) nor its cache folder: those are
+ * where it is kept, not what it is.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource, sourceName } from "./resolve.ts";
+ * sourceName(resolveSource("o/r/skills@v1", "/cache")); // "o/r/skills@v1"
+ * sourceName({ display: "/srv/skills" }); // "/srv/skills"
+ * ```
+ */
+export function sourceName(source: { display: string; ref?: string }): string {
+  return source.ref === undefined ? source.display : `${source.display}@${source.ref}`;
+}
+
+/**
+ * The name of a lock's source entry ({@linkcode sourceName}): that of the
+ * configured source with its key when there is one (the lock keeps no
+ * sub-path), else that of its URL with the ref its key ends in, else its key.
+ *
+ * @example
+ * ```ts
+ * import { lockedSourceName } from "./resolve.ts";
+ * lockedSourceName({ key: "github.com/o/r@v1", url: "https://github.com/o/r.git" }, []);
+ * // "o/r@v1"
+ * ```
+ */
+export function lockedSourceName(
+  entry: { key: string; url?: string },
+  configured: readonly Pick<ResolvedSource, "key" | "display" | "ref">[],
+): string {
+  const found = configured.find((source) => source.key === entry.key);
+  if (found !== undefined) return sourceName(found);
+  const identity = entry.url === undefined ? undefined : tryIdentify(entry.url);
+  if (identity === undefined) return entry.key;
+  if (entry.key === identity.id) return identity.display;
+  const prefix = `${identity.id}@`;
+  return entry.key.startsWith(prefix) && entry.key.length > prefix.length
+    ? sourceName({ display: identity.display, ref: entry.key.slice(prefix.length) })
+    : entry.key;
+}
+
 function tryIdentify(spec: string | SourceSpec, base?: string): Identity | undefined {
   try {
     return identify(typeof spec === "string" ? { repo: spec } : spec, base);

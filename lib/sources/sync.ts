@@ -50,7 +50,7 @@ import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
 import { type LockFile, readLock, readSyncFailures, syncFailuresFile, writeLock } from "./files.ts";
-import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
+import { checkoutName, isLocalSource, type ResolvedSource, sourceName } from "./resolve.ts";
 import {
   GIT_MISSING,
   gitAvailable,
@@ -68,7 +68,7 @@ const STOPPED = "stopped before it finished";
 
 /** The result of syncing one source. */
 export interface SyncResult {
-  /** The source's display name. */
+  /** The source's one name ({@linkcode sourceName}: display name and `@<ref>`). */
   source: string;
   /** The source's lock key. */
   key: string;
@@ -345,7 +345,7 @@ export async function syncSource(
   source: ResolvedSource,
   options: SyncOptions = {},
 ): Promise<SyncResult> {
-  const base = { source: source.display, key: source.key };
+  const base = { source: sourceName(source), key: source.key };
   if (!(await gitAvailable(options.git ?? "git"))) {
     return { ...base, status: "skipped", sha: null, error: GIT_MISSING };
   }
