@@ -41,11 +41,11 @@
  * ```
  * @module
  */
-import { randomBytes } from "node:crypto";
 import { lstat, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { errorText, type Failure, failure, KindError } from "../errors.ts";
+import { randomHex } from "../hash.ts";
 import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
@@ -180,7 +180,7 @@ async function renameEntry(place: Place, from: string, to: string): Promise<void
 }
 
 function tempEntry(place: Place, kind: string): string {
-  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomHex(4)}`);
 }
 
 function processAlive(pid: number): boolean {
