@@ -7,7 +7,7 @@
  *
  *   deno task bench                 everything
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
- *                                   verify, dist, http, search); their figures replace the same
+ *                                   verify, dist, http, search, startup); their figures replace the same
  *                                   figures in bench/results.json, the others are kept
  *
  * @module
@@ -23,6 +23,7 @@ import { currentDenoDir } from "../scripts/deno_dir.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
 import { floorBundle } from "./floor_bundle.ts";
 import { evaluate, loadEval, rankerOf } from "./search_eval.ts";
+import { benchStartup } from "./startup.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const WORK = join(ROOT, ".bench");
@@ -863,6 +864,22 @@ const GROUPS: Record<string, () => Promise<void>> = {
   dist: benchDist,
   http: benchHttp,
   search: benchSearch,
+  startup: () =>
+    benchStartup({
+      root: ROOT,
+      work: WORK,
+      main: MAIN,
+      npmCli: NPM_CLI,
+      binary: BINARY,
+      record,
+      timePair,
+      timeCommand,
+      runQuiet,
+      denoRun,
+      catalogFixture,
+      homeEnv,
+      ensureBinary,
+    }),
 };
 const selected = process.argv.slice(2);
 for (const name of selected) {
