@@ -7,8 +7,9 @@
  *
  *   deno task bench                 everything
  *   deno task bench bundle list     only the named groups (bundle, list, check, mcp, skills,
- *                                   verify, dist, http, search, server); their figures replace the
- *                                   same figures in bench/results.json, the others are kept
+ *                                   verify, dist, http, search, server, startup); their figures
+ *                                   replace the same figures in bench/results.json, the others
+ *                                   are kept
  *   deno task bench server --quick  smaller counts and shorter cells (groups that support it);
  *                                   `--part=push` and the like select parts of a group
  *
@@ -40,6 +41,7 @@ import {
 import { floorBundle } from "./floor_bundle.ts";
 import { evaluate, loadEval, rankerOf } from "./search_eval.ts";
 import { benchServer } from "./server.ts";
+import { benchStartup } from "./startup.ts";
 
 const NPM_CLI = join(ROOT, "npm", "dist", "dist", "cli.js");
 const BINARY = join(ROOT, "dist", "bin", "dsh-skills-anywhere-linux-x64");
@@ -781,6 +783,22 @@ const GROUPS: Record<string, () => Promise<void>> = {
   http: benchHttp,
   search: benchSearch,
   server: benchServer,
+  startup: () =>
+    benchStartup({
+      root: ROOT,
+      work: WORK,
+      main: MAIN,
+      npmCli: NPM_CLI,
+      binary: BINARY,
+      record,
+      timePair,
+      timeCommand,
+      runQuiet,
+      denoRun,
+      catalogFixture,
+      homeEnv,
+      ensureBinary,
+    }),
 };
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 for (const name of selected) {

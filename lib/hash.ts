@@ -61,6 +61,25 @@ export function digestHex(algorithm: "sha1" | "sha256", data: Uint8Array | strin
   return createDigest(algorithm).update(data).digest("hex");
 }
 
+/**
+ * `bytes` random bytes as lowercase hex, from the Web Crypto API (`crypto.getRandomValues`): for
+ * temporary names, without loading `node:crypto` (whose start-up costs a compiled Bun binary more
+ * than reading hundreds of skills).
+ *
+ * @example
+ * ```ts
+ * import { randomHex } from "./hash.ts";
+ * randomHex(4).length; // 8
+ * ```
+ */
+export function randomHex(bytes: number): string {
+  let hex = "";
+  for (const byte of globalThis.crypto.getRandomValues(new Uint8Array(bytes))) {
+    hex += byte.toString(16).padStart(2, "0");
+  }
+  return hex;
+}
+
 /** Lowercase hex SHA-256 of `data` (a string is hashed as UTF-8). */
 export function sha256Hex(data: Uint8Array | string): string {
   return digestHex("sha256", data);

@@ -149,10 +149,12 @@ Deno.test("GitLab https URL and scp-like git@ URL ids", () => {
 
   const mixed = resolveSource("ssh://git@Example.COM/Team/Repo.git", CACHE);
   equal(mixed.id, "example.com/team/repo");
-  equal(mixed.display, "Example.COM/Team/Repo");
+  // The host as the URL parser reads it (issue 30: WHATWG hosts), the path in its own case.
+  equal(mixed.display, "example.com/Team/Repo");
 
   const user = resolveSource("deploy@host.example:srv/repo.git", CACHE);
-  equal(user.id, "deploy@host.example/srv/repo");
+  // ssh's login user is no part of the repository's identity (issue 30: WHATWG hosts).
+  equal(user.id, "host.example/srv/repo");
   equal(resolveSource("git://host/x/y.git", CACHE).id, "host/x/y");
 });
 
@@ -374,4 +376,155 @@ Deno.test("checkoutName: one flat folder per URL and ref, readable, bounded, nev
   equal(long.length, 60 + 13);
   match(checkoutName({ id: "..//--x", url: "u" }), /^x-[0-9a-f]{12}$/);
   match(checkoutName({ id: "...", url: "u" }), /^source-[0-9a-f]{12}$/);
+});
+
+// ---------------------------------------------------------------------------
+// Hosts as the WHATWG URL parser reads them (issue 30): one repository, one id, however the host
+// is spelled; a name before the host is refused where it could only be a credential or a decoy
+// ---------------------------------------------------------------------------
+
+Deno.test("WHATWG hosts: case, IDNA, percent-encoding, a trailing dot and default ports give one id", () => {
+  const spellings: Array<[string[], string, string]> = [
+    [
+      [
+        "https://gitlab.com/g/r.git",
+        "https://GitLab.COM/g/r",
+        "HTTPS://gitlab.com/g/r",
+        "https://gitlab.com./g/r",
+        "https://gitlab.com:443/g/r",
+        "https://gitlab.com:0443/g/r/",
+        "https://git%6Cab.com/g/r",
+        "https://ｇｉｔｌａｂ.com/g/r",
+      ],
+      "gitlab.com/g/r",
+      "gitlab.com/g/r",
+    ],
+    [
+      [
+        "https://bücher.example/g/r",
+        "https://xn--bcher-kva.example/g/r",
+        "https://BÜCHER.example./g/r",
+      ],
+      "xn--bcher-kva.example/g/r",
+      "xn--bcher-kva.example/g/r",
+    ],
+    [["http://h.example:80/x", "http://H.example/x"], "h.example/x", "h.example/x"],
+    [
+      ["ssh://git@Example.COM/Team/Repo.git", "ssh://git@example.com:22/Team/Repo"],
+      "example.com/team/repo",
+      "example.com/Team/Repo",
+    ],
+    [["git://h.example:9418/x", "git://H.EXAMPLE./x"], "h.example/x", "h.example/x"],
+    [
+      ["deploy@Host.Example:srv/repo.git", "deploy@host.example.:srv/repo"],
+      "host.example/srv/repo",
+      "host.example/srv/repo",
+    ],
+    [["http://0x7f.1/x", "http://127.0.0.1/x"], "127.0.0.1/x", "127.0.0.1/x"],
+  ];
+  for (const [repos, id, display] of spellings) {
+    for (const repo of repos) {
+      const source = resolveSource(repo, CACHE);
+      equal(source.id, id, repo);
+      equal(source.display, display, repo);
+      ok(sameRepository(repo, repos[0]), repo);
+    }
+  }
+});
+
+Deno.test("WHATWG hosts: GitHub however its host is spelled is the GitHub source", () => {
+  for (
+    const repo of [
+      "https://GitHub.com/o/r",
+      "https://github.com./o/r",
+      "https://github.com:443/o/r.git",
+      "https://git%68ub.com/o/r",
+      "https://ｇｉｔｈｕｂ.com/o/r",
+      "HTTP://GITHUB.COM/o/r/",
+    ]
+  ) {
+    const source = resolveSource(repo, CACHE);
+    equal(source.id, "github.com/o/r", repo);
+    equal(source.url, OR_URL, repo);
+    equal(source.display, "o/r", repo);
+  }
+  const tree = resolveSource("https://GITHUB.com./o/r/tree/main/skills", CACHE);
+  deepEqual([tree.id, tree.ref, tree.path], ["github.com/o/r", "main", "skills"]);
+  // Another port is another server: a generic git URL, its port in the id.
+  const other = resolveSource("https://github.com:8443/o/r", CACHE);
+  equal(other.id, "github.com:8443/o/r");
+  equal(other.url, "https://github.com:8443/o/r");
+});
+
+Deno.test("WHATWG hosts: ports and IPv6 literals stay in the id, never read as a path", () => {
+  const cases: Array<[string, string, string]> = [
+    [
+      "https://gitlab.example:8443/g/r.git",
+      "gitlab.example:8443/g/r",
+      "https://gitlab.example:8443/g/r.git",
+    ],
+    ["ssh://git@h.example:2222/o/r.git", "h.example:2222/o/r", "ssh://git@h.example:2222/o/r.git"],
+    ["http://[::1]:8080/x", "[::1]:8080/x", "http://[::1]:8080/x"],
+    ["http://[0:0::1]:80/x", "[::1]/x", "http://[::1]/x"],
+    ["ssh://git@[::1]:2222/srv/r", "[::1]:2222/srv/r", "ssh://git@[::1]:2222/srv/r"],
+    ["git@[::1]:srv/r.git", "[::1]/srv/r", "git@[::1]:srv/r.git"],
+    ["git://[2001:DB8::1]/x", "[2001:db8::1]/x", "git://[2001:db8::1]/x"],
+  ];
+  for (const [repo, id, url] of cases) {
+    const source = resolveSource(repo, CACHE);
+    equal(source.id, id, repo);
+    equal(source.display, id, repo);
+    equal(source.url, url, repo);
+    equal(dirname(source.dir), CACHE, repo);
+  }
+  ok(!sameRepository("https://h.example:8443/x", "https://h.example/x"));
+  ok(!sameRepository("ssh://h.example:2222/x", "ssh://h.example/x"));
+});
+
+Deno.test("WHATWG hosts: a user or password before the host is refused where git would send or show it", () => {
+  for (
+    const repo of [
+      // A decoy: reads as github.com, reaches evil.example.
+      "https://github.com@evil.example/o/r",
+      "https://github.com%40x@evil.example/o/r",
+      "http://github.com:443@evil.example/o/r",
+      // Credentials in a file others read and in every lock key.
+      "https://user:token@gitlab.com/g/r.git",
+      "https://oauth2@gitlab.com/g/r.git",
+      "git://u@h.example/x",
+      "ssh://git:secret@h.example/x",
+    ]
+  ) {
+    refused(() => resolveSource(repo, CACHE), "hostile", `"${repo}"`);
+  }
+  // ssh names its login user before the host: kept in what git clones, never in the id or display,
+  // so the same repository reached by another user is the same source (and the host shown is the
+  // host reached).
+  const deploy = resolveSource("ssh://github.com@evil.example/x", CACHE);
+  equal(deploy.id, "evil.example/x");
+  equal(deploy.display, "evil.example/x");
+  equal(deploy.url, "ssh://github.com@evil.example/x");
+  ok(sameRepository("ssh://alice@h.example/x", "ssh://bob@h.example/x"));
+  ok(sameRepository("alice@h.example:x", "ssh://bob@h.example/x"));
+});
+
+Deno.test("WHATWG hosts: a host no URL parser accepts is unparseable, an option-like one hostile", () => {
+  for (
+    const repo of [
+      "https://h.example:65536/x",
+      "https://h.example:12a/x",
+      "https://h ex/x".replace(" ", "%20"),
+      "https://[::1/x",
+      "https://[::1]x/x",
+      "https:///x",
+      "git@[::1/x",
+      "https://h.example?x/o/r",
+      "https://h.example#x/o/r",
+    ]
+  ) {
+    refused(() => resolveSource(repo, CACHE), "unparseable", `"${repo}"`);
+  }
+  // Decoded, a host that starts with - is still an option to ssh.
+  refused(() => resolveSource("ssh://%2DoProxyCommand=x/r", CACHE), "hostile");
+  refused(() => resolveSource("ssh://-oProxyCommand=touch%20x/r", CACHE), "hostile");
 });

@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import { sourceName } from "../sources/resolve.ts";
 
 /** The origin of a root or skill. */
 export type Origin =
@@ -32,14 +33,18 @@ export type Origin =
   }
   | {
     kind: "source";
+    /** The source's display name (`owner/repo[/path]`), without its ref. */
     repo: string;
+    /** The source's ref, when it has one: part of its name ({@linkcode sourceName}). */
+    ref?: string;
     /** The source's checkout directory (its resolved `dir`), whose own `.git` names the commit. */
     checkout?: string;
   };
 
 /**
  * The label of an origin: `<agent> (<scope>)` (`<agent> (project: <dir>)` below the root), `claude plugin <plugin>@<marketplace>`,
- * `git <owner/repo>` or `custom (<scope>)`.
+ * `git <owner/repo>[@<ref>]` (the source's one name, {@linkcode sourceName}) or
+ * `custom (<scope>)`.
  */
 export function originLabel(origin: Origin): string {
   switch (origin.kind) {
@@ -52,6 +57,6 @@ export function originLabel(origin: Origin): string {
     case "claude-plugins":
       return `claude plugin ${origin.plugin}@${origin.marketplace}`;
     case "source":
-      return `git ${origin.repo}`;
+      return `git ${sourceName({ display: origin.repo, ref: origin.ref })}`;
   }
 }

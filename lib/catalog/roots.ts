@@ -44,6 +44,7 @@ import { type AgentRow, AGENTS } from "./agents.ts";
 import { type ResolvedConfig, SHARED_RANKS } from "./config.ts";
 import type { Origin } from "./origin.ts";
 import { enabledPlugins } from "./plugins.ts";
+import { sourceName } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import type { ProjectTree } from "./places.ts";
 
@@ -93,6 +94,8 @@ export interface SourceRoot {
   dir?: string;
   /** The source as the user wrote it (`owner/repo`), shown as its origin. */
   display: string;
+  /** The source's ref, when it has one (shown with its name, `owner/repo@ref`). */
+  ref?: string;
   /** The source's own rank, when it sets one. */
   rank?: number;
 }
@@ -328,10 +331,13 @@ function sourceRoot(config: ResolvedConfig, source: SourceRoot): Root {
     mode: "nested",
     source: "anywhere-source",
     rank: source.rank ?? config.ranks.sources,
-    origin: source.dir === undefined
-      ? { kind: "source", repo: source.display }
-      : { kind: "source", repo: source.display, checkout: source.dir },
-    label: `source ${source.display}`,
+    origin: {
+      kind: "source",
+      repo: source.display,
+      ...(source.ref !== undefined ? { ref: source.ref } : {}),
+      ...(source.dir !== undefined ? { checkout: source.dir } : {}),
+    },
+    label: `source ${sourceName(source)}`,
     maxDepth: config.maxDepth,
     confineTo: source.dir ?? source.scanDir,
   };

@@ -20,7 +20,7 @@ import type { DiscoveryReport } from "../catalog/discover.ts";
 import { isWithin } from "../fs/mod.ts";
 import type { UntrustedProject } from "../sources/collect.ts";
 import { readSyncFailures, syncFailuresFile } from "../sources/files.ts";
-import type { ResolvedSource } from "../sources/resolve.ts";
+import { type ResolvedSource, sourceName } from "../sources/resolve.ts";
 import type { Log } from "../util.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
@@ -111,7 +111,12 @@ export async function failedSources(
   const failures = await readSyncFailures(syncFailuresFile(lockFile));
   return sources.flatMap((s) =>
     Object.hasOwn(failures, s.key)
-      ? [{ source: s.display, key: s.key, at: failures[s.key].at, error: failures[s.key].error }]
+      ? [{
+        source: sourceName(s),
+        key: s.key,
+        at: failures[s.key].at,
+        error: failures[s.key].error,
+      }]
       : []
   );
 }

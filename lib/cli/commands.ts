@@ -1,9 +1,18 @@
 /**
  * The command table: every command with its group, synopsis, options,
  * examples and exit codes, from which the help (`<command> --help`, `help
- * <command>`, the top-level help) and `docs/cli.md` are generated. Command
- * modules load lazily, so `--help` or `bundle` never pays for the Markdown
- * parser or the catalog.
+ * <command>`, the top-level help) and `docs/cli.md` are generated.
+ *
+ * Command modules load lazily, and only the one named: `--help` never pays
+ * for the catalog, `list` never for the MCP SDK or Sigstore. A literal
+ * `import("./list.ts")` is not lazy under Deno, which fetches and prepares
+ * every statically named module of the graph, dynamic ones included, before
+ * the first line runs (all 103 source files for `--version`); so each command
+ * names its module by file ({@linkcode CommandFile}) and the default loader
+ * imports it by a computed URL next to this module, which Deno leaves out of
+ * the start-up graph. A bundle, whose files are gone, registers a loader of
+ * its own with {@linkcode useCommandLoader} (`npm/cli.ts`: one literal import
+ * per file, so esbuild gives each command its chunk).
  *
  * @example
  * ```ts
@@ -14,6 +23,55 @@
  */
 import type { OptionName, OptionValues } from "./args.ts";
 import type { Io } from "./io.ts";
+
+/**
+ * The modules the commands run from, by file next to this module (types
+ * only: nothing here is loaded before a command runs).
+ */
+export interface CommandModules {
+  "./agents.ts": typeof import("./agents.ts");
+  "./bundle.ts": typeof import("./bundle.ts");
+  "./check.ts": typeof import("./check.ts");
+  "./doctor.ts": typeof import("./doctor.ts");
+  "./frozen.ts": typeof import("./frozen.ts");
+  "./list.ts": typeof import("./list.ts");
+  "./lock.ts": typeof import("./lock.ts");
+  "./mcp.ts": typeof import("./mcp.ts");
+  "./search.ts": typeof import("./search.ts");
+  "./show.ts": typeof import("./show.ts");
+  "./sign.ts": typeof import("./sign.ts");
+  "./sources.ts": typeof import("./sources.ts");
+  "./sources_edit.ts": typeof import("./sources_edit.ts");
+  "./trust.ts": typeof import("./trust.ts");
+}
+
+/** A command module's file, relative to this module. */
+export type CommandFile = keyof CommandModules;
+
+/** Loads a command module: resolves to the module namespace of `file`. */
+export type CommandLoader = (file: CommandFile) => Promise<unknown>;
+
+/** By default: the file next to this module, by a URL Deno's start-up graph cannot see. */
+let loader: CommandLoader = (file) => import(new URL(file, import.meta.url).href);
+
+/**
+ * Replaces how command modules load: for a bundle, whose source files are not
+ * there (each file is then a chunk, or part of the one file). Call it before
+ * `main`.
+ *
+ * @example
+ * ```ts
+ * import { useCommandLoader } from "./commands.ts";
+ * useCommandLoader((file) => import(new URL(file, import.meta.url).href));
+ * ```
+ */
+export function useCommandLoader(load: CommandLoader): void {
+  loader = load;
+}
+
+async function load<F extends CommandFile>(file: F): Promise<CommandModules[F]> {
+  return await loader(file) as CommandModules[F];
+}
 
 /** How the top-level help groups the commands. */
 export type CommandGroup = "catalog" | "review" | "serve";
@@ -72,7 +130,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ["dsh-skills-anywhere list --json | jq '.skills[].name'", "the names, for a script"],
     ],
     exits: [[0, "always, once the catalog is read"], USAGE_EXIT],
-    run: async (...args) => (await import("./list.ts")).runList(...args),
+    run: async (...args) => (await load("./list.ts")).runList(...args),
   },
   show: {
     group: "catalog",
@@ -94,7 +152,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "no skill by that name, or its file cannot be read now (the reason is printed)"],
       USAGE_EXIT,
     ],
-    run: async (...args) => (await import("./show.ts")).runShow(...args),
+    run: async (...args) => (await load("./show.ts")).runShow(...args),
   },
   search: {
     group: "catalog",
@@ -116,7 +174,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "no skill matched (with --json, an empty `matches` list is still printed)"],
       USAGE_EXIT,
     ],
-    run: async (...args) => (await import("./search.ts")).runSearch(...args),
+    run: async (...args) => (await load("./search.ts")).runSearch(...args),
   },
   agents: {
     group: "catalog",
@@ -129,7 +187,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ["dsh-skills-anywhere agents --json", "every agent, its folders and documentation link"],
     ],
     exits: [[0, "always"], USAGE_EXIT],
-    run: async (...args) => (await import("./agents.ts")).runAgents(...args),
+    run: async (...args) => (await load("./agents.ts")).runAgents(...args),
   },
   doctor: {
     group: "catalog",
@@ -142,7 +200,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ["dsh-skills-anywhere doctor --json", "the same as one JSON document"],
     ],
     exits: [[0, "always, once the catalog is read"], USAGE_EXIT],
-    run: async (...args) => (await import("./doctor.ts")).runDoctor(...args),
+    run: async (...args) => (await load("./doctor.ts")).runDoctor(...args),
   },
   sources: {
     group: "catalog",
@@ -158,7 +216,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [0, "the sources were listed"],
       [2, "a sources file that cannot be used (not JSON, wrong shape, unreadable), or bad usage"],
     ],
-    run: async (...args) => (await import("./sources.ts")).runSources(...args),
+    run: async (...args) => (await load("./sources.ts")).runSources(...args),
   },
   add: {
     group: "catalog",
@@ -185,7 +243,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "a local repository that does not exist (nothing saved), or the first sync failed"],
       [2, "a source that cannot be parsed, a sources file that cannot be used, or bad usage"],
     ],
-    run: async (...args) => (await import("./sources_edit.ts")).runAdd(...args),
+    run: async (...args) => (await load("./sources_edit.ts")).runAdd(...args),
   },
   remove: {
     group: "catalog",
@@ -212,7 +270,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "the source was not listed, or a checkout was not deleted (it was not a folder)"],
       [2, "a sources file that cannot be used, or bad usage"],
     ],
-    run: async (...args) => (await import("./sources_edit.ts")).runRemove(...args),
+    run: async (...args) => (await load("./sources_edit.ts")).runRemove(...args),
   },
   sync: {
     group: "catalog",
@@ -243,7 +301,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "or bad usage",
       ],
     ],
-    run: async (...args) => (await import("./sources.ts")).runSync(...args),
+    run: async (...args) => (await load("./sources.ts")).runSync(...args),
   },
   outdated: {
     group: "catalog",
@@ -264,7 +322,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "updates are available (a ref names a newer commit upstream, or a source never synced)"],
       [2, "a remote could not be asked or has no such ref, an invalid lock file, or bad usage"],
     ],
-    run: async (...args) => (await import("./frozen.ts")).runOutdated(...args),
+    run: async (...args) => (await load("./frozen.ts")).runOutdated(...args),
   },
   trust: {
     group: "catalog",
@@ -282,7 +340,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "not trusted: declined, or no terminal and no --yes"],
       [2, "no usable project sources file, or bad usage"],
     ],
-    run: async (...args) => (await import("./trust.ts")).runTrust(...args),
+    run: async (...args) => (await load("./trust.ts")).runTrust(...args),
   },
   check: {
     group: "review",
@@ -332,7 +390,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "a file could not be read (missing, not a regular file, over 1 MiB, not UTF-8), an unusable allowed signers file, or bad usage",
       ],
     ],
-    run: async (...args) => (await import("./check.ts")).runCheck(...args),
+    run: async (...args) => (await load("./check.ts")).runCheck(...args),
   },
   bundle: {
     group: "review",
@@ -355,7 +413,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "the directory differs from the manifest (the changed paths are listed)"],
       [2, "refused: an invalid manifest, a limit, a link or special file, or bad usage"],
     ],
-    run: async (...args) => (await import("./bundle.ts")).runBundle(...args),
+    run: async (...args) => (await load("./bundle.ts")).runBundle(...args),
   },
   lock: {
     group: "review",
@@ -390,7 +448,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "parse (nothing is written), or bad usage",
       ],
     ],
-    run: async (...args) => (await import("./lock.ts")).runLock(...args),
+    run: async (...args) => (await load("./lock.ts")).runLock(...args),
   },
   verify: {
     group: "review",
@@ -423,7 +481,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "no lock file, an invalid one (not JSON, wrong schema, tampered rows, a signers path outside the project), an unusable allowed signers file, or bad usage",
       ],
     ],
-    run: async (...args) => (await import("./lock.ts")).runVerify(...args),
+    run: async (...args) => (await load("./lock.ts")).runVerify(...args),
   },
   sign: {
     group: "review",
@@ -454,7 +512,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "refused: an unreadable directory or key, an unsupported key, ssh-keygen failed (an encrypted key), an --out inside the directory, or bad usage",
       ],
     ],
-    run: async (...args) => (await import("./sign.ts")).runSign(...args),
+    run: async (...args) => (await load("./sign.ts")).runSign(...args),
   },
   "verify-signature": {
     group: "review",
@@ -508,7 +566,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "bad input: a file that is not an SSH signature, a Sigstore bundle or trusted root, an unsupported key, an invalid allowed signers file, a missing directory, or bad usage (mixing --signature and --sigstore-bundle options)",
       ],
     ],
-    run: async (...args) => (await import("./sign.ts")).runVerifySignature(...args),
+    run: async (...args) => (await load("./sign.ts")).runVerifySignature(...args),
   },
   mcp: {
     group: "serve",
@@ -545,7 +603,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "from 1), an address that cannot be bound, or --locked without a valid lock",
       ],
     ],
-    run: async (...args) => (await import("./mcp.ts")).runMcp(...args),
+    run: async (...args) => (await load("./mcp.ts")).runMcp(...args),
   },
 };
 

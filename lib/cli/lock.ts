@@ -41,7 +41,7 @@ import { projectLockPath, readProjectLock, userLockPath } from "../lock/file.ts"
 import { isPersonalOrigin, lockScopeOf } from "../lock/scope.ts";
 import type { LockableSkill } from "../lock/current.ts";
 import { collectProjectSources } from "../sources/collect.ts";
-import type { ResolvedSource } from "../sources/resolve.ts";
+import { lockedSourceName, type ResolvedSource } from "../sources/resolve.ts";
 import {
   checkedLockText,
   type ProjectLock,
@@ -304,7 +304,10 @@ export async function runLock(
   return leftOut.length > 0 ? 1 : 0;
 }
 
-/** An entry `lock` left out: its list, its name (or key), where it is (absolute) and why. */
+/**
+ * An entry `lock` left out: its list, its name (a source's lock key), where it is (absolute; a
+ * skill's file, a source's checkout), how it is shown (a skill's file, a source's one name) and why.
+ */
 interface LeftOut {
   list: RefusedEntry["list"];
   name: string;
@@ -324,7 +327,7 @@ function leftOutEntry(
     const source = lock.sources[refused.index];
     const found = catalog.sources.find((s) => s.key === source.key);
     const path = found?.dir ?? null;
-    const shown = path === null ? source.key : tildePath(path, home);
+    const shown = lockedSourceName(source, catalog.sources);
     return { list: "sources", name: source.key, path, shown, reason: refused.message };
   }
   const skill = lock.skills[refused.index];
@@ -336,12 +339,15 @@ function leftOutEntry(
   return { list: "skills", name: skill.name, path, shown, reason: refused.message };
 }
 
-/** The one line of an entry left out, its path quoted and everything escaped. */
+/**
+ * The one line of an entry left out, its path quoted and everything escaped: a skill with its file,
+ * a source by its one name only (its cache folder is where it is kept, not what it is).
+ */
 function leftOutLine(entry: LeftOut): string {
-  const what = entry.list === "skills" ? "skill" : "source";
-  return `left out of the lock: ${what} ${quote(entry.name)} at ${quote(entry.shown)}: ${
-    escapeTerminal(entry.reason)
-  }`;
+  const what = entry.list === "skills"
+    ? `skill ${quote(entry.name)} at ${quote(entry.shown)}`
+    : `source ${quote(entry.shown)}`;
+  return `left out of the lock: ${what}: ${escapeTerminal(entry.reason)}`;
 }
 
 /** The last guard: the bytes about to be written must parse, else nothing is written (exit 2). */
@@ -404,6 +410,12 @@ export async function runVerify(
   const locked = lockOrRefuse(lock, shown, user);
   const now = await lockNow(catalog, config, io, scope);
   const report = compareLocks(locked, now);
+  const sourceName = (key: string) =>
+    lockedSourceName(
+      locked.sources.find((s) => s.key === key) ?? now.sources.find((s) => s.key === key) ??
+        { key },
+      catalog.sources,
+    );
   const mine = catalog.report.skills.filter(scope.skill);
   await addSignatures(report, locked, now, mine, user ? within : catalog.projectRoot!, shown);
   if (!user) {
@@ -419,12 +431,13 @@ export async function runVerify(
       skillFiles,
       lockLines: await lockFileLines(file),
       signaturesRequired: locked.signers?.require === true,
+      sourceName,
     })));
   } else {
     io.out(
       format === "json"
         ? jsonText(report)
-        : renderReport(report, shown, locked.signers?.require === true, outStyles(io)),
+        : renderReport(report, shown, locked.signers?.require === true, outStyles(io), sourceName),
     );
   }
   return report.matches ? 0 : 1;
@@ -551,6 +564,7 @@ function renderReport(
   shown: string,
   required: boolean,
   st: Styles,
+  sourceName: (key: string) => string,
 ): string {
   const file = escapeTerminal(shown);
   const warnings = signatureLines(report, required, st);
@@ -598,9 +612,9 @@ function renderReport(
   }
   for (const s of report.sources) {
     lines.push(
-      `${st.warn("source")} ${quote(s.key)}: locked ${commitText(s.locked_commit)}, now ${
-        commitText(s.current_commit)
-      }`,
+      `${st.warn("source")} ${quote(sourceName(s.key))}: locked ${
+        commitText(s.locked_commit)
+      }, now ${commitText(s.current_commit)}`,
     );
   }
   lines.push(...placeLines({

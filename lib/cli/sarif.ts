@@ -286,6 +286,8 @@ export interface VerifyPlaces {
   lockLines?: LockLines;
   /** Whether the lock requires signatures (a signature finding is then an error, else a warning). */
   signaturesRequired?: boolean;
+  /** A source's one name by its lock key (`sourceName`); default: the key itself. */
+  sourceName?: (key: string) => string;
 }
 
 /** One changed skill in words: which digests differ and which files. */
@@ -380,9 +382,9 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
     push("uncovered", `folder ${u.path} is not covered by the lock (${u.reason})`, inLock());
   }
   for (const s of report.sources) {
-    const text = `source ${s.key}: locked at ${s.locked_commit ?? "(none)"}, now ${
-      s.current_commit ?? "(none)"
-    }`;
+    const text = `source ${places.sourceName?.(s.key) ?? s.key}: locked at ${
+      s.locked_commit ?? "(none)"
+    }, now ${s.current_commit ?? "(none)"}`;
     push("source", text, inLock(places.lockLines?.sources.get(s.key)));
   }
   const level = places.signaturesRequired ? "error" : "warning";

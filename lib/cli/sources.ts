@@ -26,7 +26,12 @@ import {
   syncFailuresFile,
   userSourcesFile,
 } from "../sources/files.ts";
-import { type ResolvedSource, SourceError, type SourceSpec } from "../sources/resolve.ts";
+import {
+  type ResolvedSource,
+  SourceError,
+  sourceName,
+  type SourceSpec,
+} from "../sources/resolve.ts";
 import { syncAll, type SyncResult } from "../sources/sync.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
@@ -199,7 +204,7 @@ function sourcesText(
   const table = formatTable([
     ["SOURCE", "REF", "CHECKOUT", "STATE"],
     ...rows.map(([s, state]) => [
-      s.display,
+      sourceName(s),
       s.ref ?? "(default)",
       tildePath(s.dir, config.home),
       state,

@@ -39,6 +39,7 @@ import {
   resolveSource,
   sameRepository,
   sameSource,
+  sourceName,
   type SourceSpec,
 } from "../sources/resolve.ts";
 import { gitAvailable } from "../sources/git.ts";
@@ -127,9 +128,9 @@ function specFrom(input: string, values: OptionValues): string | SourceSpec {
   return spec;
 }
 
-/** A source as messages name it: its display name, and `@<ref>` when it has a ref. */
+/** A source as messages name it: its one name ({@linkcode sourceName}). */
 function label(source: ResolvedSource): string {
-  return source.ref === undefined ? source.display : `${source.display}@${source.ref}`;
+  return sourceName(source);
 }
 
 /** `~`-shortened and escaped, for a message. */

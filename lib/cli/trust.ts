@@ -24,6 +24,7 @@ import {
   type ResolvedSource,
   resolveSource,
   SourceError,
+  sourceName,
 } from "../sources/resolve.ts";
 import {
   projectKey,
@@ -235,7 +236,7 @@ function grantText({ config, shown, sources }: Review, width?: number): string {
   if (sources.length === 0) return `${shown} lists no Git sources.\n`;
   const table = formatTable([
     ["SOURCE", "REF", "PATH", "CLONED FROM"],
-    ...sources.map((s) => [s.repo, s.ref ?? "(default)", s.path ?? "", s.url]),
+    ...sources.map((s) => [sourceName(s), s.ref ?? "(default)", s.path ?? "", s.url]),
   ], width === undefined ? {} : { width, columns: GRANT_COLUMNS });
   const cache = escapeTerminal(tildePath(config.cacheDir, config.home));
   return `${shown} adds ${

@@ -44,7 +44,6 @@
  * ```
  * @module
  */
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -62,6 +61,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";
 import { errorText, KindError } from "../errors.ts";
+import { randomHex } from "../hash.ts";
 import { isSystemPath, isWithin } from "./mod.ts";
 
 /** Why a write was refused or failed. */
@@ -304,7 +304,7 @@ export function targetRefusal(path: string): WriteError | undefined {
 
 /** A temporary name in `folder` for `name` that nobody can guess. */
 function tempName(folder: string, name: string): string {
-  return join(folder, `.${name.slice(0, 64)}.${randomBytes(12).toString("hex")}.tmp`);
+  return join(folder, `.${name.slice(0, 64)}.${randomHex(12)}.tmp`);
 }
 
 /** Creates a fresh temporary file exclusively, without following a link; its path and handle. */

@@ -31,7 +31,6 @@
  * ```
  * @module
  */
-import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import { BundleError, type BundleManifest } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
@@ -260,7 +259,7 @@ function receiptOf(
 ): LoadReceipt {
   const receipt: LoadReceipt = {
     schema: "skills-anywhere-load-1",
-    load_id: randomUUID(),
+    load_id: crypto.randomUUID(),
     loaded_at: new Date().toISOString(),
     provider: TOOL_NAME,
     provider_version: VERSION,

@@ -23,7 +23,7 @@
  * @module
  */
 import { errorText } from "../errors.ts";
-import type { ResolvedSource } from "./resolve.ts";
+import { lockedSourceName, type ResolvedSource, sourceName } from "./resolve.ts";
 import {
   recordSynced,
   stageCommit,
@@ -44,7 +44,7 @@ const NOT_CHANGED = "not changed: another source cannot be had";
 
 /** A source's result without a commit. */
 function unsynced(source: ResolvedSource, status: "failed" | "skipped", error: string): SyncResult {
-  return { source: source.display, key: source.key, status, sha: null, error };
+  return { source: sourceName(source), key: source.key, status, sha: null, error };
 }
 
 /** What to check out for each configured source, or why it cannot be frozen. */
@@ -60,7 +60,7 @@ function plan(
     byKey.delete(entry.key);
     if (source === undefined) {
       problems.push({
-        source: entry.key,
+        source: lockedSourceName(entry, []),
         key: entry.key,
         status: "failed",
         sha: null,
@@ -123,7 +123,7 @@ async function applyAll(staged: readonly StagedCommit[], options: SyncAllOptions
     const { source, sha, status } = stage;
     try {
       await stage.apply();
-      results.push({ source: source.display, key: source.key, status, sha, error: null });
+      results.push({ source: sourceName(source), key: source.key, status, sha, error: null });
     } catch (error) {
       results.push(unsynced(source, "failed", errorText(error)));
     }

@@ -17,7 +17,22 @@
  *   `/` — git reads `git@p/a:r` as a local path, not a host. We refuse them
  *   rather than guess: a local repository is written as an absolute or `./`
  *   path, or a `file:` URL;
- * - a sub-path that leaves the repository or names a `.git` folder.
+ * - a sub-path that leaves the repository or names a `.git` folder;
+ * - a user name or password before the host of an `http(s)://` or `git://`
+ *   URL (`https://github.com@evil.example/o/r` reaches evil.example; a
+ *   credential does not belong in a file others read nor in a lock key), and a
+ *   password in an `ssh://` URL. ssh's login user (`git@`, `ssh://deploy@`)
+ *   stays in what git clones, never in the id or the display name.
+ *
+ * Hosts. The host of a git URL or scp-like string is read by the WHATWG URL
+ * parser, as a browser, `fetch` or curl reach it: lowercase, IDNA (`bücher`
+ * is `xn--bcher-kva`, full-width letters are ASCII), percent-decoded, IPv4 in
+ * its dotted form, IPv6 literals in brackets; one trailing dot dropped; a
+ * port kept unless it is the scheme's default (http 80, https 443, ssh 22,
+ * git 9418). The id, the display name and the clone URL are built from that
+ * host, so one repository has one id however its host is spelled, the host
+ * shown is the host reached, and `https://GitHub.com.:443/o/r` is the GitHub
+ * source `o/r`. A host no URL parser accepts is `unparseable`.
  *
  * The cache layout: every checkout is one flat folder directly in the cache,
  * `<cache>/<slug>-<hash>` (see {@linkcode checkoutName}): the slug is a
@@ -214,18 +229,15 @@ function splitSuffixRef(value: string): { rest: string; ref?: string } {
 }
 
 /**
- * `http(s)://github.com/<owner>/<repo>[.git][/]` or the same followed by
- * `/tree/<ref>[/<path>][/]`; anything else (a query, a fragment, an empty
- * owner) is left to the generic git URL rule.
+ * The path of an `http(s)://github.com/` URL (after the host):
+ * `<owner>/<repo>[.git][/]` or the same followed by `/tree/<ref>[/<path>][/]`;
+ * anything else (a query, a fragment, an empty owner) is left to the generic
+ * git URL rule.
  */
-function parseGithubUrl(
-  value: string,
+function parseGithubPath(
+  rest: string,
 ): { owner: string; name: string; ref?: string; path?: string } | undefined {
-  const scheme = schemeOf(value);
-  if (scheme !== "http://" && scheme !== "https://") return undefined;
-  const rest = value.slice(scheme.length);
-  if (!rest.toLowerCase().startsWith("github.com/")) return undefined;
-  const parts = trimTrailingSlashes(rest.slice("github.com/".length)).split("/");
+  const parts = trimTrailingSlashes(rest).split("/");
   const [owner = "", rawName = ""] = parts;
   const clean = (part: string | undefined) =>
     part !== undefined && part !== "" && !part.includes("#") && !part.includes("?");
@@ -237,6 +249,117 @@ function parseGithubUrl(
     return { owner, name, ref: parts[3], ...(path !== "" ? { path } : {}) };
   }
   return undefined;
+}
+
+/**
+ * A git URL or scp-like string as written, split where git splits it: the
+ * scheme (`""` for scp-like), the user and password, the host (IPv6 literals
+ * in brackets), the port and the path: for a URL all that follows the
+ * authority (`""` or starting with `/`), for scp-like all after the `:`.
+ */
+interface Remote {
+  scheme: string;
+  user?: string;
+  password?: string;
+  host: string;
+  port?: string;
+  path: string;
+}
+
+/** Splits `hostport` (`host[:port]`, `[v6][:port]`) or returns undefined when it is neither. */
+function splitHostPort(hostport: string): { host: string; port?: string } | undefined {
+  if (hostport.startsWith("[")) {
+    const close = hostport.indexOf("]");
+    if (close < 0) return undefined;
+    const after = hostport.slice(close + 1);
+    if (after !== "" && !after.startsWith(":")) return undefined;
+    const host = hostport.slice(0, close + 1);
+    return after === "" ? { host } : { host, port: after.slice(1) };
+  }
+  const colon = hostport.indexOf(":");
+  return colon < 0
+    ? { host: hostport }
+    : { host: hostport.slice(0, colon), port: hostport.slice(colon + 1) };
+}
+
+/**
+ * `repo` (a git URL in the sense of {@linkcode isGitUrl}) split into its
+ * parts as written. Throws for an scp-like string whose host part is empty or
+ * holds a `/` (git reads `git@p/a:r` as a local path) and for an authority
+ * that is no `[user[:password]@]host[:port]`.
+ */
+function splitRemote(original: string, repo: string): Remote {
+  const scheme = schemeOf(repo);
+  if (scheme !== undefined) {
+    const rest = repo.slice(scheme.length);
+    const slash = rest.indexOf("/");
+    const authority = slash < 0 ? rest : rest.slice(0, slash);
+    const path = slash < 0 ? "" : rest.slice(slash);
+    const at = authority.lastIndexOf("@");
+    const hostport = splitHostPort(authority.slice(at + 1));
+    if (hostport === undefined) throw cannotParse(original);
+    const remote: Remote = { scheme, ...hostport, path };
+    if (at >= 0) {
+      const userinfo = authority.slice(0, at);
+      const colon = userinfo.indexOf(":");
+      remote.user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+      if (colon >= 0) remote.password = userinfo.slice(colon + 1);
+    }
+    return remote;
+  }
+  const at = repo.indexOf("@");
+  const after = repo.slice(at + 1);
+  let colon = after.indexOf(":");
+  if (after.startsWith("[")) {
+    const close = after.indexOf("]");
+    if (close < 0) throw cannotParse(original);
+    colon = after[close + 1] === ":" ? close + 1 : -1;
+  }
+  const host = colon < 0 ? "" : after.slice(0, colon);
+  if (host === "" || host.includes("/")) {
+    throw refused(
+      original,
+      "not user@host:path — git would read it as a local path; write a local repository " +
+        "as an absolute path or a file: URL",
+    );
+  }
+  return { scheme: "", user: repo.slice(0, at), host, path: after.slice(colon + 1) };
+}
+
+/** The ports git uses when a URL names none: written out, they name the same server. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = {
+  "http://": "80",
+  "https://": "443",
+  "ssh://": "22",
+  "git://": "9418",
+};
+
+/**
+ * The host as the WHATWG URL parser reads it (lowercase, IDNA, percent-decoded,
+ * IPv4 dotted, IPv6 bracketed and compressed), one trailing dot dropped; the
+ * port as a plain number, or none when it is the scheme's default. Throws
+ * `unparseable` for a host or port no URL parser accepts.
+ */
+function canonicalHost(original: string, remote: Remote): { host: string; port?: string } {
+  const { host, port } = remote;
+  let parsed: URL | undefined;
+  if (host !== "" && !/[/?#\\@]/.test(host)) {
+    try {
+      parsed = new URL(`https://${host}/`);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (parsed === undefined || parsed.pathname !== "/" || parsed.port !== "") {
+    throw cannotParse(original);
+  }
+  let name = parsed.hostname;
+  if (name.endsWith(".") && name.length > 1) name = name.slice(0, -1);
+  if (name.startsWith("-")) throw refused(original, OPTION_LIKE);
+  if (port === undefined || port === "") return { host: name };
+  if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw cannotParse(original);
+  const number = String(Number(port));
+  return number === DEFAULT_PORTS[remote.scheme] ? { host: name } : { host: name, port: number };
 }
 
 function githubIdentity(owner: string, name: string): Identity {
@@ -275,23 +398,9 @@ const OPTION_LIKE = "a part starts with -, which git or ssh would read as an opt
  */
 function partsOf(original: string, repo: string): string[] {
   if (repo.startsWith("file:") || isLocalPath(repo)) return repo.split("/");
-  const scheme = schemeOf(repo);
-  if (scheme !== undefined) {
-    const [authority = "", ...path] = repo.slice(scheme.length).split("/");
-    return [...authority.split("@").flatMap((part) => part.split(":")), ...path];
-  }
   if (isGitUrl(repo)) {
-    const at = repo.indexOf("@");
-    const colon = repo.indexOf(":", at + 1);
-    const host = colon < 0 ? "" : repo.slice(at + 1, colon);
-    if (host === "" || host.includes("/")) {
-      throw refused(
-        original,
-        "not user@host:path — git would read it as a local path; write a local repository " +
-          "as an absolute path or a file: URL",
-      );
-    }
-    return [repo.slice(0, at), host, ...repo.slice(colon + 1).split("/")];
+    const { user, password, host, port, path } = splitRemote(original, repo);
+    return [user ?? "", password ?? "", host, port ?? "", ...path.split("/")];
   }
   const prefix = SHORTHAND_PREFIXES.find((candidate) => repo.startsWith(candidate));
   return (prefix !== undefined ? repo.slice(prefix.length) : repo).split("/");
@@ -344,22 +453,50 @@ function parseShorthand(original: string, repo: string): Parsed {
   return parts.length > 2 ? { base, path: parts.slice(2).join("/") } : { base };
 }
 
-/** Any git URL but a GitHub one: the id is the URL without scheme, `git@` and `.git`. */
-function genericGitIdentity(repo: string): Identity {
-  const scheme = schemeOf(repo);
-  let cleaned = scheme !== undefined ? repo.slice(scheme.length) : repo;
-  if (cleaned.startsWith("git@")) cleaned = cleaned.slice(4);
-  cleaned = stripGitSuffix(trimTrailingSlashes(cleaned.replace(":", "/")));
-  return { id: cleaned.toLowerCase(), url: repo, display: cleaned };
+/**
+ * A git URL or scp-like string: option-like parts and a user or password
+ * where none belongs refused, the host read by the URL parser, then GitHub
+ * (`http(s)://github.com/…` on the default port) or any other server, whose
+ * id is `host[:port]/path` lower-cased without `.git`, whose display name is
+ * the same in the path's own case, and whose clone URL is the string with the
+ * host as parsed and a default port dropped.
+ */
+function parseRemote(original: string, repo: string): Parsed {
+  const remote = splitRemote(original, repo);
+  const { scheme, user, password, path } = remote;
+  if ([user ?? "", password ?? "", remote.host, remote.port ?? ""].some((p) => p.startsWith("-"))) {
+    throw refused(original, OPTION_LIKE);
+  }
+  if (user !== undefined && scheme !== "ssh://" && scheme !== "") {
+    throw refused(
+      original,
+      "a user or password before the host of an http(s) or git URL: git would send it, and " +
+        "the host reached is the one after the @; keep credentials in git's credential helper",
+    );
+  }
+  if (password !== undefined) {
+    throw refused(original, "a password in an ssh URL; ssh reads its keys, never a password here");
+  }
+  const { host, port } = canonicalHost(original, remote);
+  if ((scheme === "https://" || scheme === "http://") && host === "github.com" && !port) {
+    const github = parseGithubPath(path.slice(1));
+    if (github !== undefined) {
+      const { owner, name, ref, path: sub } = github;
+      return { base: githubIdentity(owner, name), ref, path: sub };
+    }
+  }
+  const authority = port === undefined ? host : `${host}:${port}`;
+  const login = user === undefined ? "" : `${user}@`;
+  const url = scheme === "" ? `${login}${host}:${path}` : `${scheme}${login}${authority}${path}`;
+  const tail = scheme === "" ? path : path.slice(1);
+  const shown = stripGitSuffix(
+    trimTrailingSlashes(tail === "" ? authority : `${authority}/${tail}`),
+  );
+  return { base: { id: shown.toLowerCase(), url, display: shown } };
 }
 
 /** Which form the (trimmed, ref-split) string has, and what it names. */
 function parseForm(original: string, repo: string, base: string | undefined): Parsed {
-  const github = parseGithubUrl(repo);
-  if (github !== undefined) {
-    const { owner, name, ref, path } = github;
-    return { base: githubIdentity(owner, name), ref, path };
-  }
   if (repo.startsWith("file:")) {
     try {
       return { base: localIdentity(fileURLToPath(repo), undefined) };
@@ -368,7 +505,7 @@ function parseForm(original: string, repo: string, base: string | undefined): Pa
     }
   }
   if (isLocalPath(repo)) return { base: localIdentity(repo, base) };
-  if (isGitUrl(repo)) return { base: genericGitIdentity(repo) };
+  if (isGitUrl(repo)) return parseRemote(original, repo);
   return parseShorthand(original, repo);
 }
 
@@ -570,6 +707,51 @@ export function resolveSource(
     scanDir,
     display: path !== undefined ? `${identity.display}/${path}` : identity.display,
   };
+}
+
+/**
+ * The one name a source is shown by, in every command and report: its display
+ * name (`owner/repo[/path]`, another server's `host/path`, a local
+ * repository's absolute path), then `@<ref>` when it has a ref. Never the lock
+ * key (`local/<12 hex>`, `github.com/o/r`) nor its cache folder: those are
+ * where it is kept, not what it is.
+ *
+ * @example
+ * ```ts
+ * import { resolveSource, sourceName } from "./resolve.ts";
+ * sourceName(resolveSource("o/r/skills@v1", "/cache")); // "o/r/skills@v1"
+ * sourceName({ display: "/srv/skills" }); // "/srv/skills"
+ * ```
+ */
+export function sourceName(source: { display: string; ref?: string }): string {
+  return source.ref === undefined ? source.display : `${source.display}@${source.ref}`;
+}
+
+/**
+ * The name of a lock's source entry ({@linkcode sourceName}): that of the
+ * configured source with its key when there is one (the lock keeps no
+ * sub-path), else that of its URL with the ref its key ends in, else its key.
+ *
+ * @example
+ * ```ts
+ * import { lockedSourceName } from "./resolve.ts";
+ * lockedSourceName({ key: "github.com/o/r@v1", url: "https://github.com/o/r.git" }, []);
+ * // "o/r@v1"
+ * ```
+ */
+export function lockedSourceName(
+  entry: { key: string; url?: string },
+  configured: readonly Pick<ResolvedSource, "key" | "display" | "ref">[],
+): string {
+  const found = configured.find((source) => source.key === entry.key);
+  if (found !== undefined) return sourceName(found);
+  const identity = entry.url === undefined ? undefined : tryIdentify(entry.url);
+  if (identity === undefined) return entry.key;
+  if (entry.key === identity.id) return identity.display;
+  const prefix = `${identity.id}@`;
+  return entry.key.startsWith(prefix) && entry.key.length > prefix.length
+    ? sourceName({ display: identity.display, ref: entry.key.slice(prefix.length) })
+    : entry.key;
 }
 
 function tryIdentify(spec: string | SourceSpec, base?: string): Identity | undefined {

@@ -41,16 +41,16 @@
  * ```
  * @module
  */
-import { randomBytes } from "node:crypto";
 import { lstat, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { errorText, type Failure, failure, KindError } from "../errors.ts";
+import { randomHex } from "../hash.ts";
 import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
 import { type LockFile, readLock, readSyncFailures, syncFailuresFile, writeLock } from "./files.ts";
-import { checkoutName, isLocalSource, type ResolvedSource } from "./resolve.ts";
+import { checkoutName, isLocalSource, type ResolvedSource, sourceName } from "./resolve.ts";
 import {
   GIT_MISSING,
   gitAvailable,
@@ -68,7 +68,7 @@ const STOPPED = "stopped before it finished";
 
 /** The result of syncing one source. */
 export interface SyncResult {
-  /** The source's display name. */
+  /** The source's one name ({@linkcode sourceName}: display name and `@<ref>`). */
   source: string;
   /** The source's lock key. */
   key: string;
@@ -180,7 +180,7 @@ async function renameEntry(place: Place, from: string, to: string): Promise<void
 }
 
 function tempEntry(place: Place, kind: string): string {
-  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomHex(4)}`);
 }
 
 function processAlive(pid: number): boolean {
@@ -345,7 +345,7 @@ export async function syncSource(
   source: ResolvedSource,
   options: SyncOptions = {},
 ): Promise<SyncResult> {
-  const base = { source: source.display, key: source.key };
+  const base = { source: sourceName(source), key: source.key };
   if (!(await gitAvailable(options.git ?? "git"))) {
     return { ...base, status: "skipped", sha: null, error: GIT_MISSING };
   }
