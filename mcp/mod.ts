@@ -135,7 +135,8 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
   const catalog = options.catalog ?? servedCatalog(options, config, cwd, log);
   const stop = signalled();
   const endpoint = await listenHttp(
-    () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
+    // A remote client is never given this machine's paths (skill:// URIs instead).
+    () => createSkillsAnywhereServer({ ...options, cwd, log, catalog, remote: true }).server,
     { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
   );
   // A rescan that changes what is listed reaches HTTP clients through the handler's notifier.

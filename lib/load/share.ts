@@ -12,6 +12,9 @@
  * shareable one its place in the `skill://` URI space (`./uri_space.ts`), in
  * the catalog's precedence order: the one computation behind what the MCP
  * Skills extension offers and what `doctor` reports it refuses.
+ * {@linkcode shareVerdict} is the one verdict on each: a skill it refuses is
+ * refused by every MCP surface alike (the tools and the Skills extension),
+ * with the same words, and `doctor` shows them.
  *
  * @example
  * ```ts
@@ -32,14 +35,25 @@ import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { type Failure, failure } from "../errors.ts";
 import { formatBytes, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
 import { parseSkillBytes, staysInside } from "./fresh.ts";
-import { type Placement, placeSkills, skillPath, type SpaceClaim } from "./uri_space.ts";
+import { isSkillName } from "../skill/names.ts";
+import {
+  type Placement,
+  placeSkills,
+  skillPath,
+  type SpaceClaim,
+  type SpaceRefusalKind,
+} from "./uri_space.ts";
 
-/** Why a skill cannot be shared. `too-many-files` and `too-large` are the size limits. */
+/**
+ * Why a skill cannot be shared. `too-many-files`, `too-large` and `file-too-large` (one file,
+ * `SKILL.md` included, over its own limit) are the size limits.
+ */
 export type ShareRefusal =
   | "flat-file"
   | "outside"
   | "too-many-files"
   | "too-large"
+  | "file-too-large"
   | "bundle"
   | "invalid"
   | "disabled";
@@ -99,6 +113,8 @@ export async function readShareable(
     if (!(error instanceof BundleError)) throw error;
     const kind = error.kind === "too-many-files" || error.kind === "too-large"
       ? error.kind
+      : error.kind === "skill-too-large" || error.kind === "file-too-large"
+      ? "file-too-large"
       : "bundle";
     return failure(kind, error.message.replace(/\.$/, ""));
   }
@@ -117,10 +133,25 @@ export interface SharedSkill {
   place?: Placement<SkillClaim>;
 }
 
+/** Options of {@linkcode shareSkills}. */
+export interface ShareOptions {
+  /** Digests kept by file identity across reads (default: none kept). */
+  digests?: DigestCache;
+  /** Parse leniently (the catalog's setting; default strict). */
+  lenient?: boolean;
+  /**
+   * Reads of skill objects seen before, reused and filled in: a catalog that keeps an unchanged
+   * skill as the same object across reports has only its new or changed skills read (default:
+   * every skill is read).
+   */
+  known?: WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>;
+}
+
 /**
  * Reads each of `skills` (in the catalog's precedence order) with {@linkcode readShareable}
- * and places the shareable ones in the `skill://` URI space, in that order (see
- * `./uri_space.ts`); one result per skill, in the same order.
+ * (or takes the read `options.known` holds for that object) and places the shareable ones in
+ * the `skill://` URI space, in that order (see `./uri_space.ts`); one result per skill, in the
+ * same order.
  *
  * @example
  * ```ts
@@ -134,10 +165,17 @@ export interface SharedSkill {
  */
 export async function shareSkills(
   skills: readonly DiscoveredSkill[],
-  options: { digests?: DigestCache; lenient?: boolean } = {},
+  options: ShareOptions = {},
 ): Promise<SharedSkill[]> {
   const read: SharedSkill[] = [];
-  for (const skill of skills) read.push({ skill, shared: await readShareable(skill, options) });
+  for (const skill of skills) {
+    let shared = options.known?.get(skill);
+    if (shared === undefined) {
+      shared = await readShareable(skill, options);
+      options.known?.set(skill, shared);
+    }
+    read.push({ skill, shared });
+  }
   const claims: SkillClaim[] = [];
   for (const { skill, shared } of read) {
     if (!shared.ok) continue;
@@ -153,4 +191,51 @@ export async function shareSkills(
     const place = places.get(one.skill);
     return place === undefined ? one : { ...one, place };
   });
+}
+
+/**
+ * The refusals of {@linkcode shareVerdict} that concern sharing every file, not the skill: the
+ * size limits. A surface that serves only the instructions (the MCP tools) serves such a skill.
+ */
+export const SIZE_REFUSALS: ReadonlySet<string> = new Set([
+  "too-many-files",
+  "too-large",
+  "file-too-large",
+]);
+
+/** Why a catalog skill is not served as a skill of its own: its files, its place or its name. */
+export type ShareVerdictKind = Exclude<ShareRefusal, "flat-file"> | SpaceRefusalKind | "name";
+
+/**
+ * The one verdict on `one` (from {@linkcode shareSkills}): `undefined` when it can be served as a
+ * skill with files of its own, else why not, in the words every surface shows. A single
+ * Markdown file (`flat-file`) is not refused: it has no folder to share, only its own text.
+ * The name checked is the last segment of the skill path, which the entry's frontmatter carries.
+ *
+ * @example
+ * ```ts
+ * import { shareSkills, shareVerdict } from "./share.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skills: DiscoveredSkill[];
+ * for (const one of await shareSkills(skills)) {
+ *   const refused = shareVerdict(one);
+ *   if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ * }
+ * ```
+ */
+export function shareVerdict(one: SharedSkill): Failure<ShareVerdictKind> | undefined {
+  const { shared, place } = one;
+  if (!shared.ok) return shared.kind === "flat-file" ? undefined : { ...shared, kind: shared.kind };
+  if (place === undefined) {
+    return failure("unnameable", `${skillPath(one.skill)} cannot be named by a URI`);
+  }
+  if (!place.ok) return failure(place.kind, place.message);
+  const name = place.claim.path.split("/").pop()!;
+  if (!isSkillName(name)) {
+    return failure(
+      "name",
+      `its name "${name}" is not 1-64 lowercase letters, digits and single hyphens`,
+    );
+  }
+  return undefined;
 }
