@@ -6,6 +6,10 @@
  * a factory over a shared catalog so
  * tests can connect it to any transport. Each tool's schemas sit beside its
  * handler; failures are `isError` results that never contain instructions.
+ * Malformed params are -32602 on every method (`./protocol.ts`). The tools
+ * serve what the Skills extension serves (one verdict, `./skills.ts`). For a
+ * remote client (`remote: true`, Streamable HTTP) the tool output names
+ * `skill://` URIs and never a path on this machine; stdio keeps the paths.
  *
  * @example
  * ```ts

@@ -13,11 +13,21 @@
  * a later skill whose root or files would meet an earlier one's is not
  * offered (the log says why; `doctor` lists it), never merged or written over.
  *
- * The entries are built once per catalog report and kept until the report
- * changes or a read finds a file changed; digests are kept by file identity
- * ({@linkcode DigestCache}), so a rebuild re-reads only changed files. Reads
- * are fresh (the bounded reader, no links, regular files) and must match the
- * published size and digest, or they are refused.
+ * The offer is built once per catalog report and kept until the report
+ * changes or a read finds a file changed. Each skill's read, entry and files
+ * are kept by the catalog's skill object (an unchanged skill is the same
+ * object in the next report), and digests by file identity
+ * ({@linkcode DigestCache}), so a rebuild reads, digests and parses only what
+ * changed. Reads are fresh (the bounded reader, no links, regular files) and
+ * must match the published size and digest, or they are refused; a read is a
+ * map lookup and one bounded read and hash. `resources/list` comes in pages of
+ * {@linkcode PAGE_SIZE} ({@linkcode attachSkills}).
+ *
+ * One verdict ({@linkcode skillVerdict}, the core's `shareVerdict`) decides
+ * which skills are served: the tools refuse what the extension refuses, in
+ * the same words. A `SKILL.md` the SDK's strict entry check refuses but the
+ * catalog took (a description over 1,024 characters, cut by lenient mode) is
+ * served with the catalog's name and description and the real digests.
  *
  * Under a project lock the offer holds only the skills the lock allows: their
  * bundle digest, from the same read as their rows, equals the locked one, so

@@ -3,7 +3,10 @@
 // cursors, the capabilities advertised, find_skills totals, and a read after an edit.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT } from "./helpers.ts";
+import { resolveConfig } from "../lib/catalog/config.ts";
+import { loadCatalog } from "../lib/catalog/mod.ts";
+import { type ShareOptions, shareSkills } from "../lib/load/share.ts";
+import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import {
   cli,
@@ -517,5 +520,37 @@ Deno.test("MCP protocol: one catalog, one verdict: a long description is served 
     const text = await cli(box, ["doctor"]);
     match(text.stdout, /Not served over MCP \(the tools and the Skills extension\) \(1\):/);
     ok(!doc.not_served_over_mcp.some((r) => r.name === "claude-api"));
+  });
+});
+
+Deno.test("the offer is rebuilt by skill identity: only new skill objects are read, digested and parsed", async () => {
+  await withTempDir(async (home) => {
+    const skills = join(home, ".claude", "skills");
+    await writeTree(skills, {
+      "alpha/SKILL.md": skillMd("alpha", "First.", "A"),
+      "beta/SKILL.md": skillMd("beta", "Second.", "B"),
+      "beta/notes.txt": "one\n",
+      "gamma/SKILL.md": skillMd("gamma", "Third.", "C"),
+    });
+    const config = resolveConfig({}, { HOME: home });
+    const { report } = await loadCatalog(config, { cwd: home });
+    const known: ShareOptions["known"] = new WeakMap();
+    const first = await shareSkills(report.skills, { known });
+    equal(first.length, 3);
+    // beta changes on disk. The same objects stand for unchanged skills (the live catalog's
+    // contract): nothing is read again, so even beta's stale read is what comes back.
+    await Deno.writeTextFile(join(skills, "beta", "notes.txt"), "two, longer\n");
+    const again = await shareSkills(report.skills, { known });
+    for (const [i, one] of again.entries()) ok(one.shared === first[i].shared, one.skill.name);
+    // A new object for beta (what the live catalog gives for a changed skill): only it is read.
+    const beta = report.skills.find((s) => s.name === "beta")!;
+    const changed = report.skills.map((s) => s === beta ? { ...beta } : s);
+    const third = await shareSkills(changed, { known });
+    for (const [i, one] of third.entries()) {
+      equal(one.shared === first[i].shared, one.skill.name !== "beta", one.skill.name);
+    }
+    const notes = third.find((o) => o.skill.name === "beta")!.shared;
+    ok(notes.ok);
+    equal(notes.files.find((f) => f.path === "notes.txt")?.bytes, 12);
   });
 });
