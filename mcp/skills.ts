@@ -189,6 +189,12 @@ class CatalogSkillSource implements SkillSource {
    */
   readonly #reads = new WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>();
   readonly #built = new WeakMap<DiscoveredSkill, Built>();
+  /**
+   * Entries by skill path, SKILL.md digest and catalog description, from the last build: a
+   * catalog that gives new objects for unchanged skills still has their frontmatter parsed once.
+   */
+  #entries = new Map<string, Skill>();
+  #nextEntries = new Map<string, Skill>();
   #offer?: { report: DiscoveryReport; lock?: string; offer: Promise<Offer> };
   /** Refusals already logged, so a rebuild does not repeat them. */
   readonly #said = new Set<string>();
@@ -254,10 +260,12 @@ class CatalogSkillSource implements SkillSource {
       lenient: this.#catalog.config.lenient,
       known: this.#reads,
     });
+    this.#nextEntries = new Map();
     for (const one of shared) {
       const served = await this.#buildOne(one, lock, refused, signers, verdicts);
       if (served !== undefined) built.push(served);
     }
+    this.#entries = this.#nextEntries;
     return { ...assemble(built), refused, verdicts };
   }
 
@@ -314,7 +322,11 @@ class CatalogSkillSource implements SkillSource {
       digest: `sha256:${f.sha256}`,
       size: f.size,
     }));
-    const base = await entryOf(place.claim.path, place.root, shared.skillBytes, skill);
+    const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
+    const key = `${place.root}\0${skillMd.sha256}\0${skill.description}`;
+    const base = this.#entries.get(key) ??
+      await entryOf(place.claim.path, place.root, shared.skillBytes, skill);
+    this.#nextEntries.set(key, base);
     const built = { skill, entry: { ...base, resources }, root: place.root, files };
     this.#built.set(skill, built);
     verdicts.set(skill.path, { ok: true, root: place.root });
