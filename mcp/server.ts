@@ -242,8 +242,9 @@ async function openForModel(
 }
 
 /**
- * Where a remote client finds `skill`: its root URI and `SKILL.md` under it; a skill with no
- * URI of its own (a single Markdown file) is named `skill:` only, never by its path.
+ * Where a remote client finds `skill`: its root URI and `SKILL.md` under it; a skill the offer
+ * says nothing of (no offer under a broken lock) is named by a `skill://` URI of its name, never
+ * by its path.
  */
 function remoteLocation(skill: DiscoveredSkill, root: string | undefined) {
   const directory = root ?? `skill://${encodeURIComponent(skill.name)}`;

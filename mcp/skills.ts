@@ -228,8 +228,8 @@ class CatalogSkillSource implements SkillSource {
 
   /**
    * The verdict on `skill` in the current offer: its root URI when it is served, the reason
-   * when it is refused, `undefined` when the offer says nothing of it (a single Markdown file,
-   * a skill the lock refuses, or no offer under a broken lock: those refusals are the load's).
+   * when it is refused, `undefined` when the offer says nothing of it
+   * (a skill the lock refuses, or no offer under a broken lock: those refusals are the load's).
    */
   async verdict(skill: DiscoveredSkill): Promise<Verdict | undefined> {
     return toolVerdict((await this.#current()).verdicts.get(skill.path));
@@ -295,7 +295,7 @@ class CatalogSkillSource implements SkillSource {
       verdicts.set(skill.path, verdict);
       return this.#refuse(skill, verdict.message);
     }
-    if (!shared.ok || place === undefined || !place.ok) return undefined; // a single Markdown file
+    if (!shared.ok || place === undefined || !place.ok) return undefined; // refused above
     const known = this.#built.get(skill);
     if (known !== undefined && known.root === place.root) {
       verdicts.set(skill.path, { ok: true, root: place.root });
@@ -309,10 +309,17 @@ class CatalogSkillSource implements SkillSource {
       verdicts.set(skill.path, gone);
       return this.#refuse(skill, gone.message);
     }
+    let flat: string | undefined;
+    try {
+      flat = shared.flatFile === undefined ? undefined : realpathSync(shared.flatFile);
+    } catch {
+      return this.#refuse(skill, "its file is gone");
+    }
     const files = shared.files.map((row, i): ServedFile => ({
       skill,
       uri: place.uris[i],
-      abs: join(directory, ...row.path.split("/")),
+      // A single Markdown file is its skill's one file, served as SKILL.md.
+      abs: flat ?? join(directory, ...row.path.split("/")),
       size: row.bytes,
       sha256: row.sha256,
       mimeType: mimeTypeOf(row.path),
@@ -564,7 +571,7 @@ function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file:
 /**
  * The one verdict on `skill` (from `catalog`'s current report) shared by the tools and the Skills
  * extension: its root URI when served, the reason when refused, `undefined` when the extension
- * says nothing of it (a single Markdown file, or a lock's refusal: the load words those).
+ * says nothing of it (a lock's refusal: the load words those).
  *
  * @example
  * ```ts

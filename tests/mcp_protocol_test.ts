@@ -433,6 +433,8 @@ Deno.test("MCP protocol: one catalog, one verdict: a long description is served 
     const linked = await writeProjectSkill(box, "linked", skillMd("linked", "Has a link.", "L"));
     await Deno.writeTextFile(join(box.home, "outside.txt"), "outside\n");
     await Deno.symlink(join(box.home, "outside.txt"), join(linked, "notes.txt"));
+    const flat = skillMd("flat-notes", "Notes kept in one flat file.", "FLAT-BODY");
+    await Deno.writeTextFile(join(box.project, ".claude", "skills", "flat-notes.md"), flat);
     const reason = "Bundle links are not supported";
     /** The reasons the tools gave: the server's log and doctor must give the same. */
     const said = new Set<string>();
@@ -458,6 +460,11 @@ Deno.test("MCP protocol: one catalog, one verdict: a long description is served 
       equal(own.digest, `sha256:${sha256Hex(bytes)}`, what);
       equal((await read(entry.uri)).contents[0].text, new TextDecoder().decode(bytes), what);
       ok(!(await call("open_skill", { name: "claude-api" })).isError, what);
+      // A single Markdown file is a skill of one file, served by both.
+      ok(listed.skills.some((s) => s.name === "flat-notes"), what);
+      ok(entries.some((e) => e.uri === "skill://flat-notes/SKILL.md"), what);
+      equal((await read("skill://flat-notes/SKILL.md")).contents[0].text, flat, what);
+      ok(!(await call("open_skill", { name: "flat-notes" })).isError, what);
       const found = (await call("find_skills", { query: "linked" })).structuredContent as {
         matches: { name: string }[];
       };

@@ -1,12 +1,15 @@
 /**
  * Whether one skill can be shared as a directory of files with per-file
- * digests, and its files if so: a `SKILL.md` directory (not a flat file)
- * that stays inside its boundary, that the bundle reader accepts (no links,
+ * digests, and its files if so: a `SKILL.md` directory that stays inside its
+ * boundary, that the bundle reader accepts (no links,
  * regular files only, at most 512 files), and whose files together stay
  * within {@linkcode MAX_SHARED_SKILL_BYTES}, and whose `SKILL.md`, parsed
  * from the bytes just read, still lets the model invoke it (the author's
  * opt-out is read fresh, never taken from the catalog). The files come from one bundle
- * read, so they are exactly the rows a bundle of that directory reports.
+ * read, so they are exactly the rows a bundle of that directory reports. A
+ * single Markdown file (a flat `<name>.md`) is shared as a skill of one file,
+ * its own bytes as `SKILL.md` (within the bundle's `SKILL.md` size limit); it
+ * has no bundle digest.
  *
  * {@linkcode shareSkills} reads a whole catalog's skills this way and gives each
  * shareable one its place in the `skill://` URI space (`./uri_space.ts`), in
@@ -33,8 +36,10 @@ import type { DigestCache } from "../bundle/digests.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { type Failure, failure } from "../errors.ts";
-import { formatBytes, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
-import { parseSkillBytes, staysInside } from "./fresh.ts";
+import { ReadError } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
+import { formatBytes, MAX_BUNDLE_SKILL_BYTES, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
+import { parseSkillBytes, readSkillNow, staysInside } from "./fresh.ts";
 import { isSkillName } from "../skill/names.ts";
 import {
   type Placement,
@@ -49,7 +54,6 @@ import {
  * `SKILL.md` included, over its own limit) are the size limits.
  */
 export type ShareRefusal =
-  | "flat-file"
   | "outside"
   | "too-many-files"
   | "too-large"
@@ -58,11 +62,16 @@ export type ShareRefusal =
   | "invalid"
   | "disabled";
 
-/** A skill that can be shared: its directory's files, their bundle digest and its SKILL.md bytes. */
+/**
+ * A skill that can be shared: its directory's files, their bundle digest (none for a single
+ * Markdown file) and its SKILL.md bytes.
+ */
 export interface Shareable {
   ok: true;
   files: BundleFile[];
-  bundleSha256: string;
+  bundleSha256: string | undefined;
+  /** Set for a single Markdown file: its one file is this path, served as `SKILL.md`. */
+  flatFile?: string;
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
@@ -85,9 +94,7 @@ export async function readShareable(
   skill: DiscoveredSkill,
   options: { digests?: DigestCache; lenient?: boolean } = {},
 ): Promise<Shareable | Failure<ShareRefusal>> {
-  if (basename(skill.path) !== "SKILL.md") {
-    return failure("flat-file", "a single Markdown file, not a SKILL.md directory");
-  }
+  if (basename(skill.path) !== "SKILL.md") return readFlat(skill, options.lenient ?? false);
   if (!staysInside(skill.directory, skill.confineTo)) {
     return failure("outside", "the skill folder leaves its boundary");
   }
@@ -118,6 +125,36 @@ export async function readShareable(
       : "bundle";
     return failure(kind, error.message.replace(/\.$/, ""));
   }
+}
+
+/** A single Markdown file as a skill of one file (see the module doc). */
+function readFlat(skill: DiscoveredSkill, lenient: boolean): Shareable | Failure<ShareRefusal> {
+  let now;
+  try {
+    now = readSkillNow(skill.path, {
+      fallbackName: skill.renamedFrom ?? skill.name,
+      lenient,
+      confineTo: skill.confineTo,
+    });
+  } catch (error) {
+    if (error instanceof ReadError) return failure("invalid", error.message);
+    throw error;
+  }
+  if (!now.ok) return failure("invalid", now.message);
+  if (!now.skill.invocation.modelInvocable) {
+    return failure("disabled", "its author disabled model invocation");
+  }
+  if (now.bytes.length > MAX_BUNDLE_SKILL_BYTES) {
+    return failure(
+      "file-too-large",
+      `its file is ${now.bytes.length} bytes, over the ${
+        formatBytes(MAX_BUNDLE_SKILL_BYTES)
+      } a SKILL.md may hold`,
+    );
+  }
+  const skillBytes = new Uint8Array(now.bytes);
+  const files = [{ path: "SKILL.md", bytes: skillBytes.length, sha256: sha256Hex(skillBytes) }];
+  return { ok: true, files, bundleSha256: undefined, flatFile: skill.path, skillBytes };
 }
 
 /** A skill's claim on the URI space, with the catalog skill it stands for. */
@@ -204,12 +241,11 @@ export const SIZE_REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 /** Why a catalog skill is not served as a skill of its own: its files, its place or its name. */
-export type ShareVerdictKind = Exclude<ShareRefusal, "flat-file"> | SpaceRefusalKind | "name";
+export type ShareVerdictKind = ShareRefusal | SpaceRefusalKind | "name";
 
 /**
  * The one verdict on `one` (from {@linkcode shareSkills}): `undefined` when it can be served as a
- * skill with files of its own, else why not, in the words every surface shows. A single
- * Markdown file (`flat-file`) is not refused: it has no folder to share, only its own text.
+ * skill with files of its own, else why not, in the words every surface shows.
  * The name checked is the last segment of the skill path, which the entry's frontmatter carries.
  *
  * @example
@@ -225,7 +261,7 @@ export type ShareVerdictKind = Exclude<ShareRefusal, "flat-file"> | SpaceRefusal
  */
 export function shareVerdict(one: SharedSkill): Failure<ShareVerdictKind> | undefined {
   const { shared, place } = one;
-  if (!shared.ok) return shared.kind === "flat-file" ? undefined : { ...shared, kind: shared.kind };
+  if (!shared.ok) return shared;
   if (place === undefined) {
     return failure("unnameable", `${skillPath(one.skill)} cannot be named by a URI`);
   }
