@@ -148,7 +148,8 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
   // Loaded and following its folders before it listens (see runStdio).
   await catalog.refresh().catch(() => {});
   const endpoint = await listenHttp(
-    () => createSkillsAnywhereServer({ ...options, cwd, log, catalog }).server,
+    // A remote client is never given this machine's paths (skill:// URIs instead).
+    () => createSkillsAnywhereServer({ ...options, cwd, log, catalog, remote: true }).server,
     { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
   );
   // Every change the live catalog applies reaches HTTP clients through the endpoint's notifier.

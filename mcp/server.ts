@@ -6,6 +6,10 @@
  * a factory over a shared catalog so
  * tests can connect it to any transport. Each tool's schemas sit beside its
  * handler; failures are `isError` results that never contain instructions.
+ * Malformed params are -32602 on every method (`./protocol.ts`). The tools
+ * serve what the Skills extension serves (one verdict, `./skills.ts`). For a
+ * remote client (`remote: true`, Streamable HTTP) the tool output names
+ * `skill://` URIs and never a path on this machine; stdio keeps the paths.
  *
  * @example
  * ```ts
@@ -19,8 +23,9 @@ import process from "node:process";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import { originLabel } from "../lib/catalog/origin.ts";
+import { type Origin, originLabel } from "../lib/catalog/origin.ts";
 import { SearchIndex } from "../lib/catalog/search.ts";
+import { sha256Hex } from "../lib/hash.ts";
 import { type Failure, failure } from "../lib/errors.ts";
 import {
   type FindLimits,
@@ -38,7 +43,7 @@ import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
 import { guardParams } from "./protocol.ts";
-import { attachSkills, lockRefusal } from "./skills.ts";
+import { attachSkills, lockRefusal, servedOnly, skillVerdict } from "./skills.ts";
 
 /** The MCP surface's prefix on each diagnostic line; the core's messages carry none. */
 const LOG_PREFIX = `${TOOL_NAME}: `;
@@ -75,6 +80,11 @@ export interface SkillsAnywhereServerOptions {
   lockFile?: string;
   /** Reuse a catalog (one per process; servers come and go with connections). */
   catalog?: ServedCatalog;
+  /**
+   * The client is remote (Streamable HTTP): tool output names each skill's `skill://` URIs and
+   * never a path on this machine (default `false`: local clients get the paths they open).
+   */
+  remote?: boolean;
 }
 
 /** What the factory returns. */
@@ -88,6 +98,12 @@ export const SERVER_INSTRUCTIONS =
   "This server exposes the Agent Skills installed for every coding agent on this machine, plus configured Git sources, as one catalog. " +
   "Call find_skills with a few keywords, then open_skill with the exact name it returns to load the instructions. " +
   "Resolve scripts and files relative to the returned base directory, and only when a step needs them.";
+
+/** The instructions to a remote client's model: the files are `skill://` resources. */
+const REMOTE_INSTRUCTIONS = SERVER_INSTRUCTIONS.replace(
+  "relative to the returned base directory",
+  "as the skill:// resources open_skill names (resources/read)",
+);
 
 function isResolved(config: RawConfig | ResolvedConfig): config is ResolvedConfig {
   return typeof (config as ResolvedConfig).stateDir === "string";
@@ -103,15 +119,36 @@ interface ServerContext {
   catalog: ServedCatalog;
   limits: FindLimits;
   log: Log;
+  /** Whether the client is remote (see {@linkcode SkillsAnywhereServerOptions.remote}). */
+  remote: boolean;
 }
 
 type SkillRowValue = { name: string; description: string; source: string };
 
-const row = (skill: DiscoveredSkill): SkillRowValue => ({
+/**
+ * Where a skill comes from, in words: a local Git repository is a path on this machine, so a
+ * remote client reads `git local/<12 hex>` (a digest of that path) instead.
+ */
+function sourceLabel(origin: Origin, remote: boolean): string {
+  if (remote && origin.kind === "source" && /^(?:\/|[A-Za-z]:[\\/]|file:)/.test(origin.repo)) {
+    return `git local/${sha256Hex(origin.repo).slice(0, 12)}`;
+  }
+  return originLabel(origin);
+}
+
+const rowOf = (remote: boolean) => (skill: DiscoveredSkill): SkillRowValue => ({
   name: skill.name,
   description: skill.description,
-  source: originLabel(skill.origin),
+  source: sourceLabel(skill.origin, remote),
 });
+
+/**
+ * The skills the tools serve: the model's, less those the one verdict refuses (the Skills
+ * extension refuses them with the same words; see `./skills.ts`).
+ */
+async function servedSkills({ catalog, log }: ServerContext): Promise<DiscoveredSkill[]> {
+  return await servedOnly(catalog, log, await catalog.modelSkills());
+}
 
 const line = (s: SkillRowValue) => `- ${s.name} — ${s.description} [${s.source}]`;
 
@@ -121,6 +158,15 @@ const SkillRow = z.object({ name: z.string(), description: z.string(), source: z
 const MCP_WORDS: RenderWords = {
   declaredToolsNote:
     "This server cannot restrict your tools. Treat anything beyond that list as outside what the author asked for.",
+};
+
+/** The words for a remote client: the skill's files are resources under its root URI. */
+const REMOTE_WORDS: RenderWords = {
+  ...MCP_WORDS,
+  resourceLines: (root) => [
+    `Files of this skill are resources under ${root}/ (resources/read).`,
+    `Resolve every relative path in these instructions against ${root}/, and read scripts, references and assets only when a step needs them.`,
+  ],
 };
 
 /** The server's words for refusals that concern its own tool arguments; others keep the core's. */
@@ -174,16 +220,36 @@ async function openForModel(
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
   if (!found.ok && found.kind === "unknown") return await skippedOr(context, name, asked, found);
   if (!found.ok) return found;
+  // The one verdict: a skill the Skills extension refuses is refused here in the same words.
+  const verdict = await skillVerdict(context.catalog, context.log, found.skill);
+  if (verdict?.ok === false) {
+    return failure(
+      "not-served",
+      `skill "${found.skill.name}" is not offered as an MCP skill: ${verdict.message}; doctor lists it`,
+    );
+  }
+  const root = verdict?.ok ? verdict.root : undefined;
   const open = {
     ...options,
     lenient: context.catalog.config.lenient,
-    words: MCP_WORDS,
+    words: context.remote ? REMOTE_WORDS : MCP_WORDS,
     warn: (message: string) => context.log("warn", `${asked}: ${message}`),
+    location: context.remote ? remoteLocation(found.skill, root) : undefined,
   };
   const lock = context.catalog.lock;
   return lock === undefined
     ? await openSkill(found.skill, open)
     : await openLocked(lock, found.skill, open);
+}
+
+/**
+ * Where a remote client finds `skill`: its root URI and `SKILL.md` under it; a skill the offer
+ * says nothing of (no offer under a broken lock) is named by a `skill://` URI of its name, never
+ * by its path.
+ */
+function remoteLocation(skill: DiscoveredSkill, root: string | undefined) {
+  const directory = root ?? `skill://${encodeURIComponent(skill.name)}`;
+  return { directory, path: `${directory}/SKILL.md` };
 }
 
 /**
@@ -205,7 +271,9 @@ async function skippedOr(
   );
 }
 
-function registerListSkills(server: McpServer, { catalog, limits }: ServerContext): void {
+function registerListSkills(server: McpServer, context: ServerContext): void {
+  const { limits } = context;
+  const row = rowOf(context.remote);
   server.registerTool("list_skills", {
     title: "List skills",
     description:
@@ -216,7 +284,7 @@ function registerListSkills(server: McpServer, { catalog, limits }: ServerContex
     }),
     outputSchema: z.object({ total: z.number(), skills: z.array(SkillRow) }),
   }, async ({ limit, offset }) => {
-    const skills = await catalog.modelSkills();
+    const skills = await servedSkills(context);
     const start = offset ?? 0;
     const page = skills.slice(start, start + (limit ?? limits.maxLimit)).map(row);
     const text = skills.length === 0
@@ -233,18 +301,20 @@ function registerListSkills(server: McpServer, { catalog, limits }: ServerContex
 const searchIndexes = new WeakMap<ServedCatalog, SearchIndex<DiscoveredSkill>>();
 
 /**
- * The catalog's search index: created with the first server over the catalog, which starts
- * indexing the first report in the background (a turn for requests every 500 skills), and brought
+ * The catalog's search index over the skills it serves (`servedSkills`: the one verdict applies):
+ * created with the first server over the catalog, which starts indexing the first report in the
+ * background (a turn for requests every 500 skills), and brought
  * up to date after each change the catalog announces; a search indexes what is still missing.
  * Only skills new to the index (new objects: changed or added) have their SKILL.md read.
  */
-function searchIndexOf(catalog: ServedCatalog): SearchIndex<DiscoveredSkill> {
+function searchIndexOf(context: ServerContext): SearchIndex<DiscoveredSkill> {
+  const { catalog } = context;
   let index = searchIndexes.get(catalog);
   if (index !== undefined) return index;
   const made = index = new SearchIndex<DiscoveredSkill>();
   searchIndexes.set(catalog, made);
   const build = () => {
-    catalog.modelSkills().then((skills) => made.updateAsync(skills, bodyReader(catalog)))
+    servedSkills(context).then((skills) => made.updateAsync(skills, bodyReader(catalog)))
       .catch(() => {}); // a failure shows in the next request, which indexes again
   };
   build();
@@ -257,8 +327,10 @@ function bodyReader(catalog: ServedCatalog): (skill: DiscoveredSkill) => string 
   return (skill) => freshBody(skill, catalog.config.lenient);
 }
 
-function registerFindSkills(server: McpServer, { catalog, limits }: ServerContext): void {
-  const index = searchIndexOf(catalog);
+function registerFindSkills(server: McpServer, context: ServerContext): void {
+  const { catalog, limits } = context;
+  const row = rowOf(context.remote);
+  const index = searchIndexOf(context);
   server.registerTool("find_skills", {
     title: "Find skills",
     description:
@@ -271,7 +343,7 @@ function registerFindSkills(server: McpServer, { catalog, limits }: ServerContex
     }),
     outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
   }, async ({ query, limit }) => {
-    const skills = await catalog.modelSkills();
+    const skills = await servedSkills(context);
     const body = bodyReader(catalog);
     const found = await findSkills(skills, { query, limit }, { limits, body, index });
     if (!found.ok) return toolError(found.message);
@@ -376,7 +448,7 @@ export function createSkillsAnywhereServer(
     });
   const server = new McpServer(
     { name: TOOL_NAME, version: VERSION },
-    { instructions: SERVER_INSTRUCTIONS },
+    { instructions: options.remote === true ? REMOTE_INSTRUCTIONS : SERVER_INSTRUCTIONS },
   );
   // Malformed params are -32602 on every method registered from here on (see ./protocol.ts); the
   // capabilities come after, as given in the constructor they would register handlers before it.
@@ -386,7 +458,12 @@ export function createSkillsAnywhereServer(
     tools: { listChanged: false },
     resources: { listChanged: true },
   });
-  const context = { catalog, limits: findLimits(options.findLimit, options.maxLimit), log };
+  const context = {
+    catalog,
+    limits: findLimits(options.findLimit, options.maxLimit),
+    log,
+    remote: options.remote === true,
+  };
   registerListSkills(server, context);
   registerFindSkills(server, context);
   registerOpenSkill(server, context);

@@ -13,11 +13,21 @@
  * a later skill whose root or files would meet an earlier one's is not
  * offered (the log says why; `doctor` lists it), never merged or written over.
  *
- * The entries are built once per catalog report and kept until the report
- * changes or a read finds a file changed; digests are kept by file identity
- * ({@linkcode DigestCache}), so a rebuild re-reads only changed files. Reads
- * are fresh (the bounded reader, no links, regular files) and must match the
- * published size and digest, or they are refused.
+ * The offer is built once per catalog report and kept until the report
+ * changes or a read finds a file changed. Each skill's read, entry and files
+ * are kept by the catalog's skill object (an unchanged skill is the same
+ * object in the next report), and digests by file identity
+ * ({@linkcode DigestCache}), so a rebuild reads, digests and parses only what
+ * changed. Reads are fresh (the bounded reader, no links, regular files) and
+ * must match the published size and digest, or they are refused; a read is a
+ * map lookup and one bounded read and hash. `resources/list` comes in pages of
+ * {@linkcode PAGE_SIZE} ({@linkcode attachSkills}).
+ *
+ * One verdict ({@linkcode skillVerdict}, the core's `shareVerdict`) decides
+ * which skills are served: the tools refuse what the extension refuses, in
+ * the same words. A `SKILL.md` the SDK's strict entry check refuses but the
+ * catalog took (a description over 1,024 characters, cut by lenient mode) is
+ * served with the catalog's name and description and the real digests.
  *
  * Under a project lock the offer holds only the skills the lock allows: their
  * bundle digest, from the same read as their rows, equals the locked one, so
@@ -59,7 +69,16 @@ import { DigestCache } from "../lib/bundle/digests.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
 import { readBoundedSync } from "../lib/fs/mod.ts";
 import { sha256Hex } from "../lib/hash.ts";
-import { type SharedSkill, shareSkills } from "../lib/load/share.ts";
+import {
+  type Shareable,
+  type SharedSkill,
+  type ShareRefusal,
+  shareSkills,
+  shareVerdict,
+  type ShareVerdictKind,
+  SIZE_REFUSALS,
+} from "../lib/load/share.ts";
+import { type Failure, failure } from "../lib/errors.ts";
 import { skillPath, skillRootUri } from "../lib/load/uri_space.ts";
 import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
@@ -70,6 +89,8 @@ const PAGE_SIZE = 100;
 
 /** One served file: where it is on disk and what was published for it. */
 interface ServedFile {
+  /** The catalog skill it belongs to. */
+  skill: DiscoveredSkill;
   uri: string;
   abs: string;
   size: number;
@@ -89,7 +110,12 @@ interface Offer {
   refused: Map<string, string>;
   /** Under a lock that is gone or invalid: why nothing is served. */
   blocked?: string;
+  /** By SKILL.md path: the root URI of each served skill, or why the verdict refuses it. */
+  verdicts: Map<string, Verdict>;
 }
+
+/** The one verdict on a catalog skill: served under a root URI, or refused with the reason. */
+export type Verdict = { ok: true; root: string } | Failure<ShareVerdictKind | "gone">;
 
 /** A served skill before it joins the offer. */
 interface Built {
@@ -156,8 +182,19 @@ class CatalogSkillSource implements SkillSource {
   readonly #catalog: ServedCatalog;
   readonly #log: Log;
   readonly #digests = new DigestCache();
-  /** Entries by skill path and SKILL.md digest: a rebuild parses only changed frontmatter. */
+  /**
+   * Per catalog skill object (an unchanged skill is the same object in the next report): how
+   * reading it went, and what it became in the offer under which root. A rebuild reads, digests
+   * and parses only skills it has not seen.
+   */
+  readonly #reads = new WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>();
+  readonly #built = new WeakMap<DiscoveredSkill, Built>();
+  /**
+   * Entries by skill path, SKILL.md digest and catalog description, from the last build: a
+   * catalog that gives new objects for unchanged skills still has their frontmatter parsed once.
+   */
   #entries = new Map<string, Skill>();
+  #nextEntries = new Map<string, Skill>();
   #offer?: { report: DiscoveryReport; lock?: string; offer: Promise<Offer> };
   /** Refusals already logged, so a rebuild does not repeat them. */
   readonly #said = new Set<string>();
@@ -189,34 +226,58 @@ class CatalogSkillSource implements SkillSource {
     return await this.#offer.offer;
   }
 
+  /**
+   * The verdict on `skill` in the current offer: its root URI when it is served, the reason
+   * when it is refused, `undefined` when the offer says nothing of it
+   * (a skill the lock refuses, or no offer under a broken lock: those refusals are the load's).
+   */
+  async verdict(skill: DiscoveredSkill): Promise<Verdict | undefined> {
+    return toolVerdict((await this.#current()).verdicts.get(skill.path));
+  }
+
+  /** Every verdict of the current offer, by SKILL.md path (see {@linkcode verdict}). */
+  async verdicts(): Promise<ReadonlyMap<string, Verdict>> {
+    return (await this.#current()).verdicts;
+  }
+
+  /** Forgets the offer and what `skill` was read as: the next request reads it again. */
+  #stale(skill: DiscoveredSkill): void {
+    this.#reads.delete(skill);
+    this.#built.delete(skill);
+    this.#offer = undefined;
+  }
+
   async #build(report: DiscoveryReport, lock: LockState | undefined): Promise<Offer> {
     if (lock !== undefined && !lock.ok) return { ...assemble([]), blocked: lock.message };
     const built: Built[] = [];
-    const entries = new Map<string, Skill>();
     const refused = new Map<string, string>();
+    const verdicts = new Map<string, Verdict>();
     const signers = lock?.ok ? await this.#catalog.lock?.signers(lock) : undefined;
     // One place per skill in the skill:// space, in precedence order, before the lock's verdict:
     // what each URI names does not depend on --locked, and doctor reports the same refusals.
     const shared = await shareSkills(report.skills.filter(offerable), {
       digests: this.#digests,
       lenient: this.#catalog.config.lenient,
+      known: this.#reads,
     });
+    this.#nextEntries = new Map();
     for (const one of shared) {
-      const served = await this.#buildOne(one, entries, lock, refused, signers);
+      const served = await this.#buildOne(one, lock, refused, signers, verdicts);
       if (served !== undefined) built.push(served);
     }
-    this.#entries = entries;
-    return { ...assemble(built), refused };
+    this.#entries = this.#nextEntries;
+    return { ...assemble(built), refused, verdicts };
   }
 
   /** One skill's entry and files, or `undefined` (refusal logged) when it cannot be served. */
   async #buildOne(
-    { skill, shared, place }: SharedSkill,
-    entries: Map<string, Skill>,
+    one: SharedSkill,
     lock: LockState | undefined,
     refused: Map<string, string>,
     signers: Signers | undefined,
+    verdicts: Map<string, Verdict>,
   ): Promise<Built | undefined> {
+    const { skill, shared, place } = one;
     const locked = lock?.ok
       ? await signedVerdict(
         verdictOf(lock, skill, shared.ok ? shared.bundleSha256 : undefined),
@@ -229,36 +290,36 @@ class CatalogSkillSource implements SkillSource {
       if (root !== undefined) refused.set(root, locked.message);
       return this.#refuse(skill, locked.message);
     }
-    if (!shared.ok) return this.#refuse(skill, shared.message);
-    if (place === undefined || !place.ok) {
-      return this.#refuse(skill, place?.message ?? "it has no skill:// URI");
+    const verdict = shareVerdict(one);
+    if (verdict !== undefined) {
+      verdicts.set(skill.path, verdict);
+      return this.#refuse(skill, verdict.message);
     }
-    const path = place.claim.path;
-    const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
-    const key = `${path}\0${skillMd.sha256}`;
-    let base = this.#entries.get(key) ?? entries.get(key);
-    if (base === undefined) {
-      try {
-        base = await skillEntry(path, { "SKILL.md": shared.skillBytes });
-      } catch (error) {
-        if (!(error instanceof SkillCatalogError)) throw error;
-        return this.#refuse(skill, error.problems.map((p) => p.message).join("; "));
-      }
-    }
-    entries.set(key, base);
-    // The SDK spells the root as the URI space does; anything else is not served.
-    if (base.uri !== `${place.root}/SKILL.md`) {
-      return this.#refuse(skill, `${path} cannot be named by a URI`);
+    if (!shared.ok || place === undefined || !place.ok) return undefined; // refused above
+    const known = this.#built.get(skill);
+    if (known !== undefined && known.root === place.root) {
+      verdicts.set(skill.path, { ok: true, root: place.root });
+      return known;
     }
     let directory: string;
     try {
       directory = realpathSync(skill.directory);
     } catch {
-      return this.#refuse(skill, "its folder is gone");
+      const gone = failure("gone", "its folder is gone");
+      verdicts.set(skill.path, gone);
+      return this.#refuse(skill, gone.message);
+    }
+    let flat: string | undefined;
+    try {
+      flat = shared.flatFile === undefined ? undefined : realpathSync(shared.flatFile);
+    } catch {
+      return this.#refuse(skill, "its file is gone");
     }
     const files = shared.files.map((row, i): ServedFile => ({
+      skill,
       uri: place.uris[i],
-      abs: join(directory, ...row.path.split("/")),
+      // A single Markdown file is its skill's one file, served as SKILL.md.
+      abs: flat ?? join(directory, ...row.path.split("/")),
       size: row.bytes,
       sha256: row.sha256,
       mimeType: mimeTypeOf(row.path),
@@ -268,7 +329,15 @@ class CatalogSkillSource implements SkillSource {
       digest: `sha256:${f.sha256}`,
       size: f.size,
     }));
-    return { skill, entry: { ...base, resources }, root: place.root, files };
+    const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
+    const key = `${place.root}\0${skillMd.sha256}\0${skill.description}`;
+    const base = this.#entries.get(key) ??
+      await entryOf(place.claim.path, place.root, shared.skillBytes, skill);
+    this.#nextEntries.set(key, base);
+    const built = { skill, entry: { ...base, resources }, root: place.root, files };
+    this.#built.set(skill, built);
+    verdicts.set(skill.path, { ok: true, root: place.root });
+    return built;
   }
 
   #refuse(skill: DiscoveredSkill, reason: string): undefined {
@@ -299,14 +368,17 @@ class CatalogSkillSource implements SkillSource {
       if (served !== undefined) return served;
       // The file changed since the offer was built: build it again (only changed files are
       // re-read) and serve the fresh bytes when they verify against the new offer.
-      this.#offer = undefined;
+      this.#stale(file.skill);
       const fresh = await this.#current();
       const again = fresh.files.get(file.uri);
       const bytes = again === undefined ? undefined : this.#readChecked(again);
       if (bytes !== undefined) return bytes;
       // Under a lock the fresh offer may refuse the skill now: say the lock's reason.
       if (again === undefined) refuseLocked(fresh, file.uri);
-      this.#log("warn", `${file.uri}: ${file.abs} changed while it was read; not served`);
+      // No longer served: the rebuild logged why. Still served: it changed again as it was read.
+      if (again !== undefined) {
+        this.#log("warn", `${file.uri}: ${file.abs} changed while it was read; not served`);
+      }
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         again === undefined
@@ -363,6 +435,33 @@ class CatalogSkillSource implements SkillSource {
     const { items, nextCursor } = page((await this.#current()).listed, cursor, (r) => r.uri);
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
+}
+
+/**
+ * The entry of a skill at `path` (root URI `root`): its frontmatter as the SDK reads the
+ * `SKILL.md` bytes; when the SDK refuses them but the catalog took the skill (lenient mode cut
+ * a description over 1,024 characters, or took the name from the folder), the catalog's name
+ * and description. The resources (with the real files' digests) are added by the caller.
+ */
+async function entryOf(
+  path: string,
+  root: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  skill: DiscoveredSkill,
+): Promise<Skill> {
+  try {
+    const entry = await skillEntry(path, { "SKILL.md": bytes });
+    // The SDK spells the root as the URI space does; if it did not, the catalog's entry is used.
+    if (entry.uri === `${root}/SKILL.md`) return entry;
+  } catch (error) {
+    if (!(error instanceof SkillCatalogError)) throw error;
+  }
+  const name = path.split("/").pop()!;
+  return {
+    uri: `${root}/SKILL.md`,
+    frontmatter: { name, description: skill.description },
+    resources: [],
+  };
 }
 
 /**
@@ -448,7 +547,7 @@ function assemble(built: Built[]): Offer {
     size: files.find((f) => f.uri === entry.uri)?.size,
   })).sort((a, b) => compareCodeUnits(a.uri, b.uri));
   const byUri = new Map(entries.map((e) => [e.uri, e]));
-  return { entries, byUri, files, dirs: sorted, listed, refused: new Map() };
+  return { entries, byUri, files, dirs: sorted, listed, refused: new Map(), verdicts: new Map() };
 }
 
 /** Adds `file` and every folder on its way below `root` to the children of their parents. */
@@ -467,6 +566,63 @@ function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file:
       parent = uri;
     }
   }
+}
+
+/**
+ * The one verdict on `skill` (from `catalog`'s current report) shared by the tools and the Skills
+ * extension: its root URI when served, the reason when refused, `undefined` when the extension
+ * says nothing of it (a lock's refusal: the load words those).
+ *
+ * @example
+ * ```ts
+ * import { skillVerdict } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * const pdf = await catalog.lookup("pdf");
+ * if (pdf !== undefined) console.log(await skillVerdict(catalog, () => {}, pdf));
+ * ```
+ */
+export async function skillVerdict(
+  catalog: ServedCatalog,
+  log: Log,
+  skill: DiscoveredSkill,
+): Promise<Verdict | undefined> {
+  skillsExtension(catalog, log);
+  return await sources.get(catalog)!.verdict(skill);
+}
+
+/**
+ * `skills` less those the one verdict refuses (see {@linkcode skillVerdict}); one offer for all.
+ *
+ * @example
+ * ```ts
+ * import { servedOnly } from "./skills.ts";
+ * import { ServedCatalog } from "./catalog.ts";
+ * import { resolveConfig } from "../lib/catalog/config.ts";
+ * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
+ * const served = await servedOnly(catalog, () => {}, await catalog.modelSkills());
+ * ```
+ */
+export async function servedOnly(
+  catalog: ServedCatalog,
+  log: Log,
+  skills: DiscoveredSkill[],
+): Promise<DiscoveredSkill[]> {
+  skillsExtension(catalog, log);
+  const verdicts = await sources.get(catalog)!.verdicts();
+  return skills.filter((skill) => toolVerdict(verdicts.get(skill.path))?.ok !== false);
+}
+
+/**
+ * The verdict as the tools apply it: a SKILL.md that no longer parses or that its author
+ * disabled is refused by the load itself, fresh, in its own words; the size limits of sharing
+ * every file do not concern a tool that serves the instructions alone (`doctor` lists them).
+ */
+function toolVerdict(verdict: Verdict | undefined): Verdict | undefined {
+  if (verdict?.ok !== false) return verdict;
+  const loads = verdict.kind === "invalid" || verdict.kind === "disabled";
+  return loads || SIZE_REFUSALS.has(verdict.kind) ? undefined : verdict;
 }
 
 const extensions = new WeakMap<ServedCatalog, SkillsExtension>();

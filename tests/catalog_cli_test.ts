@@ -389,6 +389,8 @@ Deno.test("doctor --json: keys, roots, renamed, repaired, skipped and dropped fi
       "complete",
       "too_large_for_mcp",
       "uri_refused_for_mcp",
+      // The one verdict of the MCP tools and the Skills extension (issue 29).
+      "not_served_over_mcp",
       "place_collisions",
       // Failed Git sources and near misses (issue 30, finding 5).
       "failed_sources",

@@ -3,13 +3,24 @@
 // cursors, the capabilities advertised, find_skills totals, and a read after an edit.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { resolveConfig } from "../lib/catalog/config.ts";
+import { loadCatalog } from "../lib/catalog/mod.ts";
+import { type ShareOptions, shareSkills } from "../lib/load/share.ts";
+import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import {
+  cli,
   type ClientKind,
+  gitRepo,
   type RawServer,
+  type ReadResult,
   rejection,
   type RpcMessage,
+  type Sandbox,
+  sha256Hex,
   skillMd,
+  textOf,
+  type ToolResult,
   withRawServer,
   withSandbox,
   withSession,
@@ -334,5 +345,219 @@ Deno.test("MCP protocol: JSON-RPC batches are served under 2025-03-26 only, on s
         equal(refused.messages[0]?.id, null, version);
       }
     });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Remote rendering and one verdict
+
+/** Every path of the sandbox a remote client must never see. */
+function sandboxPaths(box: Sandbox): string[] {
+  return [box.root, box.home, box.project, Deno.realPathSync(box.root)];
+}
+
+Deno.test("MCP protocol: over HTTP tool output names skill:// URIs, never server paths; stdio keeps them", async () => {
+  await withSandbox(async (box) => {
+    const pdf = await catalogFixture(box);
+    const upstream = join(box.root, "upstream");
+    await gitRepo(box, upstream, {
+      "skills/git-notes/SKILL.md": skillMd("git-notes", "Notes kept in Git.", "GIT-BODY"),
+    });
+    equal((await cli(box, ["add", upstream])).code, 0);
+    await withHttpServer(box, [], async (server) => {
+      for (const kind of HTTP_KINDS) {
+        const { client } = await connectHttp(server.url, kind);
+        try {
+          const call = async (name: string, args: Record<string, unknown>) =>
+            await client.callTool({ name, arguments: args }) as ToolResult;
+          const outputs = [
+            await call("list_skills", {}),
+            await call("find_skills", { query: "notes" }),
+            await call("open_skill", { name: "git-notes" }),
+          ];
+          const opened = await call("open_skill", { name: "pdf-forms", include_bundle: true });
+          outputs.push(opened);
+          for (const output of outputs) {
+            const json = JSON.stringify(output);
+            for (const path of sandboxPaths(box)) ok(!json.includes(path), `${kind}: ${json}`);
+          }
+          const text = textOf(opened);
+          ok(
+            text.includes(
+              "Files of this skill are resources under skill://pdf-forms/ (resources/read).",
+            ),
+            text,
+          );
+          ok(!text.includes("Base directory"), text);
+          const facts = opened.structuredContent as { directory: string; path: string };
+          equal(facts.directory, "skill://pdf-forms");
+          equal(facts.path, "skill://pdf-forms/SKILL.md");
+          const listed = outputs[0].structuredContent as { skills: { source: string }[] };
+          ok(listed.skills.some((s) => /^git local\/[0-9a-f]{12}$/.test(s.source)), kind);
+          // What the text names is there to read.
+          const read = await client.readResource({ uri: "skill://pdf-forms/scripts/fill.py" });
+          equal((read as ReadResult).contents[0].text, "print('fill')\n");
+        } finally {
+          await client.close();
+        }
+      }
+    });
+    for (const kind of STDIO_KINDS) {
+      await withSession(box, kind, async (s) => {
+        const opened = await s.call("open_skill", { name: "pdf-forms" });
+        ok(textOf(opened).includes(`Base directory for this skill: ${pdf}`), textOf(opened));
+        equal((opened.structuredContent as { directory: string }).directory, pdf);
+        const listed = (await s.call("list_skills")).structuredContent as {
+          skills: { source: string }[];
+        };
+        ok(listed.skills.some((s) => s.source === `git ${upstream}`), kind);
+      });
+    }
+  });
+});
+
+const CLAUDE_API = "testdata/reference/samples/anthropics-skills/claude-api/SKILL.md";
+
+/** A skill entry of `skills/list`. */
+interface Entry {
+  uri: string;
+  frontmatter: { name: string; description: string };
+  resources: { uri: string; digest: string }[];
+}
+
+Deno.test("MCP protocol: one catalog, one verdict: a long description is served by both; a refused skill by neither, in the same words", async () => {
+  await withSandbox(async (box) => {
+    await catalogFixture(box);
+    const bytes = await Deno.readFile(join(ROOT, CLAUDE_API));
+    await writeProjectSkill(box, "claude-api", new TextDecoder().decode(bytes));
+    const linked = await writeProjectSkill(box, "linked", skillMd("linked", "Has a link.", "L"));
+    await Deno.writeTextFile(join(box.home, "outside.txt"), "outside\n");
+    await Deno.symlink(join(box.home, "outside.txt"), join(linked, "notes.txt"));
+    const flat = skillMd("flat-notes", "Notes kept in one flat file.", "FLAT-BODY");
+    await Deno.writeTextFile(join(box.project, ".claude", "skills", "flat-notes.md"), flat);
+    const reason = "Bundle links are not supported";
+    /** The reasons the tools gave: the server's log and doctor must give the same. */
+    const said = new Set<string>();
+    const check = async (
+      call: (name: string, args: Record<string, unknown>) => Promise<ToolResult>,
+      rpc: (method: string, params: Record<string, unknown>) => Promise<RpcMessage>,
+      read: (uri: string) => Promise<ReadResult>,
+      what: string,
+    ) => {
+      const listed = (await call("list_skills", {})).structuredContent as {
+        skills: { name: string; description: string }[];
+      };
+      const tool = listed.skills.find((s) => s.name === "claude-api");
+      ok(tool !== undefined, what);
+      equal([...tool.description].length, 1024, what);
+      ok(!listed.skills.some((s) => s.name === "linked"), what);
+      const entries = (await rpc("skills/list", {})).result?.skills as Entry[];
+      const entry = entries.find((e) => e.uri === "skill://claude-api/SKILL.md");
+      ok(entry !== undefined, `${what}: ${entries.map((e) => e.uri)}`);
+      equal(entry.frontmatter.description, tool.description, what);
+      equal(entry.frontmatter.name, "claude-api", what);
+      const own = entry.resources.find((r) => r.uri === entry.uri)!;
+      equal(own.digest, `sha256:${sha256Hex(bytes)}`, what);
+      equal((await read(entry.uri)).contents[0].text, new TextDecoder().decode(bytes), what);
+      ok(!(await call("open_skill", { name: "claude-api" })).isError, what);
+      // A single Markdown file is a skill of one file, served by both.
+      ok(listed.skills.some((s) => s.name === "flat-notes"), what);
+      ok(entries.some((e) => e.uri === "skill://flat-notes/SKILL.md"), what);
+      equal((await read("skill://flat-notes/SKILL.md")).contents[0].text, flat, what);
+      ok(!(await call("open_skill", { name: "flat-notes" })).isError, what);
+      const found = (await call("find_skills", { query: "linked" })).structuredContent as {
+        matches: { name: string }[];
+      };
+      ok(!found.matches.some((m) => m.name === "linked"), what);
+      const refused = await call("open_skill", { name: "linked" });
+      equal(refused.isError, true, what);
+      const words = /^skill "linked" is not offered as an MCP skill: (.+); doctor lists it$/.exec(
+        textOf(refused),
+      );
+      ok(words !== null && words[1].startsWith(reason), `${what}: ${textOf(refused)}`);
+      said.add(words[1]);
+      ok(!entries.some((e) => e.uri === "skill://linked/SKILL.md"), what);
+      const get = await rpc("skills/get", { uri: "skill://linked/SKILL.md" });
+      equal(get.error?.code, -32602, what);
+    };
+    for (const kind of STDIO_KINDS) {
+      const stderr = await withSession(box, kind, async (s) => {
+        // The session's own client speaks the tools; a raw server beside it the extension.
+        await withRawServer(box, async (raw) => {
+          await raw.initialize();
+          let id = 0;
+          await check(
+            (name, args) => s.call(name, args),
+            (method, params) => raw.request(++id, method, params),
+            (uri) => s.read(uri),
+            `stdio ${kind}`,
+          );
+        });
+      });
+      for (const words of said) {
+        ok(stderr.includes(`skill "linked" is not offered as an MCP skill: ${words} (`), stderr);
+      }
+    }
+    await withHttpServer(box, [], async (server) => {
+      for (const kind of HTTP_KINDS) {
+        const { client } = await connectHttp(server.url, kind);
+        try {
+          let id = 0;
+          await check(
+            async (name, args) => await client.callTool({ name, arguments: args }) as ToolResult,
+            async (method, params) =>
+              (await post(server.url, { jsonrpc: "2.0", id: ++id, method, params })).messages[0],
+            async (uri) => await client.readResource({ uri }) as ReadResult,
+            `HTTP ${kind}`,
+          );
+        } finally {
+          await client.close();
+        }
+      }
+    });
+    const doctor = await cli(box, ["doctor", "--json"]);
+    const doc = JSON.parse(doctor.stdout) as {
+      not_served_over_mcp: { name: string; kind: string; reason: string }[];
+    };
+    equal(said.size, 1, [...said].join("\n"));
+    deepEqual(
+      doc.not_served_over_mcp.map((r) => [r.name, r.kind, r.reason]),
+      [["linked", "bundle", [...said][0]]],
+    );
+    const text = await cli(box, ["doctor"]);
+    match(text.stdout, /Not served over MCP \(the tools and the Skills extension\) \(1\):/);
+    ok(!doc.not_served_over_mcp.some((r) => r.name === "claude-api"));
+  });
+});
+
+Deno.test("the offer is rebuilt by skill identity: only new skill objects are read, digested and parsed", async () => {
+  await withTempDir(async (home) => {
+    const skills = join(home, ".claude", "skills");
+    await writeTree(skills, {
+      "alpha/SKILL.md": skillMd("alpha", "First.", "A"),
+      "beta/SKILL.md": skillMd("beta", "Second.", "B"),
+      "beta/notes.txt": "one\n",
+      "gamma/SKILL.md": skillMd("gamma", "Third.", "C"),
+    });
+    const config = resolveConfig({}, { HOME: home });
+    const { report } = await loadCatalog(config, { cwd: home });
+    const known: ShareOptions["known"] = new WeakMap();
+    const first = await shareSkills(report.skills, { known });
+    equal(first.length, 3);
+    // beta changes on disk. The same objects stand for unchanged skills (the live catalog's
+    // contract): nothing is read again, so even beta's stale read is what comes back.
+    await Deno.writeTextFile(join(skills, "beta", "notes.txt"), "two, longer\n");
+    const again = await shareSkills(report.skills, { known });
+    for (const [i, one] of again.entries()) ok(one.shared === first[i].shared, one.skill.name);
+    // A new object for beta (what the live catalog gives for a changed skill): only it is read.
+    const beta = report.skills.find((s) => s.name === "beta")!;
+    const changed = report.skills.map((s) => s === beta ? { ...beta } : s);
+    const third = await shareSkills(changed, { known });
+    for (const [i, one] of third.entries()) {
+      equal(one.shared === first[i].shared, one.skill.name !== "beta", one.skill.name);
+    }
+    const notes = third.find((o) => o.skill.name === "beta")!.shared;
+    ok(notes.ok);
+    equal(notes.files.find((f) => f.path === "notes.txt")?.bytes, 12);
   });
 });

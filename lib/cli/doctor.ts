@@ -23,7 +23,7 @@ import { loadCatalog } from "../catalog/mod.ts";
 import { nearMisses, type NearMissKind } from "../catalog/near.ts";
 import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
 import type { RenameReason } from "../catalog/precedence.ts";
-import { shareSkills } from "../load/share.ts";
+import { shareSkills, shareVerdict, SIZE_REFUSALS } from "../load/share.ts";
 import { gitAvailable } from "../sources/git.ts";
 import type { OptionValues } from "./args.ts";
 import { cliCatalog, type FailedSource, hiddenSections } from "./catalog.ts";
@@ -87,6 +87,9 @@ async function wholeProjectCollisions(
   return whole.uncovered === undefined ? [] : placeCollisions(whole.report.skills, root);
 }
 
+/** Verdicts `doctor` lists under their own headings (the size limits, the URI space). */
+const SHOWN_APART = new Set([...SIZE_REFUSALS, "taken", "inside", "holds", "unnameable"]);
+
 /**
  * Model skills the MCP Skills extension does not offer because of its per-skill limits, and
  * those refused a place in the `skill://` URI space (each with the earlier skill that holds it).
@@ -101,10 +104,23 @@ async function sharing(skills: readonly DiscoveredSkill[], lenient: boolean) {
     reason: string;
     holder: { name: string; path: string } | null;
   }[] = [];
+  const notServed: { name: string; path: string; kind: string; reason: string }[] = [];
   const offerable = skills.filter((s) => s.invocation.modelInvocable);
-  for (const { skill, shared, place } of await shareSkills(offerable, { lenient })) {
-    if (!shared.ok && (shared.kind === "too-many-files" || shared.kind === "too-large")) {
+  for (const one of await shareSkills(offerable, { lenient })) {
+    const { skill, shared, place } = one;
+    if (!shared.ok && SIZE_REFUSALS.has(shared.kind)) {
       tooLarge.push({ name: skill.name, path: skill.directory, reason: shared.message });
+    }
+    // The one verdict (the MCP tools and the Skills extension alike); the two lists around it
+    // keep the size limits and the URI space.
+    const refused = shareVerdict(one);
+    if (refused !== undefined && !SHOWN_APART.has(refused.kind) && refused.kind !== "disabled") {
+      notServed.push({
+        name: skill.name,
+        path: skill.directory,
+        kind: refused.kind,
+        reason: refused.message,
+      });
     }
     if (place === undefined || place.ok) continue;
     const holder = place.holder?.skill;
@@ -117,7 +133,11 @@ async function sharing(skills: readonly DiscoveredSkill[], lenient: boolean) {
       holder: holder === undefined ? null : { name: holder.name, path: holder.directory },
     });
   }
-  return { too_large_for_mcp: tooLarge, uri_refused_for_mcp: uriRefused };
+  return {
+    too_large_for_mcp: tooLarge,
+    uri_refused_for_mcp: uriRefused,
+    not_served_over_mcp: notServed,
+  };
 }
 
 /** The facts `doctor` reports, as one document. */
@@ -339,6 +359,18 @@ function refusedSections(doc: DoctorDoc, { show, st }: DoctorView): string[] {
       const held = u.holder === null ? "" : ` (${show(u.holder.path)})`;
       lines.push(`  ${escapeTerminal(u.name)}  ${st.dim(escapeTerminal(show(u.path)))}`);
       lines.push(`    - ${st.warn(escapeTerminal(u.reason + held))}`);
+    }
+  }
+  if (doc.not_served_over_mcp.length > 0) {
+    lines.push(
+      "",
+      st.bold(
+        `Not served over MCP (the tools and the Skills extension) (${doc.not_served_over_mcp.length}):`,
+      ),
+    );
+    for (const n of doc.not_served_over_mcp) {
+      lines.push(`  ${escapeTerminal(n.name)}  ${st.dim(escapeTerminal(show(n.path)))}`);
+      lines.push(`    - ${st.warn(escapeTerminal(n.reason))}`);
     }
   }
   const refused = doc.invalid.filter((i) => i.refusal !== undefined);

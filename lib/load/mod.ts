@@ -92,6 +92,12 @@ export interface OpenOptions {
   /** The surface's words in the rendered text (default: neutral ones). */
   words?: RenderWords;
   /**
+   * Where a reader that cannot see this machine's paths (a remote client) finds the skill: shown
+   * instead of the directory and the path in the result, its text and its refusals (default:
+   * the paths). The paths still go to `warn`.
+   */
+  location?: { directory: string; path: string };
+  /**
    * Told why SKILL.md cannot be read now (the reader's or the parser's words,
    * with the path) before the load is refused as `unreadable`; the refusal
    * itself never carries the file's words.
@@ -182,7 +188,8 @@ function parseOptions(target: LoadTarget, lenient: boolean) {
 /** The `unreadable` refusal; `why` goes to `options.warn` only. */
 function unreadable(target: LoadTarget, why: string, options: OpenOptions): Failure<"unreadable"> {
   options.warn?.(`cannot read ${target.path}: ${why}`);
-  return failure("unreadable", `skill "${target.name}" is no longer readable at ${target.path}`);
+  const at = options.location?.path ?? target.path;
+  return failure("unreadable", `skill "${target.name}" is no longer readable at ${at}`);
 }
 
 /** Phase 3: the reviewer's digest pins, SKILL.md first. */
@@ -291,7 +298,8 @@ function loadedOf(
   commit: string | null | undefined,
   options: OpenOptions,
 ): LoadedSkill {
-  const { name, directory, path } = target;
+  const { name } = target;
+  const { directory, path } = options.location ?? target;
   const { skill } = fresh;
   const tools = skill.allowedTools ?? [];
   const content = skill.content;

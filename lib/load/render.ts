@@ -16,7 +16,10 @@
 /** What {@linkcode renderSkill} shows. */
 export interface RenderInput {
   name: string;
-  /** Absolute skill directory: relative paths in the instructions resolve against it. */
+  /**
+   * Absolute skill directory: relative paths in the instructions resolve against it (or where a
+   * remote reader finds the files, worded by {@linkcode RenderWords.resourceLines}).
+   */
   directory: string;
   /** The instructions (body without frontmatter), verbatim. */
   content: string;
@@ -28,6 +31,12 @@ export interface RenderInput {
 export interface RenderWords {
   /** Follows the declared tools: who cannot restrict them, and what the model should do. */
   declaredToolsNote: string;
+  /**
+   * The lines of `<skill_resources>` for a reader that reaches the files at `directory` some
+   * other way than this machine's paths (a remote client: `directory` is then a URI); default:
+   * the base directory and how to resolve paths against it.
+   */
+  resourceLines?: (directory: string) => string[];
 }
 
 /** The neutral words of {@linkcode renderSkill}. */
@@ -64,11 +73,14 @@ function escapeText(text: string): string {
  * ```
  */
 export function renderSkill(input: RenderInput, words: RenderWords = NEUTRAL_WORDS): string {
+  const resources = words.resourceLines?.(input.directory).map(escapeText) ?? [
+    `Base directory for this skill: ${escapeText(input.directory)}`,
+    "Resolve every relative path in these instructions against that directory, and open scripts, references and assets only when a step needs them.",
+  ];
   const lines = [
     `<skill_content name="${escapeAttribute(input.name)}">`,
     "<skill_resources>",
-    `Base directory for this skill: ${escapeText(input.directory)}`,
-    "Resolve every relative path in these instructions against that directory, and open scripts, references and assets only when a step needs them.",
+    ...resources,
     "</skill_resources>",
   ];
   if (input.declaredTools.length > 0) {

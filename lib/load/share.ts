@@ -1,17 +1,23 @@
 /**
  * Whether one skill can be shared as a directory of files with per-file
- * digests, and its files if so: a `SKILL.md` directory (not a flat file)
- * that stays inside its boundary, that the bundle reader accepts (no links,
+ * digests, and its files if so: a `SKILL.md` directory that stays inside its
+ * boundary, that the bundle reader accepts (no links,
  * regular files only, at most 512 files), and whose files together stay
  * within {@linkcode MAX_SHARED_SKILL_BYTES}, and whose `SKILL.md`, parsed
  * from the bytes just read, still lets the model invoke it (the author's
  * opt-out is read fresh, never taken from the catalog). The files come from one bundle
- * read, so they are exactly the rows a bundle of that directory reports.
+ * read, so they are exactly the rows a bundle of that directory reports. A
+ * single Markdown file (a flat `<name>.md`) is shared as a skill of one file,
+ * its own bytes as `SKILL.md` (within the bundle's `SKILL.md` size limit); it
+ * has no bundle digest.
  *
  * {@linkcode shareSkills} reads a whole catalog's skills this way and gives each
  * shareable one its place in the `skill://` URI space (`./uri_space.ts`), in
  * the catalog's precedence order: the one computation behind what the MCP
  * Skills extension offers and what `doctor` reports it refuses.
+ * {@linkcode shareVerdict} is the one verdict on each: a skill it refuses is
+ * refused by every MCP surface alike (the tools and the Skills extension),
+ * with the same words, and `doctor` shows them.
  *
  * @example
  * ```ts
@@ -30,25 +36,42 @@ import type { DigestCache } from "../bundle/digests.ts";
 import { readBundle } from "../bundle/read.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { type Failure, failure } from "../errors.ts";
-import { formatBytes, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
-import { parseSkillBytes, staysInside } from "./fresh.ts";
-import { type Placement, placeSkills, skillPath, type SpaceClaim } from "./uri_space.ts";
+import { ReadError } from "../fs/mod.ts";
+import { sha256Hex } from "../hash.ts";
+import { formatBytes, MAX_BUNDLE_SKILL_BYTES, MAX_SHARED_SKILL_BYTES } from "../limits.ts";
+import { parseSkillBytes, readSkillNow, staysInside } from "./fresh.ts";
+import { isSkillName } from "../skill/names.ts";
+import {
+  type Placement,
+  placeSkills,
+  skillPath,
+  type SpaceClaim,
+  type SpaceRefusalKind,
+} from "./uri_space.ts";
 
-/** Why a skill cannot be shared. `too-many-files` and `too-large` are the size limits. */
+/**
+ * Why a skill cannot be shared. `too-many-files`, `too-large` and `file-too-large` (one file,
+ * `SKILL.md` included, over its own limit) are the size limits.
+ */
 export type ShareRefusal =
-  | "flat-file"
   | "outside"
   | "too-many-files"
   | "too-large"
+  | "file-too-large"
   | "bundle"
   | "invalid"
   | "disabled";
 
-/** A skill that can be shared: its directory's files, their bundle digest and its SKILL.md bytes. */
+/**
+ * A skill that can be shared: its directory's files, their bundle digest (none for a single
+ * Markdown file) and its SKILL.md bytes.
+ */
 export interface Shareable {
   ok: true;
   files: BundleFile[];
-  bundleSha256: string;
+  bundleSha256: string | undefined;
+  /** Set for a single Markdown file: its one file is this path, served as `SKILL.md`. */
+  flatFile?: string;
   skillBytes: Uint8Array<ArrayBuffer>;
 }
 
@@ -71,9 +94,7 @@ export async function readShareable(
   skill: DiscoveredSkill,
   options: { digests?: DigestCache; lenient?: boolean } = {},
 ): Promise<Shareable | Failure<ShareRefusal>> {
-  if (basename(skill.path) !== "SKILL.md") {
-    return failure("flat-file", "a single Markdown file, not a SKILL.md directory");
-  }
+  if (basename(skill.path) !== "SKILL.md") return readFlat(skill, options.lenient ?? false);
   if (!staysInside(skill.directory, skill.confineTo)) {
     return failure("outside", "the skill folder leaves its boundary");
   }
@@ -99,9 +120,41 @@ export async function readShareable(
     if (!(error instanceof BundleError)) throw error;
     const kind = error.kind === "too-many-files" || error.kind === "too-large"
       ? error.kind
+      : error.kind === "skill-too-large" || error.kind === "file-too-large"
+      ? "file-too-large"
       : "bundle";
     return failure(kind, error.message.replace(/\.$/, ""));
   }
+}
+
+/** A single Markdown file as a skill of one file (see the module doc). */
+function readFlat(skill: DiscoveredSkill, lenient: boolean): Shareable | Failure<ShareRefusal> {
+  let now;
+  try {
+    now = readSkillNow(skill.path, {
+      fallbackName: skill.renamedFrom ?? skill.name,
+      lenient,
+      confineTo: skill.confineTo,
+    });
+  } catch (error) {
+    if (error instanceof ReadError) return failure("invalid", error.message);
+    throw error;
+  }
+  if (!now.ok) return failure("invalid", now.message);
+  if (!now.skill.invocation.modelInvocable) {
+    return failure("disabled", "its author disabled model invocation");
+  }
+  if (now.bytes.length > MAX_BUNDLE_SKILL_BYTES) {
+    return failure(
+      "file-too-large",
+      `its file is ${now.bytes.length} bytes, over the ${
+        formatBytes(MAX_BUNDLE_SKILL_BYTES)
+      } a SKILL.md may hold`,
+    );
+  }
+  const skillBytes = new Uint8Array(now.bytes);
+  const files = [{ path: "SKILL.md", bytes: skillBytes.length, sha256: sha256Hex(skillBytes) }];
+  return { ok: true, files, bundleSha256: undefined, flatFile: skill.path, skillBytes };
 }
 
 /** A skill's claim on the URI space, with the catalog skill it stands for. */
@@ -117,10 +170,25 @@ export interface SharedSkill {
   place?: Placement<SkillClaim>;
 }
 
+/** Options of {@linkcode shareSkills}. */
+export interface ShareOptions {
+  /** Digests kept by file identity across reads (default: none kept). */
+  digests?: DigestCache;
+  /** Parse leniently (the catalog's setting; default strict). */
+  lenient?: boolean;
+  /**
+   * Reads of skill objects seen before, reused and filled in: a catalog that keeps an unchanged
+   * skill as the same object across reports has only its new or changed skills read (default:
+   * every skill is read).
+   */
+  known?: WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>;
+}
+
 /**
  * Reads each of `skills` (in the catalog's precedence order) with {@linkcode readShareable}
- * and places the shareable ones in the `skill://` URI space, in that order (see
- * `./uri_space.ts`); one result per skill, in the same order.
+ * (or takes the read `options.known` holds for that object) and places the shareable ones in
+ * the `skill://` URI space, in that order (see `./uri_space.ts`); one result per skill, in the
+ * same order.
  *
  * @example
  * ```ts
@@ -134,10 +202,17 @@ export interface SharedSkill {
  */
 export async function shareSkills(
   skills: readonly DiscoveredSkill[],
-  options: { digests?: DigestCache; lenient?: boolean } = {},
+  options: ShareOptions = {},
 ): Promise<SharedSkill[]> {
   const read: SharedSkill[] = [];
-  for (const skill of skills) read.push({ skill, shared: await readShareable(skill, options) });
+  for (const skill of skills) {
+    let shared = options.known?.get(skill);
+    if (shared === undefined) {
+      shared = await readShareable(skill, options);
+      options.known?.set(skill, shared);
+    }
+    read.push({ skill, shared });
+  }
   const claims: SkillClaim[] = [];
   for (const { skill, shared } of read) {
     if (!shared.ok) continue;
@@ -153,4 +228,50 @@ export async function shareSkills(
     const place = places.get(one.skill);
     return place === undefined ? one : { ...one, place };
   });
+}
+
+/**
+ * The refusals of {@linkcode shareVerdict} that concern sharing every file, not the skill: the
+ * size limits. A surface that serves only the instructions (the MCP tools) serves such a skill.
+ */
+export const SIZE_REFUSALS: ReadonlySet<string> = new Set([
+  "too-many-files",
+  "too-large",
+  "file-too-large",
+]);
+
+/** Why a catalog skill is not served as a skill of its own: its files, its place or its name. */
+export type ShareVerdictKind = ShareRefusal | SpaceRefusalKind | "name";
+
+/**
+ * The one verdict on `one` (from {@linkcode shareSkills}): `undefined` when it can be served as a
+ * skill with files of its own, else why not, in the words every surface shows.
+ * The name checked is the last segment of the skill path, which the entry's frontmatter carries.
+ *
+ * @example
+ * ```ts
+ * import { shareSkills, shareVerdict } from "./share.ts";
+ * import type { DiscoveredSkill } from "../catalog/discover.ts";
+ * declare const skills: DiscoveredSkill[];
+ * for (const one of await shareSkills(skills)) {
+ *   const refused = shareVerdict(one);
+ *   if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ * }
+ * ```
+ */
+export function shareVerdict(one: SharedSkill): Failure<ShareVerdictKind> | undefined {
+  const { shared, place } = one;
+  if (!shared.ok) return shared;
+  if (place === undefined) {
+    return failure("unnameable", `${skillPath(one.skill)} cannot be named by a URI`);
+  }
+  if (!place.ok) return failure(place.kind, place.message);
+  const name = place.claim.path.split("/").pop()!;
+  if (!isSkillName(name)) {
+    return failure(
+      "name",
+      `its name "${name}" is not 1-64 lowercase letters, digits and single hyphens`,
+    );
+  }
+  return undefined;
 }
