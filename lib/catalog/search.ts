@@ -709,6 +709,8 @@ export class SearchIndex<T extends SearchableSkill> {
     const inBody = terms.map(() => new Float64Array(slots));
     const inHead = terms.map(() => new Uint8Array(slots));
     const seen = new Uint8Array(slots);
+    /** 1 for a skill with a query term in a head field. */
+    const anyHead = new Uint8Array(slots);
     const list: number[] = [];
     const found = terms.map(() => false);
     const collect = (indexes: readonly number[]) => {
@@ -730,7 +732,7 @@ export class SearchIndex<T extends SearchableSkill> {
               list.push(slot);
             }
             body[slot] += count;
-            if (mask !== 0) head[slot] = 1;
+            if (mask !== 0) head[slot] = anyHead[slot] = 1;
             found[i] = true;
           }
         }
@@ -765,7 +767,10 @@ export class SearchIndex<T extends SearchableSkill> {
         const none = inHead[i][entry.slot] === 0;
         for (let k = 0; k < fields; k++) {
           let count = 0;
-          if (!none) { for (const w of entry.head[k].words) if (sets[i].has(w)) count++; }
+          if (!none) {
+            const words = entry.head[k].words;
+            for (let j = 0; j < words.length; j++) if (sets[i].has(words[j])) count++;
+          }
           out[i * fields + k] = count;
         }
       }
@@ -775,14 +780,24 @@ export class SearchIndex<T extends SearchableSkill> {
     /** The entry's score as the module doc counts it (`counts` its head counts), or -1. */
     const scoreOf = (entry: Entry<T>): number => {
       const slot = entry.slot;
-      const phraseFound = phrases.every((p, k) =>
-        entry.head.some((field) => fieldHasPhrase(field, phraseSets[k])) ||
-        (entry.hasBody && p.every((i) => inBody[i][slot] > 0) &&
-          bodyHasPhrase(entry, phraseSets[k]))
-      );
+      const phraseFound = phrases.length === 0 ||
+        phrases.every((p, k) =>
+          entry.head.some((field) => fieldHasPhrase(field, phraseSets[k])) ||
+          (entry.hasBody && p.every((i) => inBody[i][slot] > 0) &&
+            bodyHasPhrase(entry, phraseSets[k]))
+        );
       if (!phraseFound) return -1;
-      headCounts(entry, counts);
+      const norm = 1 - BODY_B + BODY_B * entry.bodyLength / averageBody;
       let score = 0;
+      if (anyHead[slot] === 0) {
+        // Found in the body only: each head field adds 0, and no pair counts.
+        for (let i = 0; i < terms.length; i++) {
+          const body = inBody[i][slot];
+          if (body > 0) score += BODY_WEIGHT * idf[i] * body / (body + K1 * norm);
+        }
+        return Math.round(score * 1e4) / 1e4;
+      }
+      headCounts(entry, counts);
       for (let i = 0; i < terms.length; i++) {
         let tf = 0;
         for (let k = 0; k < fields; k++) {
@@ -794,10 +809,7 @@ export class SearchIndex<T extends SearchableSkill> {
         }
         score += idf[i] * tf / (K1 + tf);
         const body = inBody[i][slot];
-        if (body > 0) {
-          const norm = 1 - BODY_B + BODY_B * entry.bodyLength / averageBody;
-          score += BODY_WEIGHT * idf[i] * body / (body + K1 * norm);
-        }
+        if (body > 0) score += BODY_WEIGHT * idf[i] * body / (body + K1 * norm);
       }
       for (let i = 0; i + 1 < terms.length; i++) {
         for (let k = 0; k < fields; k++) {
@@ -829,11 +841,12 @@ export class SearchIndex<T extends SearchableSkill> {
       if (score < 0) continue;
       for (const index of entry.places) {
         total++;
-        const r = { entry, score, index };
         if (all) {
-          top.push(r);
+          top.push({ entry, score, index });
           continue;
         }
+        if (top.length >= limit && score < top[top.length - 1].score) continue;
+        const r = { entry, score, index };
         if (top.length >= limit && before(r, top[top.length - 1]) >= 0) continue;
         let lo = 0;
         let hi = top.length;
