@@ -140,8 +140,9 @@ Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query", asy
     await catalogFixture(box);
     await withSession(box, "legacy", async (s) => {
       const found = await s.call("find_skills", { query: "pdf form filling" });
+      // Issue 29: total is the number of matches, no longer the catalog size.
       deepEqual(assertOk(found), {
-        total: 3,
+        total: 1,
         matches: [{
           name: "pdf-forms",
           description: PDF_DESCRIPTION,
@@ -150,11 +151,11 @@ Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query", asy
       });
       equal(
         textOf(found),
-        `1 of 3 skills matched:\n- pdf-forms — ${PDF_DESCRIPTION} [claude-code (project)]`,
+        `1 of 1 skills matched:\n- pdf-forms — ${PDF_DESCRIPTION} [claude-code (project)]`,
       );
 
       const none = await s.call("find_skills", { query: "  kubernetes  " });
-      deepEqual(assertOk(none), { total: 3, matches: [] });
+      deepEqual(assertOk(none), { total: 0, matches: [] });
       equal(
         textOf(none),
         'No skills matched "kubernetes". 3 skills searched; try different keywords or list_skills.',
@@ -164,11 +165,11 @@ Deno.test("MCP find_skills: ranks, reports no match, rejects a blank query", asy
       const hidden = assertOk(await s.call("find_skills", { query: "secret ops" }));
       deepEqual(hidden.matches, []);
 
-      // limit caps the matches; total still counts every model skill.
+      // limit caps the matches; total still counts every match.
       const capped = await s.call("find_skills", { query: "review pdf", limit: 1 });
       const cappedMatches = assertOk(capped).matches as { name: string }[];
       equal(cappedMatches.length, 1);
-      ok(textOf(capped).startsWith("1 of 3 skills matched:\n"));
+      ok(textOf(capped).startsWith("1 of 2 skills matched:\n"));
       const both = assertOk(await s.call("find_skills", { query: "review pdf" }));
       deepEqual((both.matches as { name: string }[]).map((m) => m.name).sort(), [
         "docx-review",
