@@ -243,8 +243,10 @@ function searchIndexOf(catalog: ServedCatalog): SearchIndex<DiscoveredSkill> {
   const made = index = new SearchIndex<DiscoveredSkill>();
   searchIndexes.set(catalog, made);
   const build = () => {
-    catalog.modelSkills().then((skills) => made.updateAsync(skills, bodyReader(catalog)))
-      .catch(() => {}); // a failure shows in the next request, which indexes again
+    // Nobody waits for it: it keeps no process alive, and a failure shows in the next request.
+    catalog.modelSkills()
+      .then((skills) => made.updateAsync(skills, bodyReader(catalog), { keepAlive: false }))
+      .catch(() => {});
   };
   build();
   catalog.onChange(build);

@@ -73,6 +73,7 @@
  * ```
  * @module
  */
+import { setTimeout as later } from "node:timers";
 import { stem } from "../text/stem.ts";
 import { compareCodeUnits } from "../util.ts";
 
@@ -623,6 +624,11 @@ function bodyHasPhrase<T>(entry: Entry<T>, phrase: readonly ReadonlySet<IndexWor
 export interface IndexUpdateOptions {
   /** Gives the event loop a turn after this many new skills (default 500). */
   yieldEvery?: number;
+  /**
+   * Whether waiting for those turns keeps the process alive (default `true`); `false` for work in
+   * the background that nobody waits for, so that a process with nothing else to do can end.
+   */
+  keepAlive?: boolean;
 }
 
 /**
@@ -709,7 +715,12 @@ export class SearchIndex<T extends SearchableSkill> {
           this.#reading.set(skill, reading);
         }
         await reading;
-        if (++added % every === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (++added % every === 0) {
+          await new Promise<void>((resolve) => {
+            const turn = later(resolve, 0);
+            if (options.keepAlive === false) turn.unref();
+          });
+        }
       }
       // A concurrent update may have forgotten some of them meanwhile.
       if (skills.every((skill) => this.#entries.has(skill))) return this.#setOrder(skills);
