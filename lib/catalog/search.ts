@@ -539,6 +539,8 @@ interface IndexedField {
 /** One indexed skill. */
 interface Entry<T> {
   skill: T;
+  /** What the caller's `key` said of it, when given. */
+  key?: string;
   slot: number;
   /** Its places in the searched list (one, unless the list names the same object twice). */
   places: number[];
@@ -621,7 +623,7 @@ function bodyHasPhrase<T>(entry: Entry<T>, phrase: readonly ReadonlySet<IndexWor
 }
 
 /** Options of {@linkcode SearchIndex.updateAsync}. */
-export interface IndexUpdateOptions {
+export interface IndexUpdateOptions<T> {
   /** Gives the event loop a turn after this many new skills (default 500). */
   yieldEvery?: number;
   /**
@@ -629,6 +631,14 @@ export interface IndexUpdateOptions {
    * the background that nobody waits for, so that a process with nothing else to do can end.
    */
   keepAlive?: boolean;
+  /**
+   * A skill's version, for a caller whose skills may come as new objects although unchanged
+   * (default: none, every new object is new): a new object whose key is that of an indexed skill
+   * the list no longer names is taken as that skill, and nothing is read. It must change whenever
+   * anything the ranker reads changes (name, description, `whenToUse`, `source`, `provider`,
+   * body); `undefined`: no version known.
+   */
+  key?: (skill: T) => string | undefined;
 }
 
 /**
@@ -659,6 +669,7 @@ export class SearchIndex<T extends SearchableSkill> {
   /** Words by their first two code units (every prefix searched has at least two). */
   #byHead = new Map<string, Set<IndexWord>>();
   #reading = new Map<T, Promise<void>>();
+  #byKey = new Map<string, Entry<T>>();
   #order: T[] = [];
   #average: number[] = HEAD.map(() => 1);
   #averageBody = 1;
@@ -682,8 +693,17 @@ export class SearchIndex<T extends SearchableSkill> {
    * Searches `skills` from now on: indexes those not indexed yet (reading each
    * one's body once with `body`), forgets those not in the list.
    */
-  update(skills: readonly T[], body?: (skill: T) => string | undefined): void {
-    for (const skill of skills) if (!this.#entries.has(skill)) this.#add(skill, body?.(skill));
+  update(
+    skills: readonly T[],
+    body?: (skill: T) => string | undefined,
+    options: Pick<IndexUpdateOptions<T>, "key"> = {},
+  ): void {
+    const listed = this.#listed(skills);
+    for (const skill of skills) {
+      if (this.#entries.has(skill)) continue;
+      const key = options.key?.(skill);
+      if (!this.#adopt(skill, key, listed)) this.#add(skill, body?.(skill), key);
+    }
     this.#setOrder(skills);
   }
 
@@ -695,19 +715,22 @@ export class SearchIndex<T extends SearchableSkill> {
   async updateAsync(
     skills: readonly T[],
     body?: (skill: T) => string | undefined | Promise<string | undefined>,
-    options: IndexUpdateOptions = {},
+    options: IndexUpdateOptions<T> = {},
   ): Promise<void> {
     const every = Math.max(1, options.yieldEvery ?? 500);
+    const listed = this.#listed(skills);
     let added = 0;
     for (;;) {
       for (const skill of skills) {
         if (this.#entries.has(skill)) continue;
         let reading = this.#reading.get(skill);
         if (reading === undefined) {
+          const key = options.key?.(skill);
+          if (this.#adopt(skill, key, listed)) continue;
           reading = (async () => {
             try {
               const text = await body?.(skill);
-              if (!this.#entries.has(skill)) this.#add(skill, text);
+              if (!this.#entries.has(skill)) this.#add(skill, text, key);
             } finally {
               this.#reading.delete(skill);
             }
@@ -946,7 +969,23 @@ export class SearchIndex<T extends SearchableSkill> {
     return w;
   }
 
-  #add(skill: T, body: string | undefined): void {
+  /** The set of `skills`, made when first asked for. */
+  #listed(skills: readonly T[]): () => ReadonlySet<T> {
+    let set: Set<T> | undefined;
+    return () => (set ??= new Set(skills));
+  }
+
+  /** Takes `skill` as the indexed skill of the same key that `listed` no longer names. */
+  #adopt(skill: T, key: string | undefined, listed: () => ReadonlySet<T>): boolean {
+    const entry = key === undefined ? undefined : this.#byKey.get(key);
+    if (entry === undefined || listed().has(entry.skill)) return false;
+    this.#entries.delete(entry.skill);
+    entry.skill = skill;
+    this.#entries.set(skill, entry);
+    return true;
+  }
+
+  #add(skill: T, body: string | undefined, key?: string): void {
     const local = new Map<string, number>();
     const words: IndexWord[] = [];
     const values: number[] = [];
@@ -987,6 +1026,7 @@ export class SearchIndex<T extends SearchableSkill> {
     const slot = this.#free.pop() ?? this.#slots.length;
     const entry: Entry<T> = {
       skill,
+      key,
       slot,
       places: [],
       head,
@@ -998,6 +1038,7 @@ export class SearchIndex<T extends SearchableSkill> {
     this.#slots[slot] = entry;
     for (const [k, w] of words.entries()) addPosting(w, slot, values[k]);
     this.#entries.set(skill, entry);
+    if (key !== undefined) this.#byKey.set(key, entry);
   }
 
   #remove(entry: Entry<T>): void {
@@ -1015,6 +1056,9 @@ export class SearchIndex<T extends SearchableSkill> {
     this.#slots[entry.slot] = undefined;
     this.#free.push(entry.slot);
     this.#entries.delete(entry.skill);
+    if (entry.key !== undefined && this.#byKey.get(entry.key) === entry) {
+      this.#byKey.delete(entry.key);
+    }
   }
 
   /** Makes `skills` (every one indexed) the searched list, in their order. */
