@@ -54,7 +54,8 @@
  * by the first two letters (prefixes). A skill is indexed once per object: the
  * catalog hands over a new object when a skill changed, so `update` reads the
  * bodies of new objects only and drops the skills no longer listed, and words
- * no skill has any more. A query looks up each term's words in those maps,
+ * no skill has any more (with the caller's version `key`, a new object for an
+ * unchanged skill is taken as the indexed one). A query looks up each term's words in those maps,
  * visits only the skills that have one, and keeps the best `limit` while
  * counting every match; the scores, order, reasons, prefix fallback, `*`
  * prefixes and phrases are exactly {@linkcode searchSkills}'s over the same
