@@ -555,13 +555,6 @@ interface Entry<T> {
   sequence: Uint16Array | Uint32Array;
 }
 
-/** A skill matching a term of the query being answered, with its counts per term. */
-interface Candidate<T> {
-  entry: Entry<T>;
-  body: number[];
-  head: boolean[];
-}
-
 const HEAD_BITS = 16;
 
 /** How many of `heads` start `word`: how many times the unindexed ranker visits it. */
