@@ -768,6 +768,48 @@ async function benchSearch(): Promise<void> {
   const rank = rankerOf(data.skills);
   const all = await timeIt(5, () => Promise.resolve(data.queries.forEach((q) => rank(q.query))));
   record("search, one query over the corpus (ms)", all / data.queries.length, "ms", "report", true);
+
+  // Issue 29: find_skills at 10,000 skills from the index the MCP server keeps, vs the ranker
+  // that scans every body per query (what find_skills did, less its file reads). The skills are
+  // the corpus's, renamed per copy, each body three excerpts (about 1.2 KB); in-process, bodies
+  // from memory, the eval's queries in turn, default limit.
+  const { SearchIndex } = await import("../lib/catalog/search.ts");
+  const { findLimits, findSkills } = await import("../lib/load/find.ts");
+  const base = data.skills;
+  const many = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `${base[i % base.length].name}-${i}`,
+    description: base[i % base.length].description,
+    body: [0, 1, 2].map((j) => base[(i * 7 + j * 13) % base.length].excerpt).join("\n\n"),
+  }));
+  const limits = findLimits();
+  const body = (s: (typeof many)[number]) => s.body;
+  const index = new SearchIndex<(typeof many)[number]>();
+  const start = performance.now();
+  await findSkills(many, { query: "warm up" }, { limits, body, index });
+  const build = performance.now() - start;
+  const p50 = async (queries: readonly string[], find: (query: string) => Promise<unknown>) => {
+    const times: number[] = [];
+    for (const query of queries) {
+      const t = performance.now();
+      await find(query);
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  };
+  const queries = data.queries.map((q) => q.query);
+  const indexed = await p50(
+    queries,
+    (query) => findSkills(many, { query }, { limits, body, index }),
+  );
+  const plain = await p50(
+    queries.slice(0, 9),
+    (query) => findSkills(many, { query }, { limits, body }),
+  );
+  console.log("search: find at 10,000 skills, indexed vs every body scanned per query");
+  record("search index, first build at 10k skills (ms)", build, "ms", "report", true);
+  record("find at 10k skills, indexed, p50 (ms)", indexed, "ms", "<= 20", indexed <= 20);
+  record("find at 10k skills, unindexed ranker, p50 (ms)", plain, "ms", "report", true);
+  record("find at 10k, unindexed / indexed", plain / indexed, "x", "report", true);
 }
 
 // ---------------------------------------------------------------------------------------------

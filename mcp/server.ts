@@ -19,12 +19,13 @@
  * @module
  */
 import { fromJsonSchema, type JsonSchemaType, McpServer } from "@modelcontextprotocol/server";
+import { statSync } from "node:fs";
 import process from "node:process";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { type Origin, originLabel } from "../lib/catalog/origin.ts";
-import { SearchIndex } from "../lib/catalog/search.ts";
+import { type SearchableSkill, SearchIndex } from "../lib/catalog/search.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { type Failure, failure } from "../lib/errors.ts";
 import {
@@ -314,12 +315,44 @@ function searchIndexOf(context: ServerContext): SearchIndex<DiscoveredSkill> {
   const made = index = new SearchIndex<DiscoveredSkill>();
   searchIndexes.set(catalog, made);
   const build = () => {
-    servedSkills(context).then((skills) => made.updateAsync(skills, bodyReader(catalog)))
-      .catch(() => {}); // a failure shows in the next request, which indexes again
+    // Nobody waits for it: it keeps no process alive, and a failure shows in the next request.
+    servedSkills(context)
+      .then((skills) =>
+        made.updateAsync(skills, bodyReader(catalog), { keepAlive: false, key: versionOf })
+      )
+      .catch(() => {});
   };
   build();
   catalog.onChange(build);
   return made;
+}
+
+/**
+ * A skill's version for the index, for a catalog that hands over new objects for unchanged
+ * skills: what the ranker reads of it and its SKILL.md's identity, size and times (`undefined`
+ * when the file cannot be seen: then it is read).
+ */
+function versionOf(skill: DiscoveredSkill): string | undefined {
+  try {
+    const file = statSync(skill.path);
+    const { name, description, whenToUse, source, provider } = skill as SearchableSkill;
+    return JSON.stringify([
+      skill.path,
+      skill.confineTo ?? null,
+      name,
+      description,
+      whenToUse ?? null,
+      source ?? null,
+      provider ?? null,
+      file.dev,
+      file.ino,
+      file.size,
+      file.mtimeMs,
+      file.ctimeMs,
+    ]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each skill's instructions as its file says now (read once per skill new to the index). */
@@ -345,6 +378,7 @@ function registerFindSkills(server: McpServer, context: ServerContext): void {
   }, async ({ query, limit }) => {
     const skills = await servedSkills(context);
     const body = bodyReader(catalog);
+    await index.updateAsync(skills, body, { key: versionOf });
     const found = await findSkills(skills, { query, limit }, { limits, body, index });
     if (!found.ok) return toolError(found.message);
     const total = found.total;

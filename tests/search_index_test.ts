@@ -5,7 +5,8 @@
  * skills and bodies, for every list the index is brought to (reordered, a subset, the same object
  * twice, bodies missing, camelCase names, `whenToUse`, `source` and `provider`). Bodies are read
  * only for skills new to the index (counted through the `bodyOf` passed); an edited skill (a new
- * object) is indexed again and an unchanged one is not; removed skills and their words disappear.
+ * object) is indexed again and an unchanged one is not (nor, with a version key, an unchanged one
+ * handed over as a new object); removed skills and their words disappear.
  * `findSkills` with an index gives what it gives without one, `total` counting the matches; the MCP
  * server's `find_skills` (real SDK client, real server child) answers from its index as skills
  * are added and removed. No timing is asserted (`deno task bench search` reports the figures).
@@ -155,6 +156,27 @@ Deno.test("search index: bodies read once per skill object; an edited skill is i
   equal(index.size, 0);
   equal(index.words, 0, "an empty index holds no words");
   deepEqual(index.search("pdf", 5), []);
+});
+
+Deno.test("search index: with a key, a new object for an unchanged skill is taken as it, a changed key is read", async () => {
+  let reads = 0;
+  const counted = (s: Skill) => (reads++, s.body);
+  const key = (s: Skill) => JSON.stringify([s.id, s.name, s.description, s.body]);
+  const index = new SearchIndex<Skill>();
+  index.update(corpus, counted, { key });
+  reads = 0;
+  // A catalog that rescans hands over new objects for every skill, most of them unchanged.
+  const rescanned = corpus.map((s) => ({ ...s }));
+  rescanned[5] = { ...rescanned[5], body: "Zebrafish imaging." };
+  await index.updateAsync(rescanned, counted, { key });
+  equal(reads, 1, "only the changed skill is read");
+  equal(index.size, corpus.length);
+  ok(rescanned.every((s) => index.has(s)) && !corpus.some((s) => index.has(s)));
+  deepEqual(index.search("zebrafish", 3).map((m) => m.skill), [rescanned[5]]);
+  sameRanking(index, rescanned, [10]);
+  reads = 0;
+  index.update(rescanned, counted);
+  equal(reads, 0);
 });
 
 Deno.test("search index: concurrent asynchronous updates read each body once and let the event loop run", async () => {
