@@ -229,3 +229,25 @@ Deno.test("live catalog: close stops everything, also before the first load ende
     deepEqual(polled.watching(), { watched: [], polled: [], shallow: [] });
   });
 });
+
+Deno.test("live catalog: a renamed collision keeps its identity across unrelated changes", async () => {
+  await withSandbox(async (box) => {
+    await seed(box);
+    await writeTree(join(box.home, ".claude", "skills"), {
+      "alpha/SKILL.md": skillMd("alpha", "The user's alpha.", "U"),
+    });
+    const { live } = liveCatalog(box);
+    try {
+      const first = await live.report();
+      const renamed = first.skills.find((s) => s.renamedFrom === "alpha");
+      ok(renamed, JSON.stringify(first.skills.map((s) => s.name)));
+      const change = nextChange(live, (s) => named(s, "epsilon") !== undefined);
+      await writeTree(projectSkills(box), { "epsilon/SKILL.md": skillMd("epsilon", "E.", "E") });
+      const skills = (await change.wait()).report.skills;
+      equal(skills.find((s) => s.renamedFrom === "alpha"), renamed);
+      equal(named(skills, "alpha"), named(first.skills, "alpha"));
+    } finally {
+      await live.close();
+    }
+  });
+});

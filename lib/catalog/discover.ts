@@ -39,7 +39,7 @@
  * {@linkcode DiscoveryCache.forget forgotten}, and it sits at the same place in
  * the root list) is not walked again, and a file of a root walked again is
  * read and parsed again only when its stamp changed (`lstat` and `stat`:
- * device, inode, size, modification and change times in nanoseconds) or
+ * device, inode, size, modification and change times) or
  * something under its skill directory was forgotten. A file changed less than
  * `settleMs` ago is read but not kept (a same-size rewrite within one
  * timestamp tick cannot leave a stale parse). The cache keeps parse outcomes
@@ -416,12 +416,11 @@ async function readAll(
   options: DiscoverOptions,
 ): Promise<ReadOutcome[][]> {
   const { signal, lenient = true } = options;
-  const jobs = scanned.flatMap((result, rootIndex) =>
-    (result?.files ?? []).map((found) => ({
-      found,
-      place: { root: roots[rootIndex], rootIndex, boundary: result?.boundary },
-    }))
-  );
+  const jobs = scanned.flatMap((result, rootIndex) => {
+    // One place per root: the read cache keys its outcomes by it.
+    const place: Place = { root: roots[rootIndex], rootIndex, boundary: result?.boundary };
+    return (result?.files ?? []).map((found) => ({ found, place }));
+  });
   const outcomes: ReadOutcome[] = [];
   for (let done = 0; done < jobs.length; done++) {
     if (done > 0 && done % 1024 === 0) {
@@ -545,32 +544,28 @@ function skillKey(skill: DiscoveredSkill): string {
   return `${skill.rootIndex}\u0000${skill.path}`;
 }
 
-/** A file's stamp (`lstat`, then `stat`); `undefined` when it is not there. */
-function stampOf(path: string): string | undefined {
+/**
+ * A file's stamp (`lstat`, then `stat` through a link: device, inode, size, modification and
+ * change times) and its newest time; `undefined` when it is not there.
+ */
+function stampOf(path: string): { stamp: string; newest: number } | undefined {
   try {
-    const link = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    const link = lstatSync(path, { throwIfNoEntry: false });
     if (link === undefined) return undefined;
-    const stat = link.isSymbolicLink()
-      ? statSync(path, { bigint: true, throwIfNoEntry: false })
-      : link;
-    const one = (s: typeof link) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-    return stat === undefined ? `${one(link)}/-` : `${one(link)}/${one(stat)}`;
+    const stat = link.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : link;
+    const one = (s: typeof link) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    if (stat === undefined) return { stamp: `${one(link)}/-`, newest: link.ctimeMs };
+    const stamp = stat === link ? one(link) : `${one(link)}/${one(stat)}`;
+    return { stamp, newest: Math.max(link.mtimeMs, link.ctimeMs, stat.mtimeMs, stat.ctimeMs) };
   } catch {
     return undefined;
   }
 }
 
-/** Whether a stamp's times are less than `settleMs` old. */
-function unsettled(path: string, settleMs: number): boolean {
-  if (settleMs <= 0) return false;
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info === undefined) return false;
-    const newest = Math.max(info.mtimeMs, info.ctimeMs);
-    return Date.now() - newest < settleMs;
-  } catch {
-    return false;
-  }
+/** The cache key of what the walk recorded of a file (its path is the map key). */
+function foundKey(found: FoundFile): string {
+  const marks = `${found.unverified ? "u" : ""}${found.flat ? "f" : ""}`;
+  return `${found.directory}\u0000${found.relative}\u0000${found.fallbackName}\u0000${marks}`;
 }
 
 /** Whether two string lists are equal. */
@@ -604,6 +599,8 @@ export class DiscoveryCache {
   #dirs = new Map<string, string>();
   /** The last report's skills by key, each with the object discovery made before precedence. */
   #finals = new Map<string, { base: DiscoveredSkill; final: DiscoveredSkill }>();
+  /** Each place's key (a root's position, fields and boundary), computed once per discovery. */
+  #places = new WeakMap<Place, string>();
   /** How many skill files were read and parsed, and how many outcomes were reused. */
   readonly stats = { reads: 0, reused: 0 };
 
@@ -647,16 +644,16 @@ export class DiscoveryCache {
   /** Reads one found file, or reuses its outcome when its stamp and place are unchanged. */
   read(found: FoundFile, place: Place, lenient: boolean): ReadOutcome {
     if (found.refused !== undefined) return readSkill(found, place, lenient, true);
-    const stamp = stampOf(found.file);
+    const stamped = stampOf(found.file);
+    const stamp = stamped?.stamp;
     // A directory without its SKILL.md: nothing to read.
-    if (stamp === undefined && found.unverified) return undefined;
-    const placeKey = JSON.stringify([
-      place.rootIndex,
-      place.root,
-      place.boundary?.real,
-      found,
-      lenient,
-    ]);
+    if (stamped === undefined && found.unverified) return undefined;
+    let where = this.#places.get(place);
+    if (where === undefined) {
+      where = JSON.stringify([place.rootIndex, place.root, place.boundary?.real, lenient]);
+      this.#places.set(place, where);
+    }
+    const placeKey = `${where}\u0000${foundKey(found)}`;
     const known = this.#files.get(found.file);
     if (stamp !== undefined && known?.stamp === stamp && known.placeKey === placeKey) {
       this.stats.reused++;
@@ -665,7 +662,8 @@ export class DiscoveryCache {
     this.stats.reads++;
     this.#onRead?.(found.file);
     const outcome = readSkill(found, place, lenient, true);
-    if (stamp !== undefined && !unsettled(found.file, this.#settleMs)) {
+    const settled = stamped !== undefined && Date.now() - stamped.newest >= this.#settleMs;
+    if (stamp !== undefined && settled) {
       this.#files.set(found.file, { stamp, placeKey, outcome });
       if (!found.flat) this.#dirs.set(dirname(found.file), found.file);
     } else {
