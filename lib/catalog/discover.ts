@@ -630,11 +630,6 @@ export class DiscoveryCache {
     }
   }
 
-  /** Forgets every root's walk (each root is walked again; files are still compared by stamp). */
-  forgetRoots(): void {
-    this.#roots.clear();
-  }
-
   /** The known share of `root` at position `index`, when nothing under it was forgotten. */
   root(root: Root, index: number): RootPart | undefined {
     const known = this.#roots.get(root.path);

@@ -341,12 +341,15 @@ export class LiveCatalog {
   }
 
   /**
-   * Builds the catalog again in the background (a Git source changed): roots rebuilt, every root
-   * walked again, files still compared by stamp. Resolves once applied.
+   * Builds the catalog again in the background (a Git source changed): sources and roots
+   * rebuilt, the Git sources' checkouts walked again, files still compared by stamp; other roots
+   * are walked again only if they changed. Resolves once applied.
    */
   reload(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#cache.forgetRoots();
+    // The Git sources' checkouts are walked again; every other root only if it changed.
+    const sources = this.#catalog?.roots.filter((root) => root.source === "anywhere-source");
+    this.#cache.forget((sources ?? []).map((root) => root.path));
     this.#full = true;
     return this.start().then(() => this.flush());
   }
@@ -424,7 +427,14 @@ export class LiveCatalog {
 
   /** Notes each root folder's stamp (before its walk, so a change during the walk shows later). */
   #noteRootStamps(catalog: Pick<Catalog, "roots">): void {
+    const before = this.#rootStamps;
     this.#rootStamps = new Map(catalog.roots.map(({ path }) => [path, folderStamp(path)]));
+    // A root whose folder changed without an event (none yet, or a missed one) is walked again.
+    const moved = [...this.#rootStamps].filter(([path, stamp]) => {
+      const known = before.get(path);
+      return known !== undefined && known !== stamp;
+    });
+    this.#cache.forget(moved.map(([path]) => path));
   }
 
   /**
