@@ -251,3 +251,27 @@ Deno.test("live catalog: a renamed collision keeps its identity across unrelated
     }
   });
 });
+
+Deno.test("live catalog: a project root linked out of the project is neither watched nor polled", async () => {
+  await withSandbox(async (box) => {
+    // The stranger's project links its skills folder to the victim's home (or `/`).
+    await Deno.mkdir(join(box.project, ".claude"), { recursive: true });
+    await Deno.symlink(box.home, projectSkills(box));
+    await writeTree(join(box.home, ".agents", "skills"), {
+      "own/SKILL.md": skillMd("own", "The user's own.", "O"),
+    });
+    for (const mode of ["watch", "poll"] as const) {
+      const { live } = liveCatalog(box, { mode });
+      try {
+        const report = await live.report();
+        deepEqual(report.skills.map((s) => s.name), ["own"]);
+        const state = live.watching();
+        const followed = [...state.watched, ...state.polled];
+        ok(!followed.includes(projectSkills(box)), JSON.stringify(state));
+        ok(followed.includes(join(box.home, ".agents", "skills")), JSON.stringify(state));
+      } finally {
+        await live.close();
+      }
+    }
+  });
+});

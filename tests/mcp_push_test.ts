@@ -174,3 +174,26 @@ Deno.test("push over HTTP: a 2025-era GET stream is refused without the gates' c
     equal(code, 0, stderr);
   });
 });
+
+Deno.test("push over HTTP: 2025-era GET streams are capped at half the connections; one more is 503 with Retry-After", async () => {
+  await withSandbox(async (box) => {
+    const { code, stderr } = await withHttpServer(
+      box,
+      ["--max-connections", "2"],
+      async ({ url }) => {
+        const headers = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25" };
+        const first = await fetch(url, { headers });
+        try {
+          equal(first.status, 200);
+          const second = await fetch(url, { headers });
+          await second.body?.cancel();
+          equal(second.status, 503);
+          ok(second.headers.get("retry-after") !== null);
+        } finally {
+          await first.body?.cancel();
+        }
+      },
+    );
+    equal(code, 0, stderr);
+  });
+});
