@@ -151,7 +151,11 @@ export async function runHttp(options: HttpServeOptions): Promise<void> {
     // A remote client is never given this machine's paths (skill:// URIs instead).
     () => createSkillsAnywhereServer({ ...options, cwd, log, catalog, remote: true }).server,
     { ...options, onerror: (error) => log("warn", `MCP: ${error.message}`) },
-  );
+  ).catch(async (error) => {
+    // The address could not be bound: nothing may keep following the folders.
+    if (options.catalog === undefined) await catalog.close();
+    throw error;
+  });
   // Every change the live catalog applies reaches HTTP clients through the endpoint's notifier.
   const unsubscribe = catalog.onChange(() => endpoint.resourcesChanged());
   const scheduler = startSync(catalog, cwd, log);

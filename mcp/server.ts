@@ -71,7 +71,7 @@ export interface SkillsAnywhereServerOptions {
   config?: RawConfig | ResolvedConfig;
   /** Diagnostics sink, adding its own prefix (default {@linkcode stderrLog}). */
   log?: Log;
-  /** Catalog freshness in milliseconds (default 3000). */
+  /** Polling interval of the catalog's fallback in ms (default 2000; see lib/catalog/live.ts). */
   cacheMs?: number;
   /** Default `find_skills` limit (default 10). */
   findLimit?: number;

@@ -229,3 +229,49 @@ Deno.test("live catalog: close stops everything, also before the first load ende
     deepEqual(polled.watching(), { watched: [], polled: [], shallow: [] });
   });
 });
+
+Deno.test("live catalog: a renamed collision keeps its identity across unrelated changes", async () => {
+  await withSandbox(async (box) => {
+    await seed(box);
+    await writeTree(join(box.home, ".claude", "skills"), {
+      "alpha/SKILL.md": skillMd("alpha", "The user's alpha.", "U"),
+    });
+    const { live } = liveCatalog(box);
+    try {
+      const first = await live.report();
+      const renamed = first.skills.find((s) => s.renamedFrom === "alpha");
+      ok(renamed, JSON.stringify(first.skills.map((s) => s.name)));
+      const change = nextChange(live, (s) => named(s, "epsilon") !== undefined);
+      await writeTree(projectSkills(box), { "epsilon/SKILL.md": skillMd("epsilon", "E.", "E") });
+      const skills = (await change.wait()).report.skills;
+      equal(skills.find((s) => s.renamedFrom === "alpha"), renamed);
+      equal(named(skills, "alpha"), named(first.skills, "alpha"));
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+Deno.test("live catalog: a project root linked out of the project is neither watched nor polled", async () => {
+  await withSandbox(async (box) => {
+    // The stranger's project links its skills folder to the victim's home (or `/`).
+    await Deno.mkdir(join(box.project, ".claude"), { recursive: true });
+    await Deno.symlink(box.home, projectSkills(box));
+    await writeTree(join(box.home, ".agents", "skills"), {
+      "own/SKILL.md": skillMd("own", "The user's own.", "O"),
+    });
+    for (const mode of ["watch", "poll"] as const) {
+      const { live } = liveCatalog(box, { mode });
+      try {
+        const report = await live.report();
+        deepEqual(report.skills.map((s) => s.name), ["own"]);
+        const state = live.watching();
+        const followed = [...state.watched, ...state.polled];
+        ok(!followed.includes(projectSkills(box)), JSON.stringify(state));
+        ok(followed.includes(join(box.home, ".agents", "skills")), JSON.stringify(state));
+      } finally {
+        await live.close();
+      }
+    }
+  });
+});

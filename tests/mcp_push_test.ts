@@ -15,7 +15,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { settlesWithin } from "./helpers.ts";
+import { cliCommand, settlesWithin } from "./helpers.ts";
 import {
   type Sandbox,
   serverParams,
@@ -25,6 +25,23 @@ import {
 } from "./mcp_helpers.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
 import { addEditRemove, HANG, Notes } from "./mcp_push_helpers.ts";
+
+/**
+ * The stdio server's command line: `deno run main.ts mcp`, or the shipped build named by DSA_CLI
+ * (the npm package under Node), so the same push tests prove every way the tool is shipped.
+ */
+function stdioParams(box: Sandbox) {
+  const override = cliCommand();
+  if (override === undefined) return { ...serverParams(box), stderr: "ignore" as const };
+  const [command, ...args] = override;
+  return {
+    command,
+    args: [...args, "mcp", "--cwd", box.project],
+    env: box.env,
+    cwd: box.project,
+    stderr: "ignore" as const,
+  };
+}
 
 /** One skill before the client connects, so the catalog is not empty. */
 async function seed(box: Sandbox): Promise<void> {
@@ -37,7 +54,7 @@ Deno.test("push over stdio: an idle SDK 1 client hears of an add, an edit and a 
     const notes = new Notes();
     const client = new ClientV1({ name: "push-sdk1", version: "1.0.0" });
     client.setNotificationHandler(ResourceListChangedNotificationSchema, notes.heard);
-    await client.connect(new StdioClientTransportV1({ ...serverParams(box), stderr: "ignore" }));
+    await client.connect(new StdioClientTransportV1(stdioParams(box)));
     try {
       await addEditRemove(box, notes);
     } finally {
@@ -55,7 +72,7 @@ Deno.test("push over stdio: an idle SDK 2 client, legacy and 2026-07-28 (listeni
         versionNegotiation: { mode },
       });
       await client.connect(
-        new StdioClientTransport({ ...serverParams(box), stderr: "ignore" }),
+        new StdioClientTransport(stdioParams(box)),
       );
       client.setNotificationHandler("notifications/resources/list_changed", notes.heard);
       try {
@@ -154,6 +171,29 @@ Deno.test("push over HTTP: a 2025-era GET stream is refused without the gates' c
       ok(legacy.headers.get("mcp-session-id") === null, "stateless: no session id");
       await legacy.body?.cancel();
     });
+    equal(code, 0, stderr);
+  });
+});
+
+Deno.test("push over HTTP: 2025-era GET streams are capped at half the connections; one more is 503 with Retry-After", async () => {
+  await withSandbox(async (box) => {
+    const { code, stderr } = await withHttpServer(
+      box,
+      ["--max-connections", "2"],
+      async ({ url }) => {
+        const headers = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25" };
+        const first = await fetch(url, { headers });
+        try {
+          equal(first.status, 200);
+          const second = await fetch(url, { headers });
+          await second.body?.cancel();
+          equal(second.status, 503);
+          ok(second.headers.get("retry-after") !== null);
+        } finally {
+          await first.body?.cancel();
+        }
+      },
+    );
     equal(code, 0, stderr);
   });
 });

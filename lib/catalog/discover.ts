@@ -37,10 +37,13 @@
  * The read cache. With `cache` (a {@linkcode DiscoveryCache}), discovery is
  * incremental: a root whose walk is still known (nothing under it was
  * {@linkcode DiscoveryCache.forget forgotten}, and it sits at the same place in
- * the root list) is not walked again, and a file of a root walked again is
- * read and parsed again only when its stamp changed (`lstat` and `stat`:
- * device, inode, size, modification and change times in nanoseconds) or
- * something under its skill directory was forgotten. A file changed less than
+ * the root list) is not walked again. In a root walked again because paths
+ * inside it were forgotten, a file is read and parsed again only when one of
+ * those paths is the file or lies in its skill directory (the others are taken
+ * as they were, without a `stat`); in a root forgotten as a whole (its own
+ * path, or a folder holding it), a file is read again only when its stamp
+ * changed (`lstat`, and `stat` through a link: device, inode, size,
+ * modification and change times). A file changed less than
  * `settleMs` ago is read but not kept (a same-size rewrite within one
  * timestamp tick cannot leave a stale parse). The cache keeps parse outcomes
  * and a hash of each body, never a file's text. A skill of the report is the
@@ -416,12 +419,11 @@ async function readAll(
   options: DiscoverOptions,
 ): Promise<ReadOutcome[][]> {
   const { signal, lenient = true } = options;
-  const jobs = scanned.flatMap((result, rootIndex) =>
-    (result?.files ?? []).map((found) => ({
-      found,
-      place: { root: roots[rootIndex], rootIndex, boundary: result?.boundary },
-    }))
-  );
+  const jobs = scanned.flatMap((result, rootIndex) => {
+    // One place per root: the read cache keys its outcomes by it.
+    const place: Place = { root: roots[rootIndex], rootIndex, boundary: result?.boundary };
+    return (result?.files ?? []).map((found) => ({ found, place }));
+  });
   const outcomes: ReadOutcome[] = [];
   for (let done = 0; done < jobs.length; done++) {
     if (done > 0 && done % 1024 === 0) {
@@ -502,7 +504,7 @@ export async function discover(
   });
   const { skills, dropped } = cache === undefined
     ? precedence
-    : cache.settle(roots, parts, found, precedence);
+    : cache.settle(roots, parts, known.map((part) => part === undefined), found, precedence);
   return {
     skills,
     dropped,
@@ -545,32 +547,28 @@ function skillKey(skill: DiscoveredSkill): string {
   return `${skill.rootIndex}\u0000${skill.path}`;
 }
 
-/** A file's stamp (`lstat`, then `stat`); `undefined` when it is not there. */
-function stampOf(path: string): string | undefined {
+/**
+ * A file's stamp (`lstat`, then `stat` through a link: device, inode, size, modification and
+ * change times) and its newest time; `undefined` when it is not there.
+ */
+function stampOf(path: string): { stamp: string; newest: number } | undefined {
   try {
-    const link = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    const link = lstatSync(path, { throwIfNoEntry: false });
     if (link === undefined) return undefined;
-    const stat = link.isSymbolicLink()
-      ? statSync(path, { bigint: true, throwIfNoEntry: false })
-      : link;
-    const one = (s: typeof link) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-    return stat === undefined ? `${one(link)}/-` : `${one(link)}/${one(stat)}`;
+    const stat = link.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : link;
+    const one = (s: typeof link) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    if (stat === undefined) return { stamp: `${one(link)}/-`, newest: link.ctimeMs };
+    const stamp = stat === link ? one(link) : `${one(link)}/${one(stat)}`;
+    return { stamp, newest: Math.max(link.mtimeMs, link.ctimeMs, stat.mtimeMs, stat.ctimeMs) };
   } catch {
     return undefined;
   }
 }
 
-/** Whether a stamp's times are less than `settleMs` old. */
-function unsettled(path: string, settleMs: number): boolean {
-  if (settleMs <= 0) return false;
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info === undefined) return false;
-    const newest = Math.max(info.mtimeMs, info.ctimeMs);
-    return Date.now() - newest < settleMs;
-  } catch {
-    return false;
-  }
+/** The cache key of what the walk recorded of a file (its path is the map key). */
+function foundKey(found: FoundFile): string {
+  const marks = `${found.unverified ? "u" : ""}${found.flat ? "f" : ""}`;
+  return `${found.directory}\u0000${found.relative}\u0000${found.fallbackName}\u0000${marks}`;
 }
 
 /** Whether two string lists are equal. */
@@ -600,10 +598,17 @@ export class DiscoveryCache {
   #roots = new Map<string, { key: string; part: RootPart }>();
   /** Each skill file's outcome, by path. */
   #files = new Map<string, CachedFile>();
+  /** The files each root held at its last walk, by root path. */
+  readonly #rootFiles = new Map<string, Set<string>>();
   /** The skill files of each skill directory (flat files are not listed: their folder is a root). */
   #dirs = new Map<string, string>();
   /** The last report's skills by key, each with the object discovery made before precedence. */
   #finals = new Map<string, { base: DiscoveredSkill; final: DiscoveredSkill }>();
+  /** Roots forgotten only for paths inside them, and roots forgotten as a whole, since the last run. */
+  readonly #precise = new Set<string>();
+  readonly #imprecise = new Set<string>();
+  /** Each place's key (a root's position, fields and boundary), computed once per discovery. */
+  #places = new WeakMap<Place, string>();
   /** How many skill files were read and parsed, and how many outcomes were reused. */
   readonly stats = { reads: 0, reused: 0 };
 
@@ -620,8 +625,15 @@ export class DiscoveryCache {
   forget(paths: Iterable<string>): void {
     for (const path of paths) {
       for (const [rootPath] of this.#roots) {
-        if (path === rootPath || isBelow(path, rootPath) || isBelow(rootPath, path)) {
+        if (path === rootPath || isBelow(rootPath, path)) {
+          // The root itself (or a folder holding it) changed: every file's stamp is compared.
           this.#roots.delete(rootPath);
+          this.#precise.delete(rootPath);
+          this.#imprecise.add(rootPath);
+        } else if (isBelow(path, rootPath)) {
+          // A path inside it: only what lies under that path is read again.
+          this.#roots.delete(rootPath);
+          if (!this.#imprecise.has(rootPath)) this.#precise.add(rootPath);
         }
       }
       this.#files.delete(path);
@@ -633,11 +645,6 @@ export class DiscoveryCache {
     }
   }
 
-  /** Forgets every root's walk (each root is walked again; files are still compared by stamp). */
-  forgetRoots(): void {
-    this.#roots.clear();
-  }
-
   /** The known share of `root` at position `index`, when nothing under it was forgotten. */
   root(root: Root, index: number): RootPart | undefined {
     const known = this.#roots.get(root.path);
@@ -647,17 +654,17 @@ export class DiscoveryCache {
   /** Reads one found file, or reuses its outcome when its stamp and place are unchanged. */
   read(found: FoundFile, place: Place, lenient: boolean): ReadOutcome {
     if (found.refused !== undefined) return readSkill(found, place, lenient, true);
-    const stamp = stampOf(found.file);
-    // A directory without its SKILL.md: nothing to read.
-    if (stamp === undefined && found.unverified) return undefined;
-    const placeKey = JSON.stringify([
-      place.rootIndex,
-      place.root,
-      place.boundary?.real,
-      found,
-      lenient,
-    ]);
+    const placeKey = this.#placeKey(found, place, lenient);
     const known = this.#files.get(found.file);
+    // Walked again for paths inside it: a file nothing was reported under is taken as it was.
+    if (known?.placeKey === placeKey && this.#precise.has(place.root.path)) {
+      this.stats.reused++;
+      return known.outcome;
+    }
+    const stamped = stampOf(found.file);
+    const stamp = stamped?.stamp;
+    // A directory without its SKILL.md: nothing to read.
+    if (stamped === undefined && found.unverified) return undefined;
     if (stamp !== undefined && known?.stamp === stamp && known.placeKey === placeKey) {
       this.stats.reused++;
       return known.outcome;
@@ -665,13 +672,51 @@ export class DiscoveryCache {
     this.stats.reads++;
     this.#onRead?.(found.file);
     const outcome = readSkill(found, place, lenient, true);
-    if (stamp !== undefined && !unsettled(found.file, this.#settleMs)) {
+    const settled = stamped !== undefined && Date.now() - stamped.newest >= this.#settleMs;
+    if (stamp !== undefined && settled) {
       this.#files.set(found.file, { stamp, placeKey, outcome });
       if (!found.flat) this.#dirs.set(dirname(found.file), found.file);
     } else {
       this.#files.delete(found.file);
     }
     return outcome;
+  }
+
+  /** The key of where and how a file was found (its root's place, the walk's record). */
+  #placeKey(found: FoundFile, place: Place, lenient: boolean): string {
+    let where = this.#places.get(place);
+    if (where === undefined) {
+      where = JSON.stringify([place.rootIndex, place.root, place.boundary?.real, lenient]);
+      this.#places.set(place, where);
+    }
+    return `${where}\u0000${foundKey(found)}`;
+  }
+
+  /**
+   * Keeps only the files this discovery found: for each root walked again (or new), the files it
+   * no longer holds are dropped; roots no longer in the list drop all theirs.
+   */
+  #prune(roots: readonly Root[], parts: readonly RootPart[], walked: readonly boolean[]): void {
+    const drop = (path: string) => {
+      this.#files.delete(path);
+      if (this.#dirs.get(dirname(path)) === path) this.#dirs.delete(dirname(path));
+    };
+    const current = new Set(roots.map((root) => root.path));
+    for (const [rootPath, paths] of this.#rootFiles) {
+      if (current.has(rootPath)) continue;
+      for (const path of paths) drop(path);
+      this.#rootFiles.delete(rootPath);
+    }
+    roots.forEach((root, i) => {
+      const before = this.#rootFiles.get(root.path);
+      if (!walked[i] && before !== undefined) return;
+      const now = new Set<string>();
+      for (const outcome of parts[i].outcomes) {
+        if (outcome !== undefined) now.add(outcome.ok ? outcome.skill.path : outcome.invalid.path);
+      }
+      for (const path of before ?? []) if (!now.has(path)) drop(path);
+      this.#rootFiles.set(root.path, now);
+    });
   }
 
   /**
@@ -681,30 +726,16 @@ export class DiscoveryCache {
   settle(
     roots: readonly Root[],
     parts: readonly RootPart[],
+    walked: readonly boolean[],
     found: readonly DiscoveredSkill[],
     result: { skills: DiscoveredSkill[]; dropped: DroppedSkill[] },
   ): { skills: DiscoveredSkill[]; dropped: DroppedSkill[] } {
     this.#roots = new Map(
       roots.map((root, i) => [root.path, { key: JSON.stringify([i, root]), part: parts[i] }]),
     );
-    // Only the files of this discovery are kept.
-    const files = new Map<string, CachedFile>();
-    const dirs = new Map<string, string>();
-    for (const part of parts) {
-      for (const outcome of part.outcomes) {
-        const path = outcome === undefined
-          ? undefined
-          : outcome.ok
-          ? outcome.skill.path
-          : outcome.invalid.path;
-        const known = path === undefined ? undefined : this.#files.get(path);
-        if (path === undefined || known === undefined) continue;
-        files.set(path, known);
-        if (path.endsWith(sep + "SKILL.md")) dirs.set(dirname(path), path);
-      }
-    }
-    this.#files = files;
-    this.#dirs = dirs;
+    this.#precise.clear();
+    this.#imprecise.clear();
+    this.#prune(roots, parts, walked);
     const bases = new Map(found.map((skill) => [skillKey(skill), skill]));
     const finals = new Map<string, { base: DiscoveredSkill; final: DiscoveredSkill }>();
     const reused = new Map<DiscoveredSkill, DiscoveredSkill>();

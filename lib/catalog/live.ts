@@ -57,7 +57,7 @@
  * ```
  * @module
  */
-import { type FSWatcher, lstatSync, readdirSync, statSync, watch } from "node:fs";
+import { type FSWatcher, lstatSync, readdirSync, realpathSync, statSync, watch } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { errorText } from "../errors.ts";
@@ -65,7 +65,8 @@ import { type Log, silentLog } from "../util.ts";
 import { findProjectRoot, type ResolvedConfig } from "./config.ts";
 import { discover, DiscoveryCache, type DiscoveryReport } from "./discover.ts";
 import type { Catalog } from "./mod.ts";
-import { buildRoots } from "./roots.ts";
+import { buildRoots, type Root } from "./roots.ts";
+import { isWithin } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import { projectSourcesFile, userSourcesFile } from "../sources/files.ts";
 import { trustFile } from "../sources/trust.ts";
@@ -126,6 +127,38 @@ function related(path: string, other: string): boolean {
 function isDirectory(path: string): boolean {
   try {
     return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` (a real path) lies in `/proc`, `/sys` or `/dev`, or is the file system root. */
+function isSystemPath(path: string): boolean {
+  return dirname(path) === path || /^\/(?:proc|sys|dev)(?:\/|$)/.test(path);
+}
+
+/**
+ * Whether a root folder may be watched or polled below: its real path stays inside the boundary
+ * discovery gives its kind (the project, the plugin folder, the Git checkout; see
+ * `discover.ts`), and is never a system folder. A root that leaves it publishes nothing (discovery
+ * refuses it), so following it would only let a stranger's link make the server watch, say, the
+ * whole home folder or `/`. An absent root is followed through its parent.
+ */
+function followable(root: Root): boolean {
+  let real: string;
+  try {
+    real = realpathSync(root.path);
+  } catch {
+    return true;
+  }
+  if (isSystemPath(real)) return false;
+  const boundary = root.source === "anywhere-user"
+    ? undefined
+    : root.confineTo ?? (root.source === "anywhere-project" ? root.project : undefined) ??
+      root.path;
+  if (boundary === undefined) return true;
+  try {
+    return isWithin(real, realpathSync(boundary), { allowSame: true });
   } catch {
     return false;
   }
@@ -258,6 +291,8 @@ export class LiveCatalog {
   #locked?: LockedNames;
   /** The root folders followed, and the files whose change rebuilds the root list. */
   #roots: string[] = [];
+  /** The existing roots that may be followed below (see {@linkcode followable}). */
+  #followable = new Set<string>();
   #inputs: string[] = [];
   /** Each root folder's stamp when it was last walked. */
   #rootStamps = new Map<string, string>();
@@ -341,12 +376,15 @@ export class LiveCatalog {
   }
 
   /**
-   * Builds the catalog again in the background (a Git source changed): roots rebuilt, every root
-   * walked again, files still compared by stamp. Resolves once applied.
+   * Builds the catalog again in the background (a Git source changed): sources and roots
+   * rebuilt, the Git sources' checkouts walked again, files still compared by stamp; other roots
+   * are walked again only if they changed. Resolves once applied.
    */
   reload(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#cache.forgetRoots();
+    // The Git sources' checkouts are walked again; every other root only if it changed.
+    const sources = this.#catalog?.roots.filter((root) => root.source === "anywhere-source");
+    this.#cache.forget((sources ?? []).map((root) => root.path));
     this.#full = true;
     return this.start().then(() => this.flush());
   }
@@ -424,7 +462,14 @@ export class LiveCatalog {
 
   /** Notes each root folder's stamp (before its walk, so a change during the walk shows later). */
   #noteRootStamps(catalog: Pick<Catalog, "roots">): void {
+    const before = this.#rootStamps;
     this.#rootStamps = new Map(catalog.roots.map(({ path }) => [path, folderStamp(path)]));
+    // A root whose folder changed without an event (none yet, or a missed one) is walked again.
+    const moved = [...this.#rootStamps].filter(([path, stamp]) => {
+      const known = before.get(path);
+      return known !== undefined && known !== stamp;
+    });
+    this.#cache.forget(moved.map(([path]) => path));
   }
 
   /**
@@ -442,6 +487,7 @@ export class LiveCatalog {
     const locked = projectRoot === undefined ? undefined : await readLockedNames(projectRoot, warn);
     if (this.#closed) return;
     this.#roots = roots.map(({ path }) => path);
+    this.#followable = new Set(roots.filter(followable).map(({ path }) => path));
     this.#inputs = inputFiles(config, projectRoot);
     this.#replan(changed);
     this.#noteRootStamps({ roots });
@@ -519,7 +565,7 @@ export class LiveCatalog {
    */
   #replan(changed: readonly string[] = []): void {
     if (this.#closed) return;
-    const roots = this.#roots.filter(isDirectory);
+    const roots = this.#roots.filter((path) => isDirectory(path) && this.#followable.has(path));
     // A root inside another root is covered by the outer one's recursive watch.
     const deep = roots.filter((path) => !roots.some((outer) => isBelow(path, outer)));
     const parents = [
@@ -527,7 +573,7 @@ export class LiveCatalog {
       ...this.#inputs,
     ].map((path) => nearestExisting(dirname(path)));
     const shallow = [...new Set(parents)].filter((path) =>
-      !deep.some((outer) => path === outer || isBelow(path, outer))
+      !isSystemPath(path) && !deep.some((outer) => path === outer || isBelow(path, outer))
     );
     let budget = this.#mode === "poll" ? 0 : this.#maxWatchers;
     const poll = new Map<string, boolean>();
