@@ -58,7 +58,7 @@
  * @module
  */
 import { type FSWatcher, lstatSync, readdirSync, realpathSync, statSync, watch } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { errorText } from "../errors.ts";
 import { type Log, silentLog } from "../util.ts";
@@ -116,6 +116,18 @@ const UNPOLLED = new Set([".git", "node_modules", ".hg", ".svn", "__pycache__", 
 function isBelow(path: string, parent: string): boolean {
   const prefix = parent.endsWith(sep) ? parent : parent + sep;
   return path.startsWith(prefix);
+}
+
+/**
+ * The path, spelled below the watched `path`, of a file a watch event names. Node names it
+ * relative to `path`; Deno relative to the folder's real path `real`, and sometimes by the link's
+ * own spelling (`../../link/a/x.txt`), so a root reached through a linked folder (a home behind a
+ * link, macOS's `/var`) must be resolved against `real` and brought back below `path`.
+ */
+function eventPath(path: string, real: string, name: string): string {
+  const absolute = resolve(real, name);
+  if (absolute === real) return path;
+  return isBelow(absolute, real) ? join(path, absolute.slice(real.length + 1)) : absolute;
 }
 
 /** Whether `path` is `other`, lies below it or holds it. */
@@ -608,8 +620,11 @@ export class LiveCatalog {
   /** Opens a recursive watch on `path`; false (and the folder is polled) when it cannot. */
   #open(path: string): boolean {
     try {
+      const real = realpathSync(path);
       const watcher = watch(path, { recursive: true, persistent: false }, (_event, name) => {
-        this.#seen(name === null || name === undefined ? path : join(path, String(name)));
+        this.#seen(
+          name === null || name === undefined ? path : eventPath(path, real, String(name)),
+        );
       });
       watcher.on("error", (error) => this.#watchFailed(path, error));
       this.#watchers.set(path, { watcher });
