@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { match } from "node:assert/strict";
+import { equal, match } from "node:assert/strict";
 import { join } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -62,6 +62,49 @@ for (const [through, link] of Object.entries(LINKS)) {
         });
         const text = (found.content as { type: string; text: string }[])[0].text;
         match(text, /notes — Keep journal entries\./);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+}
+
+/** Where a linked skill folder really lives: outside every root, or in another agent's root. */
+const TARGETS = {
+  "a folder no root holds": (box: { root: string; home: string }) => join(box.root, "mine/notes"),
+  "another agent's folder": (box: { root: string; home: string }) =>
+    join(box.home, ".agents/skills/notes"),
+};
+
+for (const [where, target] of Object.entries(TARGETS)) {
+  Deno.test(`push for a linked skill folder in ${where}: an in-place edit is heard and served`, async () => {
+    await withSandbox(async (box) => {
+      // Tools install a skill by linking its folder into each agent's folder.
+      const real = target(box);
+      await Deno.mkdir(real, { recursive: true });
+      await Deno.writeTextFile(join(real, "SKILL.md"), skillMd("notes", "Keep plain notes.", "A"));
+      await Deno.mkdir(join(box.home, ".claude/skills"), { recursive: true });
+      await Deno.symlink(real, join(box.home, ".claude/skills/notes"));
+      const notes = new Notes();
+      const client = new ClientV1({ name: "push-linked-skill", version: "1.0.0" });
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, notes.heard);
+      await client.connect(new StdioClientTransportV1({ ...serverParams(box), stderr: "ignore" }));
+      try {
+        const seen = notes.count;
+        await Deno.writeTextFile(
+          join(real, "SKILL.md"),
+          skillMd("notes", "Keep journal entries.", "B"),
+        );
+        await notes.after(seen, `an in-place edit in ${where}`);
+        const found = await client.callTool({
+          name: "find_skills",
+          arguments: { query: "journal" },
+        });
+        const text = (found.content as { type: string; text: string }[])[0].text;
+        match(text, /notes — Keep journal entries\./);
+        const listed = await client.callTool({ name: "list_skills", arguments: {} });
+        const all = (listed.content as { type: string; text: string }[])[0].text;
+        equal(all.includes("Keep plain notes."), false, all);
       } finally {
         await client.close();
       }
