@@ -40,9 +40,14 @@
  * again, a safety net for an event not yet delivered). Nothing of a file's text
  * is kept. {@linkcode LiveCatalog.close} stops every watcher and timer.
  *
- * Limits: a change behind a symlink (a skill folder linked from elsewhere)
- * is seen by polling and by the next walk of its root, not by the watcher of
- * the root; a project that gains its first `.git` while watched keeps its old
+ * Links: a root reached through a linked folder is watched by its real path and
+ * its events are spelled below the root as configured. A skill folder that is a
+ * link (tools install skills by linking one folder into each agent's folder) is
+ * followed at its real folder too: a change there is a change of every skill
+ * folder that leads to it, listed or left out as the same file, and a real
+ * folder no root holds is watched (within the cap, else polled) like a root.
+ *
+ * Limit: a project that gains its first `.git` while watched keeps its old
  * project root until reloaded.
  *
  * @example
@@ -63,7 +68,12 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timer
 import { errorText } from "../errors.ts";
 import { type Log, silentLog } from "../util.ts";
 import { findProjectRoot, type ResolvedConfig } from "./config.ts";
-import { discover, DiscoveryCache, type DiscoveryReport } from "./discover.ts";
+import {
+  discover,
+  type DiscoveredSkill,
+  DiscoveryCache,
+  type DiscoveryReport,
+} from "./discover.ts";
 import type { Catalog } from "./mod.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import { isWithin } from "../fs/mod.ts";
@@ -128,6 +138,20 @@ function eventPath(path: string, real: string, name: string): string {
   const absolute = resolve(real, name);
   if (absolute === real) return path;
   return isBelow(absolute, real) ? join(path, absolute.slice(real.length + 1)) : absolute;
+}
+
+/**
+ * The real folder of a skill whose folder is reached through a link (the folder itself or a
+ * parent below its root), or `null`: a flat file, a folder that is no link, or one gone.
+ */
+function linkedFolder(skill: DiscoveredSkill, realRoot: (root: string) => string): string | null {
+  if (skill.directory === skill.root) return null;
+  try {
+    const real = realpathSync(skill.directory);
+    return real === realRoot(skill.root) + skill.directory.slice(skill.root.length) ? null : real;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `path` is `other`, lies below it or holds it. */
@@ -322,6 +346,10 @@ export class LiveCatalog {
   #stale = new Set<string>();
   /** Polled folders with their recursion and last stamps. */
   #polled = new Map<string, Polled>();
+  /** Each linked skill folder's real folder (`null`: not a link), by skill object. */
+  #realDirs = new WeakMap<DiscoveredSkill, string | null>();
+  /** The real folder of each skill folder that is a link, with the skill folders that lead there. */
+  #links = new Map<string, string[]>();
   #closed = false;
 
   /** A live catalog over `config` for `options.cwd`; nothing starts before the first use. */
@@ -504,6 +532,7 @@ export class LiveCatalog {
     this.#replan(changed);
     this.#noteRootStamps({ roots });
     const report = await this.#discover(roots, locked);
+    this.#noteLinks(report);
     this.#locked = locked;
     this.#catalog = {
       report,
@@ -520,7 +549,46 @@ export class LiveCatalog {
     this.#replan(changed);
     this.#noteRootStamps(catalog);
     const report = await this.#discover(catalog.roots, this.#locked);
+    this.#noteLinks(report);
     this.#catalog = { ...catalog, report };
+  }
+
+  /**
+   * Notes the skill folders that are links (tools install skills by linking them into each
+   * agent's folder) and their real folders: a change there is a change of the skill, and a real
+   * folder no root holds is followed as well (watched within the cap, else polled). A skill
+   * object's real folder is looked up once.
+   */
+  #noteLinks(report: DiscoveryReport): void {
+    const links = new Map<string, string[]>();
+    const realRoots = new Map<string, string>();
+    const realRoot = (root: string) => {
+      let real = realRoots.get(root);
+      if (real === undefined) {
+        try {
+          real = realpathSync(root);
+        } catch {
+          real = root;
+        }
+        realRoots.set(root, real);
+      }
+      return real;
+    };
+    // Dropped skills count too: a link left out as the same file as another must not go stale.
+    for (const skill of [...report.skills, ...report.dropped.map((d) => d.skill)]) {
+      let real = this.#realDirs.get(skill);
+      if (real === undefined) {
+        real = linkedFolder(skill, realRoot);
+        this.#realDirs.set(skill, real);
+      }
+      if (real === null) continue;
+      const folders = links.get(real) ?? [];
+      if (!folders.includes(skill.directory)) folders.push(skill.directory);
+      links.set(real, folders);
+    }
+    const before = [...this.#links.keys()].sort().join("\0");
+    this.#links = links;
+    if ([...links.keys()].sort().join("\0") !== before) this.#replan();
   }
 
   #discover(roots: Catalog["roots"], locked: LockedNames | undefined): Promise<DiscoveryReport> {
@@ -559,6 +627,12 @@ export class LiveCatalog {
       relevant = true;
       break;
     }
+    // A change in the real folder of a linked skill folder is a change of that skill.
+    for (const [real, folders] of this.#links) {
+      if (path !== real && !isBelow(path, real)) continue;
+      for (const folder of folders) this.#dirty.add(folder + path.slice(real.length));
+      relevant = true;
+    }
     // A watched folder itself (or a folder holding it) changed: its watch is opened again.
     for (const watched of this.#watchers.keys()) {
       if (path === watched || isBelow(watched, path)) this.#stale.add(watched);
@@ -578,8 +652,12 @@ export class LiveCatalog {
   #replan(changed: readonly string[] = []): void {
     if (this.#closed) return;
     const roots = this.#roots.filter((path) => isDirectory(path) && this.#followable.has(path));
-    // A root inside another root is covered by the outer one's recursive watch.
-    const deep = roots.filter((path) => !roots.some((outer) => isBelow(path, outer)));
+    // The real folders of linked skill folders are followed too, unless a root holds them.
+    const followed = [...roots, ...this.#links.keys()];
+    // A folder inside another followed folder is covered by the outer one's recursive watch.
+    const deep = [...new Set(followed)].filter((path) =>
+      !followed.some((outer) => isBelow(path, outer))
+    );
     const parents = [
       ...this.#roots.filter((path) => !isDirectory(path)),
       ...this.#inputs,
