@@ -665,6 +665,11 @@ export class SearchIndex<T extends SearchableSkill> {
   #reading = new Map<T, Promise<void>>();
   #byKey = new Map<string, Entry<T>>();
   #order: T[] = [];
+  /**
+   * The list the last update completed with, while nothing was added or removed since: the same
+   * list again (a catalog between changes hands over the same array) costs nothing.
+   */
+  #settled?: readonly T[];
   #average: number[] = HEAD.map(() => 1);
   #averageBody = 1;
 
@@ -692,6 +697,7 @@ export class SearchIndex<T extends SearchableSkill> {
     body?: (skill: T) => string | undefined,
     options: Pick<IndexUpdateOptions<T>, "key"> = {},
   ): void {
+    if (skills === this.#settled) return;
     const listed = this.#listed(skills);
     for (const skill of skills) {
       if (this.#entries.has(skill)) continue;
@@ -711,6 +717,7 @@ export class SearchIndex<T extends SearchableSkill> {
     body?: (skill: T) => string | undefined | Promise<string | undefined>,
     options: IndexUpdateOptions<T> = {},
   ): Promise<void> {
+    if (skills === this.#settled) return;
     const every = Math.max(1, options.yieldEvery ?? 500);
     const listed = this.#listed(skills);
     let added = 0;
@@ -973,6 +980,7 @@ export class SearchIndex<T extends SearchableSkill> {
   #adopt(skill: T, key: string | undefined, listed: () => ReadonlySet<T>): boolean {
     const entry = key === undefined ? undefined : this.#byKey.get(key);
     if (entry === undefined || listed().has(entry.skill)) return false;
+    this.#settled = undefined;
     this.#entries.delete(entry.skill);
     entry.skill = skill;
     this.#entries.set(skill, entry);
@@ -980,6 +988,7 @@ export class SearchIndex<T extends SearchableSkill> {
   }
 
   #add(skill: T, body: string | undefined, key?: string): void {
+    this.#settled = undefined;
     const local = new Map<string, number>();
     const words: IndexWord[] = [];
     const values: number[] = [];
@@ -1036,6 +1045,7 @@ export class SearchIndex<T extends SearchableSkill> {
   }
 
   #remove(entry: Entry<T>): void {
+    this.#settled = undefined;
     for (const w of entry.words) {
       removePosting(w, entry.slot);
       if (w.size === 0) {
@@ -1061,7 +1071,10 @@ export class SearchIndex<T extends SearchableSkill> {
     if (
       order.length === skills.length && this.#entries.size === order.length &&
       skills.every((skill, i) => skill === order[i])
-    ) return;
+    ) {
+      this.#settled = skills;
+      return;
+    }
     for (const entry of this.#entries.values()) entry.places.length = 0;
     let distinct = 0;
     for (const [i, skill] of skills.entries()) {
@@ -1093,5 +1106,6 @@ export class SearchIndex<T extends SearchableSkill> {
     }
     this.#average = sums.map((sum, k) => (present[k] === 0 ? 1 : sum / present[k]));
     this.#averageBody = bodies === 0 ? 1 : bodySum / bodies;
+    this.#settled = skills;
   }
 }
