@@ -84,8 +84,13 @@ import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/l
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
 
-/** Entries per `skills/list` page and children per directory page. */
-const PAGE_SIZE = 100;
+/**
+ * Items per page of `skills/list`, `resources/list` and `resources/directory/read`. The SDK 2
+ * client follows `nextCursor` by itself for at most 64 pages (`listMaxPages`), so 500 lets a
+ * default client list 32,000 skills (a page of 100 failed it past 6,400); a page of 500 `SKILL.md`
+ * resources is about 150 KB.
+ */
+export const PAGE_SIZE = 500;
 
 /** One served file: where it is on disk and what was published for it. */
 interface ServedFile {
@@ -611,8 +616,20 @@ export async function servedOnly(
 ): Promise<DiscoveredSkill[]> {
   skillsExtension(catalog, log);
   const verdicts = await sources.get(catalog)!.verdicts();
-  return skills.filter((skill) => toolVerdict(verdicts.get(skill.path))?.ok !== false);
+  // The same skills under the same verdicts give the same array (the search index then has
+  // nothing to do): a catalog between changes hands over the same list on every request.
+  const known = servedLists.get(skills);
+  if (known?.verdicts === verdicts) return known.served;
+  const served = skills.filter((skill) => toolVerdict(verdicts.get(skill.path))?.ok !== false);
+  servedLists.set(skills, { verdicts, served });
+  return served;
 }
+
+/** The last {@linkcode servedOnly} answer for each list of skills, with the verdicts it used. */
+const servedLists = new WeakMap<
+  DiscoveredSkill[],
+  { verdicts: ReadonlyMap<string, Verdict>; served: DiscoveredSkill[] }
+>();
 
 /**
  * The verdict as the tools apply it: a SKILL.md that no longer parses or that its author

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../lib/catalog/config.ts";
 import { loadCatalog } from "../lib/catalog/mod.ts";
 import { type ShareOptions, shareSkills } from "../lib/load/share.ts";
+import { PAGE_SIZE } from "../mcp/skills.ts";
 import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";
 import {
@@ -38,7 +39,7 @@ const HTTP_KINDS: HttpClientKind[] = ["sdk1", "auto"];
 
 Deno.test("MCP protocol: skills/list cursors are opaque and an invalid cursor is -32602", async () => {
   await withSandbox(async (box) => {
-    for (let i = 0; i < 105; i++) {
+    for (let i = 0; i < PAGE_SIZE + 5; i++) {
       const name = `skill-${String(i).padStart(3, "0")}`;
       await writeProjectSkill(box, name, skillMd(name, `Skill number ${i}.`, "Body."));
     }
@@ -49,13 +50,13 @@ Deno.test("MCP protocol: skills/list cursors are opaque and an invalid cursor is
         skills: { uri: string }[];
         nextCursor?: string;
       };
-      equal(skills.length, 100);
+      equal(skills.length, PAGE_SIZE);
       ok(typeof nextCursor === "string");
       ok(!nextCursor.includes("skill://"), `cursor in clear text: ${nextCursor}`);
       const second = await server.request(2, "skills/list", { cursor: nextCursor });
       equal((second.result as { skills: unknown[] }).skills.length, 5);
       let id = 3;
-      for (const cursor of [skills[99].uri, "garbage", "YWZ0ZXI6", "!!"]) {
+      for (const cursor of [skills[PAGE_SIZE - 1].uri, "garbage", "YWZ0ZXI6", "!!"]) {
         const reply = await server.request(++id, "skills/list", { cursor });
         const error = reply.error as { code: number } | undefined;
         equal(error?.code, -32602, `${cursor}: ${JSON.stringify(reply)}`);
@@ -238,16 +239,16 @@ type Lister = {
   ): Promise<{ resources: { uri: string }[]; nextCursor?: string }>;
 };
 
-Deno.test("MCP protocol: resources/list is paged (100 a page) with opaque, validated cursors", async () => {
+Deno.test("MCP protocol: resources/list is paged (PAGE_SIZE a page) with opaque, validated cursors", async () => {
   await withSandbox(async (box) => {
-    for (let i = 0; i < 105; i++) {
+    for (let i = 0; i < PAGE_SIZE + 5; i++) {
       const name = `skill-${String(i).padStart(3, "0")}`;
       await writeProjectSkill(box, name, skillMd(name, `Skill number ${i}.`, "Body."));
     }
     // SDK 1 hands each page to the caller; SDK 2 follows nextCursor itself when given none.
     const check = (got: { uris: string[]; pages: number; cursors: string[] }, what: string) => {
       equal(got.pages, what.endsWith("sdk1") ? 2 : 1, `${what}: ${got.pages} pages`);
-      equal(new Set(got.uris).size, 105, what);
+      equal(new Set(got.uris).size, PAGE_SIZE + 5, what);
       ok(got.cursors.every((c) => !c.includes("skill://")), `${what}: ${got.cursors}`);
     };
     for (const kind of STDIO_KINDS) {
@@ -263,12 +264,18 @@ Deno.test("MCP protocol: resources/list is paged (100 a page) with opaque, valid
         resources: { uri: string }[];
         nextCursor?: string;
       };
-      equal(resources.length, 100);
+      equal(resources.length, PAGE_SIZE);
       ok(typeof nextCursor === "string" && !nextCursor.includes("skill://"), nextCursor);
       const second = await server.request(101, "resources/list", { cursor: nextCursor });
       equal((second.result as { resources: unknown[] }).resources.length, 5);
       let id = 0;
-      for (const cursor of ["skill://skill-099/SKILL.md", "garbage", "YWZ0ZXI6"]) {
+      for (
+        const cursor of [
+          `skill://skill-${String(PAGE_SIZE - 1).padStart(3, "0")}/SKILL.md`,
+          "garbage",
+          "YWZ0ZXI6",
+        ]
+      ) {
         const reply = await server.request(++id, "resources/list", { cursor });
         equal(reply.error?.code, -32602, `${cursor}: ${JSON.stringify(reply)}`);
       }
