@@ -5,9 +5,10 @@
  *
  * A request never waits for a rescan: {@linkcode ServedCatalog.refresh}
  * answers from memory, once the changes already seen (by the watchers, the
- * fallback polling, or one `stat` of each root folder) are applied — only the
- * folders that changed are walked again. So a skill installed a moment ago is
- * found by the next request, and `find_skills`, `list_skills` and
+ * fallback polling, or one `stat` of each root folder at most every 250 ms,
+ * at once for a name not found) are applied — only the folders that changed
+ * are walked again. So a skill installed a moment ago is opened by the next
+ * request, and `find_skills`, `list_skills` and
  * `open_skill` all see the same catalog.
  *
  * Listeners added with {@linkcode ServedCatalog.onChange} hear, with no
@@ -62,6 +63,10 @@ export class ServedCatalog {
   /** The project lock enforced, when serving under one. */
   readonly lock?: LockGate;
   readonly #live: LiveCatalog;
+  /** The skills a model may invoke, per report (the same array while the report stays). */
+  readonly #invocable = new WeakMap<DiscoveryReport, DiscoveredSkill[]>();
+  /** Each report's skills by name. */
+  readonly #names = new WeakMap<DiscoveryReport, Map<string, DiscoveredSkill>>();
 
   /** Builds a catalog view over `config` for `options.cwd`; it loads on first use. */
   constructor(config: ResolvedConfig, options: ServedCatalogOptions = {}) {
@@ -104,7 +109,12 @@ export class ServedCatalog {
    * allows now), in precedence order.
    */
   async modelSkills(force = false): Promise<DiscoveredSkill[]> {
-    const skills = (await this.refresh(force)).skills.filter((s) => s.invocation.modelInvocable);
+    const report = await this.refresh(force);
+    let skills = this.#invocable.get(report);
+    if (skills === undefined) {
+      skills = report.skills.filter((s) => s.invocation.modelInvocable);
+      this.#invocable.set(report, skills);
+    }
     return this.lock === undefined ? skills : await this.lock.allowed(skills);
   }
 
@@ -123,9 +133,24 @@ export class ServedCatalog {
     });
   }
 
-  /** A published skill by exact name (any invocation), after the changes already seen. */
+  /**
+   * A published skill by exact name (any invocation), after the changes already seen; on a miss,
+   * after every root folder was checked again (a skill installed a moment ago is found).
+   */
   async lookup(name: string): Promise<DiscoveredSkill | undefined> {
-    return (await this.refresh()).skills.find((s) => s.name === name);
+    const find = (report: DiscoveryReport) => this.#byName(report).get(name);
+    return find(await this.refresh()) ??
+      find((await this.#live.catalog({ thorough: true })).report);
+  }
+
+  /** The report's skills by name (names are unique in a report), built once per report. */
+  #byName(report: DiscoveryReport): Map<string, DiscoveredSkill> {
+    let names = this.#names.get(report);
+    if (names === undefined) {
+      names = new Map(report.skills.map((skill) => [skill.name, skill]));
+      this.#names.set(report, names);
+    }
+    return names;
   }
 
   /** Stops the watchers and timers (the server runners call it when they stop). */

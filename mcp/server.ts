@@ -153,6 +153,15 @@ async function servedSkills({ catalog, log }: ServerContext): Promise<Discovered
 
 const line = (s: SkillRowValue) => `- ${s.name} — ${s.description} [${s.source}]`;
 
+/** Tool schemas built once per process (a server is made per HTTP request), by what they depend on. */
+const schemas = new Map<string, unknown>();
+
+/** The schema `key` names, made by `make` the first time. */
+function once<T>(key: string, make: () => T): T {
+  if (!schemas.has(key)) schemas.set(key, make());
+  return schemas.get(key) as T;
+}
+
 const SkillRow = z.object({ name: z.string(), description: z.string(), source: z.string() });
 
 /** The server's words in the rendered skill text. */
@@ -279,11 +288,15 @@ function registerListSkills(server: McpServer, context: ServerContext): void {
     title: "List skills",
     description:
       "List the skills available to you (name, description, where it comes from), one page at a time.",
-    inputSchema: z.object({
-      limit: z.number().int().min(1).max(limits.maxLimit).optional().describe("page size"),
-      offset: z.number().int().min(0).optional().describe("skills to skip"),
-    }),
-    outputSchema: z.object({ total: z.number(), skills: z.array(SkillRow) }),
+    inputSchema: once(`list_skills in ${limits.maxLimit}`, () =>
+      z.object({
+        limit: z.number().int().min(1).max(limits.maxLimit).optional().describe("page size"),
+        offset: z.number().int().min(0).optional().describe("skills to skip"),
+      })),
+    outputSchema: once(
+      "list_skills out",
+      () => z.object({ total: z.number(), skills: z.array(SkillRow) }),
+    ),
   }, async ({ limit, offset }) => {
     const skills = await servedSkills(context);
     const start = offset ?? 0;
@@ -368,13 +381,17 @@ function registerFindSkills(server: McpServer, context: ServerContext): void {
     title: "Find skills",
     description:
       "Search the skills by keywords (names and descriptions first, then the instructions); returns the best matches with their exact names for open_skill.",
-    inputSchema: z.object({
-      query: z.string().min(1).describe("keywords"),
-      limit: z.number().int().min(1).max(limits.maxLimit).optional().describe(
-        `at most this many (default ${limits.defaultLimit})`,
-      ),
-    }),
-    outputSchema: z.object({ total: z.number(), matches: z.array(SkillRow) }),
+    inputSchema: once(`find_skills in ${limits.defaultLimit} ${limits.maxLimit}`, () =>
+      z.object({
+        query: z.string().min(1).describe("keywords"),
+        limit: z.number().int().min(1).max(limits.maxLimit).optional().describe(
+          `at most this many (default ${limits.defaultLimit})`,
+        ),
+      })),
+    outputSchema: once(
+      "find_skills out",
+      () => z.object({ total: z.number(), matches: z.array(SkillRow) }),
+    ),
   }, async ({ query, limit }) => {
     const skills = await servedSkills(context);
     const body = bodyReader(catalog);
@@ -402,22 +419,23 @@ function registerOpenSkill(server: McpServer, context: ServerContext): void {
     title: "Open skill",
     description:
       "Load one skill's instructions by its exact name. Pin what a reviewer approved with expected_sha256 (SKILL.md) or expected_bundle_sha256 (the whole directory).",
-    inputSchema: z.object({
-      name: z.string().min(1).describe("the exact published skill name"),
-      expected_sha256: HEX64.optional().describe(
-        "refuse unless SKILL.md's bytes have this SHA-256",
-      ),
-      include_bundle: z.boolean().optional().describe(
-        "also return the directory's bundle manifest",
-      ),
-      expected_bundle_sha256: HEX64.optional().describe(
-        "refuse unless the skill directory's bundle digest is this",
-      ),
-      expected_source_commit: z.string().regex(
-        /^[0-9a-f]{40}$/,
-        "expected_source_commit must be a full 40-character lowercase Git commit",
-      ).optional().describe("refuse unless the skill's Git source checkout is at this commit"),
-    }),
+    inputSchema: once("open_skill in", () =>
+      z.object({
+        name: z.string().min(1).describe("the exact published skill name"),
+        expected_sha256: HEX64.optional().describe(
+          "refuse unless SKILL.md's bytes have this SHA-256",
+        ),
+        include_bundle: z.boolean().optional().describe(
+          "also return the directory's bundle manifest",
+        ),
+        expected_bundle_sha256: HEX64.optional().describe(
+          "refuse unless the skill directory's bundle digest is this",
+        ),
+        expected_source_commit: z.string().regex(
+          /^[0-9a-f]{40}$/,
+          "expected_source_commit must be a full 40-character lowercase Git commit",
+        ).optional().describe("refuse unless the skill's Git source checkout is at this commit"),
+      })),
     outputSchema: LoadedSkillOutput,
   }, async (args) => {
     const { catalog, log } = context;

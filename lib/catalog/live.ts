@@ -35,9 +35,10 @@
  * folder changed, an invalid file appeared or went).
  *
  * {@linkcode LiveCatalog.report} never rescans: it answers from memory, after
- * applying what was already seen and not yet applied, and after one `stat` of
- * each root folder (a folder whose times changed since the last walk is walked
- * again, a safety net for an event not yet delivered). Nothing of a file's text
+ * applying what was already seen and not yet applied, and, at most every
+ * 250 ms (or at once with `thorough`), after one `stat` of each root folder (a
+ * folder whose times changed since the last walk is walked again, a safety net
+ * for an event not yet delivered). Nothing of a file's text
  * is kept. {@linkcode LiveCatalog.close} stops every watcher and timer.
  *
  * Links: a root reached through a linked folder is watched by its real path and
@@ -295,6 +296,9 @@ interface Polled {
   due: number;
 }
 
+/** How often a request checks the root folders' own stamps, at most (milliseconds). */
+const ROOT_CHECK_MS = 250;
+
 /** How often folders followed for their own entries are polled, at most (milliseconds). */
 const SHALLOW_POLL_MS = 500;
 
@@ -351,6 +355,8 @@ export class LiveCatalog {
   /** The real folder of each skill folder that is a link, with the skill folders that lead there. */
   #links = new Map<string, string[]>();
   #closed = false;
+  /** When the root folders were last checked by a request (see {@linkcode LiveCatalog.catalog}). */
+  #rootsCheckedAt = 0;
 
   /** A live catalog over `config` for `options.cwd`; nothing starts before the first use. */
   constructor(config: ResolvedConfig, options: LiveCatalogOptions = {}) {
@@ -396,13 +402,21 @@ export class LiveCatalog {
     return (await this.catalog()).report;
   }
 
-  /** The whole catalog from memory, as {@linkcode report} gives its report. */
-  async catalog(): Promise<Catalog> {
+  /**
+   * The whole catalog from memory, as {@linkcode report} gives its report. The root folders are
+   * checked again at most every {@linkcode ROOT_CHECK_MS} (each `stat` of a missing folder costs
+   * a thrown error under Deno: a request must not pay 130 of them), or now with `thorough`.
+   */
+  async catalog(options: { thorough?: boolean } = {}): Promise<Catalog> {
     await this.start();
     const catalog = this.#catalog!;
-    for (const root of catalog.roots) {
-      const path = root.path;
-      if (folderStamp(path) !== this.#rootStamps.get(path)) this.#dirty.add(path);
+    const now = Date.now();
+    if (options.thorough || now - this.#rootsCheckedAt >= ROOT_CHECK_MS) {
+      this.#rootsCheckedAt = now;
+      for (const root of catalog.roots) {
+        const path = root.path;
+        if (folderStamp(path) !== this.#rootStamps.get(path)) this.#dirty.add(path);
+      }
     }
     if (this.#dirty.size > 0 || this.#full || this.#running !== undefined) await this.flush();
     return this.#catalog!;
