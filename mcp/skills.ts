@@ -336,11 +336,23 @@ class CatalogSkillSource implements SkillSource {
     }));
     const skillMd = shared.files.find((f) => f.path === "SKILL.md")!;
     const key = `${place.root}\0${skillMd.sha256}\0${skill.description}`;
-    const base = this.#entries.get(key) ??
-      await entryOf(place.claim.path, place.root, shared.skillBytes, skill);
+    let base = this.#entries.get(key);
+    if (base === undefined) {
+      const bytes = shared.skillBytes ?? listedBytes(files, `${place.root}/SKILL.md`, skillMd);
+      if (bytes === undefined) {
+        // Changed since it was read: read again at the next build.
+        this.#reads.delete(skill);
+        return this.#refuse(skill, "its SKILL.md changed while it was listed");
+      }
+      base = await entryOf(place.claim.path, place.root, bytes, skill);
+    }
     this.#nextEntries.set(key, base);
     const built = { skill, entry: { ...base, resources }, root: place.root, files };
     this.#built.set(skill, built);
+    // The entry is built: the read keeps its rows and digests, not the file's text.
+    if (shared.skillBytes !== undefined) {
+      this.#reads.set(skill, { ...shared, skillBytes: undefined });
+    }
     verdicts.set(skill.path, { ok: true, root: place.root });
     return built;
   }
@@ -467,6 +479,25 @@ async function entryOf(
     frontmatter: { name, description: skill.description },
     resources: [],
   };
+}
+
+/**
+ * The SKILL.md bytes of a skill whose read dropped them, read again from `files` (the one at
+ * `uri`); `undefined` unless they are exactly the listed size and digest.
+ */
+function listedBytes(
+  files: readonly ServedFile[],
+  uri: string,
+  row: { bytes: number; sha256: string },
+): Uint8Array<ArrayBuffer> | undefined {
+  const file = files.find((f) => f.uri === uri);
+  if (file === undefined) return undefined;
+  try {
+    const { bytes } = readBoundedSync(file.abs, { maxBytes: row.bytes, verifySize: true });
+    return bytes.length === row.bytes && sha256Hex(bytes) === row.sha256 ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -72,7 +72,11 @@ export interface Shareable {
   bundleSha256: string | undefined;
   /** Set for a single Markdown file: its one file is this path, served as `SKILL.md`. */
   flatFile?: string;
-  skillBytes: Uint8Array<ArrayBuffer>;
+  /**
+   * The SKILL.md bytes as read; a holder that keeps the result may drop them (`undefined`) once
+   * it has what it needs, so that no file text is retained.
+   */
+  skillBytes?: Uint8Array<ArrayBuffer>;
 }
 
 /**
