@@ -711,11 +711,27 @@ function waiter(): { arm(): Promise<void>; notify(): void } {
   };
 }
 
+/**
+ * Runs `step` on a connected `client`, closing the client (and a stdio server's child process)
+ * when it fails: a failed listener must not keep the bench alive.
+ */
+async function closedOnFailure<T>(client: { close(): Promise<void> }, step: () => Promise<T>) {
+  try {
+    return await step();
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+}
+
 async function stdioListener(server: StdioServer): Promise<Listener> {
   const w = waiter();
   const client = await connectStdio(server);
   client.setNotificationHandler("notifications/resources/list_changed", () => w.notify());
-  await client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
+  await closedOnFailure(
+    client,
+    () => client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS }),
+  );
   return { next: w.arm, close: () => client.close() };
 }
 
@@ -726,8 +742,10 @@ async function v2Listener(url: string): Promise<Listener> {
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   client.setNotificationHandler("notifications/resources/list_changed", () => w.notify());
-  await client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
-  const subscription = await client.listen({ resourcesListChanged: true });
+  const subscription = await closedOnFailure(client, async () => {
+    await client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
+    return await client.listen({ resourcesListChanged: true });
+  });
   return {
     next: w.arm,
     close: async () => {
@@ -742,7 +760,10 @@ async function v1Listener(url: string): Promise<Listener> {
   const client = new ClientV1({ name: "bench-listen-v1", version: "1.0.0" });
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => w.notify());
   await client.connect(new HttpTransportV1(new URL(url)));
-  await client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
+  await closedOnFailure(
+    client,
+    () => client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS }),
+  );
   return { next: w.arm, close: () => client.close() };
 }
 
