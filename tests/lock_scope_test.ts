@@ -219,21 +219,32 @@ Deno.test("a locked project source's pdf keeps its name over a personal pdf; the
   });
 });
 
+/**
+ * Installs the plugin `helper@m` (skill `assist`) in the home, enabled by nobody yet; the
+ * person's own settings enable `userPlugins` when given.
+ */
+async function installHelperPlugin(box: Sandbox, userPlugins?: Record<string, boolean>) {
+  const plugin = join(box.home, ".claude/plugins/marketplaces/m/plugins/helper");
+  await writeTree(box.home, {
+    ".claude/plugins/marketplaces/m/plugins/helper/skills/assist/SKILL.md": skillMd(
+      "assist",
+      "A plugin's skill.",
+      "Body.",
+    ),
+    ".claude/plugins/installed_plugins.json": JSON.stringify({
+      version: 2,
+      plugins: { "helper@m": [{ scope: "user", installPath: plugin }] },
+    }),
+    ...(userPlugins === undefined
+      ? {}
+      : { ".claude/settings.json": JSON.stringify({ enabledPlugins: userPlugins }) }),
+  });
+}
+
 Deno.test("a plugin the project's own settings enable is outside the project lock, and outside the user lock", async () => {
   await withSandbox(async (box) => {
     await projectSkills(box);
-    const plugin = join(box.home, ".claude/plugins/marketplaces/m/plugins/helper");
-    await writeTree(box.home, {
-      ".claude/plugins/marketplaces/m/plugins/helper/skills/assist/SKILL.md": skillMd(
-        "assist",
-        "A plugin's skill.",
-        "Body.",
-      ),
-      ".claude/plugins/installed_plugins.json": JSON.stringify({
-        version: 2,
-        plugins: { "helper@m": [{ scope: "user", installPath: plugin }] },
-      }),
-    });
+    await installHelperPlugin(box);
     await writeTree(box.project, {
       ".claude/settings.json": JSON.stringify({ enabledPlugins: { "helper@m": true } }),
     });
@@ -255,20 +266,8 @@ Deno.test("a plugin the project's own settings enable is outside the project loc
 Deno.test("verify names the plugins the project's own settings enable and its lock leaves out, installed or not; the exit code is the lock's", async () => {
   await withSandbox(async (box) => {
     await projectSkills(box);
-    const plugin = join(box.home, ".claude/plugins/marketplaces/m/plugins/helper");
-    await writeTree(box.home, {
-      ".claude/plugins/marketplaces/m/plugins/helper/skills/assist/SKILL.md": skillMd(
-        "assist",
-        "A plugin's skill.",
-        "Body.",
-      ),
-      ".claude/plugins/installed_plugins.json": JSON.stringify({
-        version: 2,
-        plugins: { "helper@m": [{ scope: "user", installPath: plugin }] },
-      }),
-      // The person's own settings enable a plugin of their own: not the project's to name.
-      ".claude/settings.json": JSON.stringify({ enabledPlugins: { "mine@m": true } }),
-    });
+    // The person's own settings enable a plugin of their own: not the project's to name.
+    await installHelperPlugin(box, { "mine@m": true });
     await writeTree(box.project, {
       ".claude/settings.json": JSON.stringify({
         enabledPlugins: { "helper@m": true, "absent@m\u001b[2J": ["1.0.0"], "off@m": false },

@@ -21,6 +21,7 @@ import {
   skillMd,
   withSandbox,
   withTempDir,
+  writeTree,
 } from "./helpers.ts";
 
 const BASHRC = "# the user's own shell start-up file\nexport EDITOR=vi\n";
@@ -132,11 +133,9 @@ Deno.test("lock: <lock>.tmp-N links for every pid never redirect it; ~/.bashrc s
 Deno.test("lock: a lock that is a link is refused in one line; the link and ~/.bashrc untouched", async () => {
   await withSandbox(async (box) => {
     const home = await homeFiles(box);
-    await Deno.mkdir(join(box.project, ".claude/skills/pdf"), { recursive: true });
-    await Deno.writeTextFile(
-      join(box.project, ".claude/skills/pdf/SKILL.md"),
-      skillMd("pdf", "Fill PDF forms.", "Body."),
-    );
+    await writeTree(box.project, {
+      ".claude/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Body."),
+    });
     const lockFile = join(box.project, "skills-anywhere.lock.json");
     await Deno.symlink(home.bashrc, lockFile);
     const result = await box.cli("lock");
@@ -150,16 +149,12 @@ Deno.test("lock: a lock that is a link is refused in one line; the link and ~/.b
 Deno.test("lock, lock <name> and lock --user over a lock that is a link: only the writer's line", async () => {
   await withSandbox(async (box) => {
     const home = await homeFiles(box);
-    await Deno.mkdir(join(box.project, ".claude/skills/pdf"), { recursive: true });
-    await Deno.writeTextFile(
-      join(box.project, ".claude/skills/pdf/SKILL.md"),
-      skillMd("pdf", "Fill PDF forms.", "Body."),
-    );
-    await Deno.mkdir(join(box.home, ".claude/skills/notes"), { recursive: true });
-    await Deno.writeTextFile(
-      join(box.home, ".claude/skills/notes/SKILL.md"),
-      skillMd("notes", "Keep notes.", "Body."),
-    );
+    await writeTree(box.project, {
+      ".claude/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Body."),
+    });
+    await writeTree(box.home, {
+      ".claude/skills/notes/SKILL.md": skillMd("notes", "Keep notes.", "Body."),
+    });
     const lockFile = join(box.project, "skills-anywhere.lock.json");
     await Deno.symlink(home.bashrc, lockFile);
     const userLock = join(box.dshHome, "skills-anywhere", "user.lock.json");
@@ -198,11 +193,9 @@ Deno.test("sign: <sig>.tmp-N links never redirect it, and a .sig that is a link 
   await withSandbox(async (box) => {
     const home = await homeFiles(box);
     const key = await signingKey(box.root);
-    await Deno.mkdir(join(box.project, "skills/pdf"), { recursive: true });
-    await Deno.writeTextFile(
-      join(box.project, "skills/pdf/SKILL.md"),
-      skillMd("pdf", "Fill PDF forms.", "Body."),
-    );
+    await writeTree(box.project, {
+      "skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.", "Body."),
+    });
     const sig = "pdf.skills-anywhere.sig";
     plantTempLinks(join(box.project, "skills"), sig, home.bashrc);
     const signed = await box.cli("sign", "skills/pdf", "--key", key);
