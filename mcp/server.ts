@@ -331,7 +331,12 @@ function searchIndexOf(context: ServerContext): SearchIndex<DiscoveredSkill> {
     // Nobody waits for it: it keeps no process alive, and a failure shows in the next request.
     servedSkills(context)
       .then((skills) =>
-        made.updateAsync(skills, bodyReader(catalog), { keepAlive: false, key: versionOf })
+        made.updateAsync(skills, bodyReader(catalog), {
+          keepAlive: false,
+          key: versionOf,
+          // A turn every 100 skills: an update or a push waits at most ~0.1 s behind the first build.
+          yieldEvery: 100,
+        })
       )
       .catch(() => {});
   };
