@@ -77,7 +77,7 @@ import {
 } from "./discover.ts";
 import type { Catalog } from "./mod.ts";
 import { buildRoots, type Root } from "./roots.ts";
-import { isWithin } from "../fs/mod.ts";
+import { isWithin, realPaths } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
 import { projectSourcesFile, userSourcesFile } from "../sources/files.ts";
 import { trustFile } from "../sources/trust.ts";
@@ -575,19 +575,7 @@ export class LiveCatalog {
    */
   #noteLinks(report: DiscoveryReport): void {
     const links = new Map<string, string[]>();
-    const realRoots = new Map<string, string>();
-    const realRoot = (root: string) => {
-      let real = realRoots.get(root);
-      if (real === undefined) {
-        try {
-          real = realpathSync(root);
-        } catch {
-          real = root;
-        }
-        realRoots.set(root, real);
-      }
-      return real;
-    };
+    const realRoot = realPaths();
     // Dropped skills count too: a link left out as the same file as another must not go stale.
     for (const skill of [...report.skills, ...report.dropped.map((d) => d.skill)]) {
       let real = this.#realDirs.get(skill);

@@ -44,10 +44,9 @@
  * ```
  * @module
  */
-import { realpathSync } from "node:fs";
 import { basename, sep } from "node:path";
 import { KindError } from "../errors.ts";
-import { readBoundedSync } from "../fs/mod.ts";
+import { readBoundedSync, realPaths } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
 import { MAX_BUNDLE_SKILL_BYTES } from "../limits.ts";
 import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/names.ts";
@@ -246,23 +245,6 @@ async function duplicateOf(
     }
   }
   return undefined;
-}
-
-/** A remembered `realpath`: a path that cannot be resolved stands for itself. */
-function realPaths(): (path: string) => string {
-  const real = new Map<string, string>();
-  return (path) => {
-    let known = real.get(path);
-    if (known === undefined) {
-      try {
-        known = realpathSync(path);
-      } catch {
-        known = path;
-      }
-      real.set(path, known);
-    }
-    return known;
-  };
 }
 
 /** Whether the skill is a flat `<name>.md` file rather than a directory with a `SKILL.md`. */

@@ -552,3 +552,30 @@ export {
   writeWhole,
   writeWholeSync,
 } from "./write.ts";
+
+/**
+ * A remembered `realpath`: each path is resolved once, and a path that cannot be resolved stands
+ * for itself.
+ *
+ * @example
+ * ```ts
+ * import { realPaths } from "./mod.ts";
+ * const realOf = realPaths();
+ * realOf("/nowhere/at/all"); // "/nowhere/at/all"
+ * ```
+ */
+export function realPaths(): (path: string) => string {
+  const real = new Map<string, string>();
+  return (path) => {
+    let known = real.get(path);
+    if (known === undefined) {
+      try {
+        known = realpathSync(path);
+      } catch {
+        known = path;
+      }
+      real.set(path, known);
+    }
+    return known;
+  };
+}
