@@ -37,9 +37,7 @@ async function fetched(
 ): Promise<string[]> {
   const result = await run(
     Deno.execPath(),
-    // No node_modules: a run that loads no npm package must not set up (or prune) the checkout's
-    // node_modules while other tests' servers resolve packages from it.
-    ["run", "-A", "--node-modules-dir=none", "-L", "debug", MAIN, ...args],
+    ["run", "-A", "-L", "debug", MAIN, ...args],
     { cwd: box.project, env: box.env, clearEnv: true },
   );
   equal(result.code, 0, `${args.join(" ")}: ${result.stderr.slice(-2000)}`);
