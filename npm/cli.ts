@@ -16,6 +16,7 @@ const CHUNKS: Record<CommandFile, () => Promise<unknown>> = {
   "./list.ts": () => import("../lib/cli/list.ts"),
   "./lock.ts": () => import("../lib/cli/lock.ts"),
   "./mcp.ts": () => import("../lib/cli/mcp.ts"),
+  "./route.ts": () => import("../lib/cli/route.ts"),
   "./search.ts": () => import("../lib/cli/search.ts"),
   "./show.ts": () => import("../lib/cli/show.ts"),
   "./sign.ts": () => import("../lib/cli/sign.ts"),

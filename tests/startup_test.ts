@@ -22,6 +22,7 @@ const COMMAND_MODULES = [
   "list",
   "lock",
   "mcp",
+  "route",
   "search",
   "show",
   "sign",

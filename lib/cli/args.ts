@@ -169,6 +169,21 @@ export const OPTIONS = {
     type: "boolean",
     about: "the user lock (~/.dsh/skills-anywhere/user.lock.json): your personal skills alone",
   },
+  request: {
+    type: "string",
+    value: "<file>",
+    about: "the request document route prepare wrote",
+  },
+  response: {
+    type: "string",
+    value: "<file>",
+    about: 'the model\'s answer: {"choice": …, "confidence": …, "model": …}',
+  },
+  "min-confidence": {
+    type: "string",
+    value: "<0..1>",
+    about: "the confidence a choice needs (default 0.7)",
+  },
   locked: {
     type: "boolean",
     about: "serve only the skills whose bundle matches the project's skills-anywhere.lock.json",

@@ -37,6 +37,7 @@ export interface CommandModules {
   "./list.ts": typeof import("./list.ts");
   "./lock.ts": typeof import("./lock.ts");
   "./mcp.ts": typeof import("./mcp.ts");
+  "./route.ts": typeof import("./route.ts");
   "./search.ts": typeof import("./search.ts");
   "./show.ts": typeof import("./show.ts");
   "./sign.ts": typeof import("./sign.ts");
@@ -604,6 +605,40 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ],
     ],
     run: async (...args) => (await load("./mcp.ts")).runMcp(...args),
+  },
+  route: {
+    group: "serve",
+    summary: "let a model choose a skill for a task, then check its answer against the catalog",
+    synopsis: "prepare <task...> [--json] [--cwd <dir>]\n" +
+      "       route apply --request <file> --response <file> [--min-confidence <0..1>] [--json]",
+    arguments: [
+      ["prepare <task...>", "the task in words: up to 8 skills a model may open, best first"],
+      ["apply", "check the model's answer to a request (its choice, confidence and model)"],
+    ],
+    options: ["json", "request", "response", "min-confidence"],
+    optionHelp: {
+      json: "print the request or the result as one JSON document",
+      "min-confidence": "the confidence a choice needs, from 0 to 1 (default 0.7)",
+    },
+    examples: [
+      [
+        "dsh-skills-anywhere route prepare fill in a pdf form --json > request.json",
+        "the request to give a model",
+      ],
+      [
+        "dsh-skills-anywhere route apply --request request.json --response answer.json",
+        "selected, abstain, no_match, stale or invalid_input",
+      ],
+    ],
+    exits: [
+      [0, "prepare: a request; apply: selected, abstain (too little confidence) or no_match"],
+      [1, "apply: stale (the chosen skill changed, moved or went away since prepare)"],
+      [
+        2,
+        "apply: invalid_input (a result is printed); a task without keywords or match, or bad usage",
+      ],
+    ],
+    run: async (...args) => (await load("./route.ts")).runRoute(...args),
   },
 };
 
