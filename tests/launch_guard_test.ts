@@ -577,6 +577,7 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
       });
       const readme = await readFile(join(ROOT, "README.md"), "utf8");
       const mcpDoc = await readFile(join(ROOT, "docs/mcp.md"), "utf8");
+      const installDoc = await readFile(join(ROOT, "docs/install.md"), "utf8");
       const work = join(box.root, "build");
       await Deno.mkdir(work);
       const { tarballPath, binary } = await builds(work);
@@ -676,6 +677,9 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
         ...jsonLaunches("docs/mcp.md", mcpDoc),
         ...inlineLaunches("docs/mcp.md", mcpDoc),
         ...tomlLaunches("docs/mcp.md", mcpDoc),
+        ...jsonLaunches("docs/install.md", installDoc),
+        ...inlineLaunches("docs/install.md", installDoc),
+        ...tomlLaunches("docs/install.md", installDoc),
       ];
       ok(launches.length >= 7, launches.map((l) => l.where).join("\n"));
       // The installed command: `npm install -g` of the packed package, from the home.
