@@ -145,6 +145,11 @@ export const ToolsConfig = z.object({
   findMaxLimit: z.number().default(50),
   find: z.boolean().default(true),
   open: z.boolean().default(true),
+  /**
+   * The provider row's `providerName`: only that provider's catalog records (budget state, the
+   * lock a skill is served under) are believed; another provider's are its files' words.
+   */
+  provider: z.string().min(1).default("skills-anywhere"),
 }).prefault({});
 
 /** The validated tools configuration. */

@@ -86,9 +86,19 @@ function viewOptions(exec: Exec) {
   return { cwd: exec.agent?.session?.header?.cwd, signal: exec.signal, scope: exec.agent };
 }
 
+/**
+ * The `skillsAnywhere` record of a skill, read only from this package's own provider (named
+ * `provider`). Another provider's metadata is whatever its files say (dsh's filesystem provider
+ * passes a SKILL.md's frontmatter `metadata` through), so a record there is the author's words,
+ * never a catalog fact: it neither claims a lock nor opens an author-disabled skill.
+ */
+function recordOf(skill: SkillSummary, provider: string): ReturnType<typeof readDshRecord> {
+  return skill.provider === provider ? readDshRecord(skill.metadata) : {};
+}
+
 /** A registry skill's facts for the core's openable rule. */
-function invocability(skill: SkillSummary): Invocability {
-  const record = readDshRecord(skill.metadata);
+function invocability(skill: SkillSummary, provider: string): Invocability {
+  const record = recordOf(skill, provider);
   return {
     modelInvocable: skill.invocation.modelInvocable,
     hiddenOnlyByBudget: record.catalog === "hidden" &&
@@ -96,7 +106,9 @@ function invocability(skill: SkillSummary): Invocability {
   };
 }
 
-const openable = (skill: SkillSummary) => isOpenable(invocability(skill));
+/** The core's openable rule over registry skills, trusting `provider`'s records alone. */
+const openableBy = (provider: string) => (skill: SkillSummary) =>
+  isOpenable(invocability(skill, provider));
 
 /** A refusal in the words of these tools. */
 function refusal(refused: Failure): Error {
@@ -147,6 +159,7 @@ function renderFound(value: FindValue): string {
 async function find(
   ctx: ToolsContext,
   limits: FindLimits,
+  provider: string,
   args: { query: string; limit?: number },
   exec: Exec,
 ): Promise<FindValue> {
@@ -165,7 +178,7 @@ async function find(
   };
   const confirmed = async (skill: SkillSummary) => {
     const loaded = await load(skill);
-    return loaded !== undefined && openable(loaded);
+    return loaded !== undefined && openableBy(provider)(loaded);
   };
   const all = await ctx.skills.list(view);
   const searchable: SkillSummary[] = [];
@@ -186,7 +199,7 @@ async function find(
   };
 }
 
-function registerFind(ctx: ToolsContext, limits: FindLimits): void {
+function registerFind(ctx: ToolsContext, limits: FindLimits, provider: string): void {
   ctx.tools.register(defineTool({
     name: "find_skills",
     description:
@@ -214,16 +227,22 @@ function registerFind(ctx: ToolsContext, limits: FindLimits): void {
     }),
     isConcurrencySafe: () => true,
     execute: (args, exec) =>
-      find(ctx, limits, args as { query: string; limit?: number }, exec as unknown as Exec),
+      find(
+        ctx,
+        limits,
+        provider,
+        args as { query: string; limit?: number },
+        exec as unknown as Exec,
+      ),
   }));
 }
 
-async function open(ctx: ToolsContext, name: string, exec: Exec) {
+async function open(ctx: ToolsContext, provider: string, name: string, exec: Exec) {
   const view = viewOptions(exec);
-  const found = await findOpenable(name, (n) => ctx.skills.get(n, view), openable);
+  const found = await findOpenable(name, (n) => ctx.skills.get(n, view), openableBy(provider));
   if (!found.ok) throw refusal(found);
   const skill = found.skill;
-  const lock = readDshRecord(skill.metadata).lock;
+  const lock = recordOf(skill, provider).lock;
   const base = {
     name: skill.name,
     provider: skill.provider,
@@ -254,7 +273,7 @@ function renderOpened(value: { lock?: OpenedLock }): string {
   return `${content}\nServed under ${LOCK_WORDS[value.lock.kind]} (skills-anywhere locked).`;
 }
 
-function registerOpen(ctx: ToolsContext): void {
+function registerOpen(ctx: ToolsContext, provider: string): void {
   ctx.tools.register(defineTool({
     name: "open_skill",
     description:
@@ -288,7 +307,8 @@ function registerOpen(ctx: ToolsContext): void {
       kind: "read",
     }),
     isConcurrencySafe: () => true,
-    execute: (args, exec) => open(ctx, (args as { name: string }).name, exec as unknown as Exec),
+    execute: (args, exec) =>
+      open(ctx, provider, (args as { name: string }).name, exec as unknown as Exec),
   }));
 }
 
@@ -300,12 +320,13 @@ function registerOpen(ctx: ToolsContext): void {
  * ```ts
  * import { apply } from "./tools.ts";
  * declare const ctx: Parameters<typeof apply>[0];
- * apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true });
+ * apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true, provider: "skills-anywhere" });
  * ```
  */
 export function apply(ctx: PluginContext, config: ToolsConfigValue): void {
   ctx.inject(["skills", "tools"], (inner) => {
-    if (config.find) registerFind(inner, findLimits(config.findLimit, config.findMaxLimit));
-    if (config.open) registerOpen(inner);
+    const limits = findLimits(config.findLimit, config.findMaxLimit);
+    if (config.find) registerFind(inner, limits, config.provider);
+    if (config.open) registerOpen(inner, config.provider);
   });
 }

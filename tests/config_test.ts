@@ -104,7 +104,13 @@ Deno.test("dsh config: the provider schema has every catalog field with its defa
   equal(parsed.providerName, "skills-anywhere");
   equal(parsed.watch, true);
   deepEqual(parsed.catalog, { limit: 50, pin: [], hide: [] });
-  deepEqual(ToolsConfig.parse({}), { findLimit: 10, findMaxLimit: 50, find: true, open: true });
+  deepEqual(ToolsConfig.parse({}), {
+    findLimit: 10,
+    findMaxLimit: 50,
+    find: true,
+    open: true,
+    provider: "skills-anywhere",
+  });
 });
 
 Deno.test("dsh config: the schema refuses what resolveConfig refuses", () => {

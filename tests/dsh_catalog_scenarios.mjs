@@ -73,7 +73,13 @@ export async function configSchema(env) {
   assert.equal(d.watch, true);
   assert.deepEqual(d.catalog, { limit: 50, pin: [], hide: [] });
   const tools = await env.tools.Config["~standard"].validate({});
-  assert.deepEqual(tools.value, { findLimit: 10, findMaxLimit: 50, find: true, open: true });
+  assert.deepEqual(tools.value, {
+    findLimit: 10,
+    findMaxLimit: 50,
+    find: true,
+    open: true,
+    provider: "skills-anywhere",
+  });
 
   const t = await tree(env);
   const ctx = new env.Context();
