@@ -86,8 +86,8 @@ const NO_PROJECT = failure("no-lock", "there is no project here, so no project l
 
 /** The provider's words for a lock's refusal (`message` is the core's). */
 function lockWords(message: string): string {
-  return `${message}; with locked: true only skills whose bundle matches the project's ` +
-    "skills-anywhere.lock.json are served";
+  return `${message}; with locked: true only skills whose bundle matches their lock are served ` +
+    "(the project's skills-anywhere.lock.json, or the user's lock for a personal skill)";
 }
 
 /** Writes which lock serves a skill into its `skillsAnywhere` record (see `record.ts`). */

@@ -173,7 +173,7 @@ function uriKey(uri: string): string | undefined {
  * ```
  */
 export function lockRefusal(message: string): string {
-  return `${message}; this server serves only skills whose bundle matches the project's lock (--locked)`;
+  return `${message}; this server serves only skills whose bundle matches their lock: the project's, or the user's for a personal skill (--locked)`;
 }
 
 /** Whether this is a skill the extension may offer at all: the author allows the model. */

@@ -329,6 +329,20 @@ Deno.test("mcp --locked: an invalid user lock serves no personal skill and says 
       const receipt = access.structuredContent!.receipt as Record<string, unknown>;
       deepEqual([receipt.lock, receipt.lock_sha256], ["user", userSha]);
     });
+    // A personal skill changed since the user lock: the refusal names the user lock, not the
+    // project's (which never held it).
+    const access = join(box.home, ".claude/skills/access/SKILL.md");
+    const before = await Deno.readTextFile(access);
+    await Deno.writeTextFile(access, before + "More.\n");
+    await withLocked(box, async (s) => {
+      const refused = await s.call("open_skill", { name: "access" });
+      equal(refused.isError, true);
+      match(textOf(refused), /skill "access" changed since it was locked in the user's lock; /);
+      ok(!/matches the project's lock/.test(textOf(refused)), textOf(refused));
+      const project = await s.call("open_skill", { name: "excel" });
+      equal(project.isError, undefined, textOf(project));
+    });
+    await Deno.writeTextFile(access, before);
     await Deno.writeTextFile(file, "{not json");
     await withLocked(box, async (s) => {
       deepEqual((await s.listed()).sort(), ["excel", "pdf"]);

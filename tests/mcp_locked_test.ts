@@ -36,7 +36,10 @@ const script = (box: Sandbox) => join(box.project, ".claude/skills/pdf/scripts/f
 function assertRefused(result: ToolResult, why: RegExp): void {
   equal(result.isError, true, textOf(result));
   match(textOf(result), why);
-  match(textOf(result), /serves only skills whose bundle matches the project's lock \(--locked\)/);
+  match(
+    textOf(result),
+    /serves only skills whose bundle matches their lock: the project's, or the user's for a personal skill \(--locked\)/,
+  );
 }
 
 Deno.test("mcp --locked: an edited script refuses that skill by name (tool and resources), the others are served", async () => {

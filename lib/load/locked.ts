@@ -285,25 +285,41 @@ export function verdictOf(
   }
   const { entry, lock, sha256 } = found;
   if (!sameOrigin(entry.origin, lockOrigin(skill.origin)) || entry.path !== skill.relativePath) {
-    return failure("moved", `skill ${name} is not where the lock says it comes from`);
+    return failure(
+      "moved",
+      `skill ${name} is not where ${LOCK_NAME[lock ?? "project"]} says it comes from`,
+    );
   }
   if (entry.bundle_sha256 === null) {
     return failure(
       "unbundlable",
-      `skill ${name} cannot be verified: it is locked without a bundle digest, as it could not ` +
-        `be bundled${because(entry.bundle_error_kind)}`,
+      `skill ${name} cannot be verified: it is locked without a bundle digest${
+        inLock(lock)
+      }, as it could not be bundled${because(entry.bundle_error_kind)}`,
     );
   }
   if (bundleSha256 === undefined) return unbundlableNow(skill.name, unbundlable);
-  if (bundleSha256 !== entry.bundle_sha256) {
-    return failure("changed", `skill ${name} changed since it was locked`);
-  }
+  if (bundleSha256 !== entry.bundle_sha256) return changedNow(skill.name, lock);
   return { ok: true, entry, bundleSha256, lock, lockSha256: sha256 };
 }
 
-/** The refusal of a load whose bytes turned out not to be the locked ones. */
-function changedNow(name: string): Failure<"changed"> {
-  return failure("changed", `skill ${JSON.stringify(name)} changed since it was locked`);
+/** How a refusal names each lock: a personal skill's entry is the user's lock's, never the project's. */
+const LOCK_NAME: Readonly<Record<LockKind, string>> = {
+  project: "the lock",
+  user: "the user's lock",
+};
+
+/** `" in the user's lock"` for an entry of the user's lock; nothing for the project's. */
+function inLock(lock: LockKind | undefined): string {
+  return lock === "user" ? ` in ${LOCK_NAME.user}` : "";
+}
+
+/** The refusal of a skill whose bytes are not the locked ones (`lock`: whose entry it was). */
+function changedNow(name: string, lock: LockKind | undefined): Failure<"changed"> {
+  return failure(
+    "changed",
+    `skill ${JSON.stringify(name)} changed since it was locked${inLock(lock)}`,
+  );
 }
 
 /** The lock file of one project, read again when it changes; see the module doc. */
@@ -471,7 +487,7 @@ export async function openLocked(
     signer: verdict.signer,
   });
   if (result.ok || pinned !== undefined) return result;
-  if (result.kind === "bundle-mismatch") return changedNow(skill.name);
+  if (result.kind === "bundle-mismatch") return changedNow(skill.name, verdict.lock);
   if (result.kind === "bundle-invalid") {
     const now = await gate.bundleState(skill);
     return unbundlableNow(skill.name, typeof now === "string" ? now : undefined);
