@@ -492,7 +492,10 @@ Deno.test("claude plugin: Claude Code validates, installs and starts it; its ser
       },
     );
 
-    const plugin = await readJson(join(ROOT, ".claude-plugin/plugin.json"));
+    // The manifest as installed (equal to this checkout's, above).
+    const plugin = await readJson(
+      join(installed.installPath as string, ".claude-plugin/plugin.json"),
+    );
     const id = "skills-anywhere@dsh-skills-anywhere";
     for (const root of new Set([installed.installPath, installed.readFromFolder])) {
       if (typeof root !== "string") continue;
