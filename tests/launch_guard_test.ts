@@ -12,7 +12,9 @@
  * `deno.json`, `deno.jsonc`, `deno.lock`, `.env` files, `bunfig.toml`, `.nvmrc`, `.node-version`
  * and `.tool-versions`. Controls first prove that the fixture bites: the old unpinned forms are
  * attacked. Then each form is parsed from the document that shows it (README.md, docs/mcp.md,
- * docs/check.md, docs/install.md, server.json, action.yml), started with the checkout (or the
+ * docs/check.md, docs/install.md, server.json, action.yml, and the plugin manifests
+ * `.claude-plugin/plugin.json` and `mcp.json`, their variables expanded as Claude Code and an Agent
+ * Plugins host expand them), started with the checkout (or the
  * builds of tests/dsh_pack.ts and npm/binaries.ts) in place of `/path/to/…`, and must serve the
  * project's own skill while no request reaches the attacker, no marker appears, and nothing
  * changes in the project or the home but the named outputs and the caches.
@@ -321,6 +323,8 @@ interface Launch {
   where: string;
   command: string;
   args: string[];
+  /** Variables the client adds to the server's environment (a plugin's own). */
+  env?: Record<string, string>;
 }
 
 /** `/path/to/dsh-skills-anywhere…` in every part replaced by the checkout (or `binary`). */
@@ -368,6 +372,49 @@ function tomlLaunches(page: string, text: string): Launch[] {
       args: [...args[1].matchAll(/"(?:[^"\\]|\\.)*"/g)].map((m) => JSON.parse(m[0])),
     });
   }
+  return out;
+}
+
+/**
+ * The MCP servers of the plugin manifests, expanded as their clients expand them, with this checkout
+ * as the plugin's folder: `.claude-plugin/plugin.json` as Claude Code does (`${CLAUDE_PLUGIN_ROOT}`,
+ * `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` in `command` and `args`, all three exported),
+ * `mcp.json` as an Agent Plugins client does (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` in `args`, both
+ * exported). Both are started in the project: Claude Code starts plugin servers for the project,
+ * and an Agent Plugins client that ignores the spec's default working directory (the plugin's
+ * folder) is the case to attack.
+ */
+async function manifestLaunches(project: string, data: string): Promise<Launch[]> {
+  const claude = JSON.parse(await readFile(join(ROOT, ".claude-plugin/plugin.json"), "utf8"));
+  const agent = JSON.parse(await readFile(join(ROOT, "mcp.json"), "utf8"));
+  const vars: Record<string, string> = {
+    CLAUDE_PLUGIN_ROOT: CHECKOUT,
+    CLAUDE_PLUGIN_DATA: data,
+    CLAUDE_PROJECT_DIR: project,
+    PLUGIN_ROOT: CHECKOUT,
+    PLUGIN_DATA: data,
+  };
+  const out: Launch[] = [];
+  const add = (where: string, servers: Record<string, Launch>, names: string[]) => {
+    const fill = (s: string) =>
+      s.replace(/\$\{(\w+)\}/g, (whole, name) => names.includes(name) ? vars[name] : whole);
+    for (const [name, server] of Object.entries(servers)) {
+      const launch = {
+        where: `${where} mcpServers.${name}`,
+        command: names.includes("PLUGIN_ROOT") ? server.command : fill(server.command),
+        args: server.args.map(fill),
+        env: Object.fromEntries(names.map((n) => [n, vars[n]])),
+      };
+      for (const part of [launch.command, ...launch.args]) ok(!part.includes("${"), part);
+      out.push(launch);
+    }
+  };
+  add(".claude-plugin/plugin.json", claude.mcpServers, [
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PLUGIN_DATA",
+    "CLAUDE_PROJECT_DIR",
+  ]);
+  add("mcp.json", agent.mcpServers, ["PLUGIN_ROOT", "PLUGIN_DATA"]);
   return out;
 }
 
@@ -682,6 +729,15 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
         ...tomlLaunches("docs/install.md", installDoc),
       ];
       ok(launches.length >= 7, launches.map((l) => l.where).join("\n"));
+      // The plugins' servers (issue 31): Claude Code's plugin and the Agent Plugins mcp.json.
+      const pluginData = join(box.root, "plugin-data");
+      await Deno.mkdir(pluginData);
+      const plugins = await manifestLaunches(project, pluginData);
+      deepEqual(plugins.map((l) => l.where), [
+        ".claude-plugin/plugin.json mcpServers.skills-anywhere",
+        "mcp.json mcpServers.skills-anywhere",
+      ]);
+      launches.push(...plugins);
       // The installed command: `npm install -g` of the packed package, from the home.
       const globalPrefix = join(box.root, "global");
       const install = await run(
@@ -693,7 +749,10 @@ Deno.test("launch guard: every documented launch and the Action ignore a hostile
       const installedEnv = { ...env, PATH: `${globalPrefix}/bin:${env.PATH}` };
 
       for (const launch of launches.map((l) => filled(l, binary))) {
-        const launchEnv = launch.command === "dsh-skills-anywhere" ? installedEnv : env;
+        const launchEnv = {
+          ...(launch.command === "dsh-skills-anywhere" ? installedEnv : env),
+          ...launch.env,
+        };
         await t.step(`MCP: ${launch.where}`, async () => {
           await guarded(
             launch.where,
