@@ -15,7 +15,7 @@
  * - the README and the docs (`README.md`, `docs/*.md`): every mention of the package at a version
  *   (`dsh-skills-anywhere@<v>`, the Action's `dsh-skills-anywhere/dsh-skills-anywhere@v<v>` or `…@v<v>`, a
  *   tarball `dsh-skills-anywhere-<v>.tgz`, the help's `dsh-skills-anywhere <v>:`, the README's
- *   `Version <v>,` and docs/install.md's "prints `<v>`"); the README must state the version once
+ *   `Version <v>,`, docs/install.md's "prints `<v>`" and "version `<v>`"); the README must state the version once
  *   at least. Historical mentions ("the 0.9.0 resource") and CHANGELOG.md's headings are history,
  *   not places; `tests/release_test.ts` holds the CHANGELOG to this version.
  *
@@ -98,6 +98,7 @@ const MENTIONS: readonly RegExp[] = [
   new RegExp(`dsh-skills-anywhere (${SEMVER}):`, "g"),
   new RegExp(`^Version (${SEMVER}),`, "gm"),
   new RegExp(`prints \`(${SEMVER})\``, "g"),
+  new RegExp(`version \`(${SEMVER})\``, "g"),
 ];
 
 /** A prose place: every mention of {@linkcode MENTIONS}. */
