@@ -47,22 +47,18 @@ const SPECIAL_WORDS = new Set(["null", "true", "false"]);
 /** Longest key accepted (the YAML reader refuses implicit keys past 1,024 characters). */
 const MAX_KEY = 256;
 
-const SPACE = 0x20;
-const HASH = 0x23;
-const DOUBLE = 0x22;
-const SINGLE = 0x27;
-const COLON = 0x3a;
-const BACKSLASH = 0x5c;
-
-function isLetter(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
-
-/** Whether `c` may follow a key's first letter (`.` only in nested keys). */
-function isKeyChar(c: number, dots: boolean): boolean {
-  return isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d ||
-    (dots && c === 0x2e);
-}
+/** A top-level entry: a key at column 0, `:`, then the value after one or more spaces (or none). */
+const ENTRY = new RegExp(`^([A-Za-z][A-Za-z0-9_-]{0,${MAX_KEY - 1}}):(?: +(.*))?$`);
+/** A nested entry: its indent, a key (dots allowed), `:`, one or more spaces and a value. */
+const NESTED = new RegExp(`^( +)([A-Za-z][A-Za-z0-9_.-]{0,${MAX_KEY - 1}}):(?: +(.*))?$`);
+/** A line of spaces only (or empty). */
+const BLANK = /^ *$/;
+/** A quoted scalar without the characters that would need the full reader (escapes, inner quotes). */
+const QUOTED = /^(?:"([^"\\]*)"|'([^']*)')$/;
+/** In a plain scalar: `: ` or a final `:` (a key), or ` #` (a comment). */
+const NOT_PLAIN = /: |:$| #/;
+/** A plain scalar starts with a letter. */
+const LETTER = /^[A-Za-z]/;
 
 /** Whether `word` is one of {@linkcode SPECIAL_WORDS} in any case (length first: it is rare). */
 function isSpecial(word: string): boolean {
@@ -72,57 +68,13 @@ function isSpecial(word: string): boolean {
     SPECIAL_WORDS.has(word.toLowerCase());
 }
 
-/** The index of the `:` ending a key that starts at `start`, or -1 when there is no such key. */
-function keyEnd(text: string, start: number, end: number, dots: boolean): number {
-  if (!isLetter(text.charCodeAt(start))) return -1;
-  for (let i = start + 1; i < end && i - start <= MAX_KEY; i++) {
-    const c = text.charCodeAt(i);
-    if (c === COLON) return i;
-    if (!isKeyChar(c, dots)) return -1;
-  }
-  return -1;
-}
-
-/** The index of the first character after the spaces from `start` (at most `end`). */
-function skipSpaces(text: string, start: number, end: number): number {
-  let i = start;
-  while (i < end && text.charCodeAt(i) === SPACE) i++;
-  return i;
-}
-
-/** The scalar written from `start` to `end` (trailing spaces dropped), or `undefined`. */
-function scalar(text: string, start: number, end: number): string | undefined {
-  let last = end;
-  while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
-  const first = text.charCodeAt(start);
-  if (first === DOUBLE || first === SINGLE) {
-    if (last - start < 2 || text.charCodeAt(last - 1) !== first) return undefined;
-    for (let i = start + 1; i < last - 1; i++) {
-      const c = text.charCodeAt(i);
-      if (c === first || (first === DOUBLE && c === BACKSLASH)) return undefined;
-    }
-    return text.slice(start + 1, last - 1);
-  }
-  if (!isLetter(first)) return undefined;
-  for (let i = start + 1; i < last; i++) {
-    const c = text.charCodeAt(i);
-    // ": " or a final ":" would be a key; " #" starts a comment.
-    if (c === COLON && (i + 1 === last || text.charCodeAt(i + 1) === SPACE)) return undefined;
-    if (c === HASH && text.charCodeAt(i - 1) === SPACE) return undefined;
-  }
-  const value = text.slice(start, last);
+/** The scalar `written` holds (trailing spaces dropped), or `undefined` outside the subset. */
+function scalar(written: string): string | undefined {
+  const value = written.endsWith(" ") ? written.replace(/ +$/, "") : written;
+  const quoted = QUOTED.exec(value);
+  if (quoted !== null) return quoted[1] ?? quoted[2];
+  if (!LETTER.test(value) || NOT_PLAIN.test(value)) return undefined;
   return isSpecial(value) ? undefined : value;
-}
-
-/** The end of the line starting at `start` (the index of its `\n`, or the text's end). */
-function lineEnd(text: string, start: number): number {
-  const end = text.indexOf("\n", start);
-  return end < 0 ? text.length : end;
-}
-
-/** Whether the line from `start` to `end` is blank (spaces only, or empty). */
-function isBlank(text: string, start: number, end: number): boolean {
-  return skipSpaces(text, start, end) === end;
 }
 
 /**
@@ -134,27 +86,6 @@ function setOnce(target: Record<string, unknown>, key: string, value: unknown): 
   if (isSpecial(key) || key in target) return false;
   target[key] = value;
   return true;
-}
-
-/** One `key: value` entry read from a line: the key, and the value's start (its line's end when empty). */
-interface Entry {
-  key: string;
-  value: number;
-}
-
-/** The entry of the line `start`–`end` whose key starts at `keyStart`, or `undefined`. */
-function entryAt(
-  text: string,
-  keyStart: number,
-  end: number,
-  dots: boolean,
-): Entry | undefined {
-  const colon = keyEnd(text, keyStart, end, dots);
-  if (colon < 0) return undefined;
-  const key = text.slice(keyStart, colon);
-  if (colon + 1 === end) return { key, value: end };
-  if (text.charCodeAt(colon + 1) !== SPACE) return undefined;
-  return { key, value: skipSpaces(text, colon + 1, end) };
 }
 
 /**
@@ -170,29 +101,26 @@ function entryAt(
  */
 export function readSimpleYaml(text: string): Record<string, unknown> | undefined {
   if (NOT_CHAR.test(text)) return undefined;
+  const lines = text.split("\n");
   const result: Record<string, unknown> = {};
   let empty = true;
-  let pos = 0;
-  while (pos < text.length) {
-    const end = lineEnd(text, pos);
-    if (isBlank(text, pos, end)) {
-      pos = end + 1;
-      continue;
-    }
-    const entry = entryAt(text, pos, end, false);
-    if (entry === undefined) return undefined;
+  let at = 0;
+  while (at < lines.length) {
+    const line = lines[at++];
+    if (BLANK.test(line)) continue;
+    const entry = ENTRY.exec(line);
+    if (entry === null) return undefined;
     let value: unknown;
-    if (entry.value < end) {
-      value = scalar(text, entry.value, end);
+    if (entry[2] !== undefined && entry[2] !== "") {
+      value = scalar(entry[2]);
       if (value === undefined) return undefined;
-      pos = end + 1;
     } else {
-      const nested = readNested(text, end + 1);
+      const nested = readNested(lines, at);
       if (nested === undefined) return undefined;
       value = nested.value;
-      pos = nested.next;
+      at = nested.next;
     }
-    if (!setOnce(result, entry.key, value)) return undefined;
+    if (!setOnce(result, entry[1], value)) return undefined;
     empty = false;
   }
   // A blank document is null to the YAML reader, not an empty mapping.
@@ -200,33 +128,32 @@ export function readSimpleYaml(text: string): Record<string, unknown> | undefine
 }
 
 /**
- * The nested lines from `start` (a mapping, or null when the next non-blank
- * line is at column 0 or there is none) and the position after them.
+ * The nested lines from line `start` (a mapping, or null when the next
+ * non-blank line is at column 0 or there is none) and the line after them.
  */
 function readNested(
-  text: string,
+  lines: readonly string[],
   start: number,
 ): { value: Record<string, unknown> | null; next: number } | undefined {
-  let pos = start;
+  let at = start;
   let indent = -1;
   let value: Record<string, unknown> | null = null;
-  while (pos < text.length) {
-    const end = lineEnd(text, pos);
-    const keyStart = skipSpaces(text, pos, end);
-    if (keyStart === end) {
-      pos = end + 1;
+  while (at < lines.length) {
+    const line = lines[at];
+    if (BLANK.test(line)) {
+      at++;
       continue;
     }
-    if (keyStart === pos) break;
+    if (line.charCodeAt(0) !== 0x20) break;
+    const entry = NESTED.exec(line);
+    if (entry === null || entry[3] === undefined || entry[3] === "") return undefined;
     if (value === null) {
-      indent = keyStart - pos;
+      indent = entry[1].length;
       value = {};
-    } else if (keyStart - pos !== indent) return undefined;
-    const entry = entryAt(text, keyStart, end, true);
-    if (entry === undefined || entry.value === end) return undefined;
-    const scalarValue = scalar(text, entry.value, end);
-    if (scalarValue === undefined || !setOnce(value, entry.key, scalarValue)) return undefined;
-    pos = end + 1;
+    } else if (entry[1].length !== indent) return undefined;
+    const scalarValue = scalar(entry[3]);
+    if (scalarValue === undefined || !setOnce(value, entry[2], scalarValue)) return undefined;
+    at++;
   }
-  return { value, next: pos };
+  return { value, next: at };
 }
