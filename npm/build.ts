@@ -69,10 +69,12 @@ const pkg = {
   peerDependencies: {
     "@deepseek-ai/dsh-skill": ">=0.1.0-rc.8",
     "@deepseek-ai/dsh-tools": ">=0.1.0-rc.8",
+    "@deepseek-ai/schemastery": "^3.18.1",
   },
   peerDependenciesMeta: {
     "@deepseek-ai/dsh-skill": { optional: true },
     "@deepseek-ai/dsh-tools": { optional: true },
+    "@deepseek-ai/schemastery": { optional: true },
   },
   dsh: { bundle: { patch: "./cordis.patch.yml" } },
   engines: { node: ">=20.16" },
