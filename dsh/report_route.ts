@@ -13,8 +13,11 @@
  *   `Sec-Fetch-Site`, when sent, must say same origin: else 403
  *   `skills-anywhere/forbidden`;
  * - POST only (405 `skills-anywhere/method`);
- * - at most 64 KiB of body is read: beyond, 413 `skills-anywhere/too-large`
- *   and the connection is closed;
+ * - decided on the headers first: a refusal (403, 405, or 413 for a
+ *   `Content-Length` over 64 KiB) is answered before one byte of the body is
+ *   read, with `Connection: close`, and the connection closed;
+ * - at most 64 KiB of body is read, within 10 s: beyond, 413
+ *   `skills-anywhere/too-large`, else 408 `skills-anywhere/timeout`, closed;
  * - `cwd`, when given, must be an absolute path (at most 4096 characters) of
  *   an existing directory: else `skills-anywhere/invalid-cwd`, in words that
  *   do not repeat it;
@@ -48,7 +51,8 @@ export type ReportErrorCode =
   | "skills-anywhere/invalid-cwd"
   | "skills-anywhere/too-large"
   | "skills-anywhere/forbidden"
-  | "skills-anywhere/method";
+  | "skills-anywhere/method"
+  | "skills-anywhere/timeout";
 
 /** dsh's `RpcResult`, with this route's codes. */
 export type ReportResult = { ok: true; value: ReportView } | {
@@ -68,6 +72,7 @@ const MESSAGES: Record<ReportErrorCode, string> = {
   "skills-anywhere/too-large": `The request body is larger than ${MAX_REPORT_BODY} bytes`,
   "skills-anywhere/forbidden": "Only same-origin requests to a loopback address are answered",
   "skills-anywhere/method": "Use POST",
+  "skills-anywhere/timeout": "The request body did not arrive in time",
 };
 
 function failed(code: ReportErrorCode): ReportResult {
@@ -150,24 +155,35 @@ function send(response: ServerResponse, status: number, result: ReportResult, cl
   response.end(JSON.stringify(result));
 }
 
-/** Reads at most `limit` bytes of the body; undefined when it is longer. */
-function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
+/** How long the body may take. */
+const BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * Reads at most `limit` bytes of the body within {@linkcode BODY_TIMEOUT_MS}: the text, or
+ * `too-large` / `timeout`.
+ */
+function readBody(
+  request: IncomingMessage,
+  limit: number,
+): Promise<string | "too-large" | "timeout"> {
+  return new Promise((resolve) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    const finish = (result: string | "too-large" | "timeout") => {
+      clearTimeout(timer);
+      request.off("data", onData);
+      request.pause();
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish("timeout"), BODY_TIMEOUT_MS);
     const onData = (chunk: Uint8Array) => {
       size += chunk.length;
-      if (size > limit) {
-        request.off("data", onData);
-        request.pause();
-        resolve(undefined);
-        return;
-      }
+      if (size > limit) return finish("too-large");
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.once("end", () => resolve(new TextDecoder().decode(concat(chunks, size))));
-    request.once("error", reject);
+    request.once("end", () => finish(new TextDecoder().decode(concat(chunks, size))));
+    request.once("error", () => finish("timeout"));
   });
 }
 
@@ -189,21 +205,28 @@ export function reportHandler(
   source: () => ReportSource | undefined,
   onError: (error: unknown) => void,
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  /** Answers a refusal unread (or not read further) and closes the connection. */
+  const refuse = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    code: ReportErrorCode,
+  ) => {
+    send(response, status, failed(code), true);
+    response.once("finish", () => request.destroy());
+  };
   return async (request, response) => {
     if (!trustedRequest(request.headers)) {
-      request.resume();
-      return send(response, 403, failed("skills-anywhere/forbidden"));
+      return refuse(request, response, 403, "skills-anywhere/forbidden");
     }
-    if (request.method !== "POST") {
-      request.resume();
-      return send(response, 405, failed("skills-anywhere/method"));
+    if (request.method !== "POST") return refuse(request, response, 405, "skills-anywhere/method");
+    const announced = Number(request.headers["content-length"] ?? 0);
+    if (announced > MAX_REPORT_BODY) {
+      return refuse(request, response, 413, "skills-anywhere/too-large");
     }
-    const body = await readBody(request, MAX_REPORT_BODY).catch(() => "");
-    if (body === undefined) {
-      send(response, 413, failed("skills-anywhere/too-large"), true);
-      response.once("finish", () => request.destroy());
-      return;
-    }
+    const body = await readBody(request, MAX_REPORT_BODY);
+    if (body === "too-large") return refuse(request, response, 413, "skills-anywhere/too-large");
+    if (body === "timeout") return refuse(request, response, 408, "skills-anywhere/timeout");
     send(response, 200, await answerReport(body, source, onError));
   };
 }

@@ -4,12 +4,17 @@
 // before the provider registered (the profile's own patch turns dsh's skill registry off) and
 // after (the patch rewritten: dsh's hmr reloads the row), its hostile inputs, then a change made
 // through dsh's settings API (`settings.mutate`) reaching the model's `<available_skills>` on the
-// next prompt. See docs/dsh.md ("The web card").
+// next prompt; then the card itself in headless Chromium (tests/browser.ts, playwright-core):
+// Settings → Plugins → Plugin configuration, filter, pin, budget, restore, and the model sees it.
+// The screenshot in docs/dsh.md is rewritten only with UPDATE_SCREENSHOT=1. See docs/dsh.md
+// ("The web card").
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { skillMd, withTempDir } from "./helpers.ts";
+import { chromium, type Page } from "playwright-core";
+import { findBrowser } from "./browser.ts";
+import { ROOT, skillMd, withTempDir } from "./helpers.ts";
 import { packPlugin } from "./dsh_pack.ts";
 import { type ChatRequest, ScriptedModel } from "./dsh_model.ts";
 import { type DshWorld, installDsh, runDsh, WebDsh } from "./dsh_boot_helpers.ts";
@@ -28,6 +33,9 @@ const PROVIDER_ROW = `- id: skills-anywhere
 /** dsh's skill registry off: our row activates, its provider waits. */
 const NO_REGISTRY = "- id: skill\n  disabled: true\n";
 const ROUTE = "/api/skills-anywhere/report";
+/** The card's screenshot in docs/dsh.md: rewritten only when `UPDATE_SCREENSHOT=1`. */
+const SCREENSHOT = join(ROOT, "docs", "dsh-card.png");
+const UPDATE_SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOT") === "1";
 
 interface RouteAnswer {
   status: number;
@@ -181,6 +189,7 @@ Deno.test("dsh booted (web): the report route before and after the provider, hos
       const web = await WebDsh.start(world, ["--patch", join(work, "hmr.patch.yml")]);
       try {
         await exercise(web, world, profilePatch);
+        await driveCard(web, world, work);
       } finally {
         await web.stop();
       }
@@ -227,11 +236,20 @@ async function exercise(web: WebDsh, world: DshWorld, profilePatch: string): Pro
   for (const body of ["{", "[1,2]", "null", '"text"']) {
     equal((await report(web, body)).body.ok, true, body);
   }
-  const extra = await report(web, { cwd: world.project, limit: 1, __proto__: { x: 1 } });
+  const extra = await report(
+    web,
+    `{"cwd": ${JSON.stringify(world.project)}, "limit": 1, "__proto__": {"cwd": "/"}}`,
+  );
   equal(extra.body.value?.listed, first.listed);
-  // A huge body: 413, nothing parsed; the route answers the next request.
+  // A huge body announced: 413 before it is read, the connection closed. Sent without one (chunked):
+  // 413 once 64 KiB arrived, or the connection closed under the upload.
+  const announced = await raw(web.url, {
+    headers: { origin: web.url, "content-length": String(64 * 1024 * 1024) },
+  });
+  equal(announced.status, 413);
+  equal(announced.body.error?.code, "skills-anywhere/too-large");
   const huge = await raw(web.url, {
-    headers: { origin: web.url, "content-type": "application/json" },
+    headers: { origin: web.url, "transfer-encoding": "chunked" },
     body: JSON.stringify({ cwd: world.project, pad: "x".repeat(1024 * 1024) }),
   }).catch((error) => ({ status: -1, body: { ok: false }, text: String(error) }) as RouteAnswer);
   ok(huge.status === 413 || huge.status === -1, `${huge.status} ${huge.text.slice(0, 200)}`);
@@ -292,6 +310,167 @@ async function exercise(web: WebDsh, world: DshWorld, profilePatch: string): Pro
     ["ours-b"],
   );
   equal(changed.listed, 3);
-  // The change is in the profile's settings document, not in its patch.
+  // The change is in dsh's settings document, not in the profile's patch.
   match(await readFile(profilePatch, "utf8"), /limit: 3, pin: \[\]/);
+  match(await readFile(join(world.dshHome, "settings.yaml"), "utf8"), /skills-anywhere:/);
+}
+
+/** The skill rows the card shows, name → state. */
+async function rows(page: Page): Promise<Map<string, string>> {
+  const found = await page.locator("li[data-skills-anywhere=card] [data-skill]").evaluateAll((
+    elements,
+  ) =>
+    elements.map((
+      element,
+    ) => [element.getAttribute("data-skill"), element.getAttribute("data-state")])
+  );
+  return new Map(found as [string, string][]);
+}
+
+/** Waits (at most 10 s) until the card's rows satisfy `done`; fails with the last rows. */
+async function rowsWhen(
+  page: Page,
+  done: (rows: Map<string, string>) => boolean,
+): Promise<Map<string, string>> {
+  let last = new Map<string, string>();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    last = await rows(page);
+    if (done(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the card never showed the rows wanted: ${JSON.stringify([...last])}`);
+}
+
+/** The skills-anywhere namespace's value, as dsh's settings API describes it. */
+async function described(web: WebDsh): Promise<unknown> {
+  const value = await web.api("settings.describe", {});
+  return (value.namespaces as { ns: string; value: unknown }[])
+    .find((entry) => entry.ns === "skills-anywhere")?.value;
+}
+
+/**
+ * The card in headless Chromium, on the state `exercise` left (budget 3, ours-d pinned, ours-a
+ * hidden, ours-b excluded): budget 1, filter, pin ours-e, budget 2, ours-e listed; restore
+ * ours-b; the next prompt lists ours-d and ours-e.
+ */
+async function driveCard(web: WebDsh, world: DshWorld, work: string): Promise<void> {
+  const found = await findBrowser();
+  const browser = await chromium.launch({
+    executablePath: found.executablePath,
+    env: { ...Deno.env.toObject(), ...found.env },
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
+  const problems: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    await page.goto(web.url);
+    const settings = page.getByRole("button", { name: "Settings", exact: true });
+    await settings.first().waitFor();
+    // A first visit shows dsh's onboarding dialog (it may come up a moment after the page), which
+    // makes the rest inert: dismiss it whenever it is there, until Settings opens (10 tries).
+    const onboarding = page.getByRole("button", { name: "Continue", exact: true });
+    for (let attempt = 0;; attempt++) {
+      if (await onboarding.count() > 0) await onboarding.first().click().catch(() => {});
+      const opened = await settings.first().click({ timeout: 2000 }).then(() => true, () => false);
+      if (opened) break;
+      ok(attempt < 10, "the Settings button never took a click");
+    }
+    await page.getByRole("button", { name: "Plugins", exact: true }).click();
+    // The tab (role tab) is the section's first, selected by default; clicked all the same.
+    await page.locator("button", { hasText: "Plugin configuration" }).click();
+    const card = page.locator("li[data-skills-anywhere=card]");
+    const header = card.locator("button.sa-head");
+    equal(await header.getAttribute("aria-expanded"), "false");
+    equal(await card.locator("[data-skill]").count(), 0, "collapsed: nothing loaded");
+    await header.click();
+    equal(await header.getAttribute("aria-expanded"), "true");
+    let shown = await rowsWhen(page, (r) => r.size > 0);
+    deepEqual([...shown.keys()].sort(), ["ours-a", "ours-c", "ours-d", "ours-e", "ours-off"]);
+    equal(shown.get("ours-off"), "disabled");
+    match(await card.locator("[data-skill=ours-off] .sa-state").innerText(), /author disabled/);
+    match(await card.locator("[data-skill=ours-a] .sa-state").innerText(), /not listed/);
+    ok(await card.locator("[data-excluded=ours-b]").count() === 1);
+    match(await card.innerText(), /Scanned folders/);
+    match(await card.locator("[data-skills-anywhere=folders]").innerText(), /\.claude\/skills/);
+
+    // The budget: 1, committed with Enter; an invalid one is refused in words, not committed.
+    const budget = card.locator("input[name=skills-anywhere-budget]");
+    await budget.fill("1");
+    await budget.press("Enter");
+    shown = await rowsWhen(page, (r) => r.get("ours-c") === "hidden");
+    equal(shown.get("ours-d"), "visible");
+    equal(shown.get("ours-e"), "hidden");
+
+    // The filter: every term must match (name, description or origin).
+    const filter = card.locator("input[name=skills-anywhere-filter]");
+    await filter.fill("ours-e claude-code");
+    shown = await rowsWhen(page, (r) => r.size === 1);
+    deepEqual([...shown.keys()], ["ours-e"]);
+    await filter.fill("ours-e nowhere");
+    await rowsWhen(page, (r) => r.size === 0);
+    match(await card.innerText(), /No skill matches the filter/);
+    await filter.fill("ours-e");
+    await rowsWhen(page, (r) => r.size === 1);
+
+    // Pin ours-e: still not listed under a budget of 1 (ours-d, pinned too, comes first) ...
+    await card.locator("[data-skill=ours-e] [data-action=pin]").click();
+    await card.locator("[data-skill=ours-e] [data-action=unpin]").waitFor();
+    equal((await rows(page)).get("ours-e"), "hidden");
+    // ... the budget 2, committed on blur: listed.
+    await budget.fill("2");
+    await budget.blur();
+    await rowsWhen(page, (r) => r.get("ours-e") === "visible");
+    await budget.fill("1.5");
+    await budget.press("Enter");
+    match(await card.innerText(), /Enter a whole number, 0 or more/);
+    await budget.fill("2");
+    await budget.press("Enter");
+
+    // Restore the excluded ours-b (the filter cleared): it is back, not listed (budget 2).
+    await filter.fill("");
+    await card.locator("[data-excluded=ours-b] [data-action=restore]").click();
+    shown = await rowsWhen(page, (r) => r.has("ours-b"));
+    equal(shown.get("ours-b"), "hidden");
+    match(
+      await card.locator("[data-skills-anywhere=summary]").innerText(),
+      /2 of 6 skills listed/,
+    );
+    deepEqual(await described(web), {
+      catalog: { limit: 2, pin: ["ours-d", "ours-e"], hide: ["ours-a"] },
+      excludeSkills: [],
+    });
+    // Pinning the hidden ours-a unhides it; hiding it again unpins it.
+    await card.locator("[data-skill=ours-a] [data-action=pin]").click();
+    await card.locator("[data-skill=ours-a] [data-action=unpin]").waitFor();
+    await card.locator("[data-skill=ours-a] [data-action=hide]").waitFor();
+    await card.locator("[data-skill=ours-a] [data-action=hide]").click();
+    await card.locator("[data-skill=ours-a] [data-action=show]").waitFor();
+    await card.locator("[data-skill=ours-a] [data-action=pin]").waitFor();
+    deepEqual(await described(web), {
+      catalog: { limit: 2, pin: ["ours-d", "ours-e"], hide: ["ours-a"] },
+      excludeSkills: [],
+    });
+
+    // The next prompt: the model is listed ours-d and ours-e, pinned, within the budget of 2.
+    const session = (await web.api("session.create", { cwd: world.project })).sessionId as string;
+    const catalog = availableSkills(await prompt(web, world, session));
+    for (const name of ["ours-d", "ours-e"]) ok(catalog.includes(name), catalog);
+    for (const name of ["ours-a", "ours-b", "ours-c"]) ok(!catalog.includes(name), catalog);
+
+    // Every value is a text node: no element of the card came from a string of HTML.
+    equal(await card.locator("script, iframe, object, embed").count(), 0);
+    const shot = UPDATE_SCREENSHOT ? SCREENSHOT : join(work, "dsh-card.png");
+    await filter.fill("");
+    await header.evaluate((element) => element.scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: shot });
+    ok((await Deno.stat(shot)).size > 0);
+    const ours = problems.filter((problem) => /skills-anywhere/.test(problem));
+    deepEqual(ours, [], ours.join("\n"));
+  } finally {
+    await browser.close();
+  }
 }
