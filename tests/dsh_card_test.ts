@@ -468,6 +468,15 @@ async function driveCard(web: WebDsh, world: DshWorld, work: string): Promise<vo
     await header.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: shot });
     ok((await Deno.stat(shot)).size > 0);
+    // Chinese: dsh's locale preference switched through its settings API; the card follows live.
+    await web.api("settings.mutate", {
+      ns: "locale",
+      ops: [{ op: "set", path: ["preference"], value: "zh" }],
+    });
+    await card.getByText("预算", { exact: true }).waitFor();
+    match(await card.innerText(), /向模型列出 2 \/ 6 个技能/);
+    match(await card.locator("[data-skill=ours-d] .sa-state").innerText(), /已列出/);
+    match(await card.locator("[data-skill=ours-off] .sa-state").innerText(), /作者已禁用/);
     const ours = problems.filter((problem) => /skills-anywhere/.test(problem));
     deepEqual(ours, [], ours.join("\n"));
   } finally {
