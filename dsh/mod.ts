@@ -18,4 +18,7 @@ export type { ProviderControl, RuntimeSettings } from "./provider.ts";
 export type { Candidate, Definition, DshRecord } from "./record.ts";
 export { catalogConfig, ProviderConfig, ToolsConfig } from "./config.ts";
 export type { DshConfig, ProviderConfigValue } from "./config.ts";
+export { type ReportView, reportView, type SkillView } from "./report.ts";
+export { answerReport, REPORT_PATH, type ReportResult } from "./report_route.ts";
+export { SETTINGS_NAMESPACE, settingsBase, settingsSchema, type WebSettings } from "./settings.ts";
 export * from "../mod.ts";

@@ -54,6 +54,7 @@ import {
   toDefinition,
 } from "./record.ts";
 import { shadowedNames, type WinnerSource } from "./shadows.ts";
+import { type ReportView, reportView } from "./report.ts";
 import { ProjectViews } from "./views.ts";
 import { debounce, type Debounced, Watcher } from "./watch.ts";
 
@@ -282,6 +283,24 @@ export class SkillsAnywhereProvider {
   /** The latest discovery report for `cwd`. */
   async report(cwd?: string): Promise<DiscoveryReport | undefined> {
     return this.#views.report(await this.#projectOf(cwd));
+  }
+
+  /**
+   * The dsh web card's report for `cwd` (see `report.ts`): from the latest list of its project,
+   * listing first when there is none (or the settings changed since).
+   */
+  async reportView(cwd?: string): Promise<ReportView> {
+    const project = await this.#projectOf(cwd);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const report = this.#views.report(project);
+      const states = this.#views.states(project);
+      if (report !== undefined && states !== undefined) {
+        const { catalog, excludeSkills } = this.#config;
+        return reportView(report, states, { catalog, excludeSkills });
+      }
+      await this.list({ cwd });
+    }
+    throw new Error("the catalog changed during three lists in a row");
   }
 
   /** Replaces the budget and exclusions, forgets cached states and tells dsh at once. */

@@ -51,6 +51,11 @@ export class ProjectViews {
     return this.#views.get(project ?? "")?.states.get(name);
   }
 
+  /** The budget states of `project`'s latest view. */
+  states(project: string | undefined): ReadonlyMap<string, CatalogState> | undefined {
+    return this.#views.get(project ?? "")?.states;
+  }
+
   /** `project`'s latest discovery report. */
   report(project: string | undefined): DiscoveryReport | undefined {
     return this.#views.get(project ?? "")?.report;

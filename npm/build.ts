@@ -1,7 +1,7 @@
 // `deno task build:npm`: the npm package in npm/dist, bundled by esbuild (dnt is unreachable here).
 // Everything is bundled, so the package has no runtime dependencies; the MCP SDK sits in a chunk
 // that only the `mcp` command loads. The version comes from lib/version.ts.
-import { copyFile, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { thirdPartyNotices } from "./notices.ts";
@@ -48,6 +48,37 @@ await run("npx", [
 const notices = await thirdPartyNotices(ROOT, metafile);
 await rm(metafile);
 
+/**
+ * The dsh web card (`./client`): one classic script in dsh's lazy-CJS client module format
+ * (`window.__ModuleLoader__.load({id, factory})`, as dsh's own `@deepseek-ai/dsh-client-*`
+ * bundles ship), whose factory hands dsh's React to the card and exports `inject` and `apply`.
+ */
+const clientRaw = join(OUT, "client.raw.js");
+await run("npx", [
+  "-y",
+  ESBUILD,
+  "dsh/client/card.ts",
+  "--bundle",
+  "--format=iife",
+  "--global-name=__skillsAnywhereCard",
+  "--platform=browser",
+  "--target=es2022",
+  "--minify",
+  "--legal-comments=none",
+  `--outfile=${clientRaw}`,
+  "--log-level=warning",
+]);
+const clientCode = (await readFile(clientRaw, "utf8")).trim();
+await rm(clientRaw);
+await writeFile(
+  join(OUT, "dist", "client.js"),
+  `window.__ModuleLoader__.load({id:${JSON.stringify(TOOL_NAME)},factory:(require)=>{` +
+    `var module={exports:{}};var exports=module.exports;` +
+    `Object.defineProperty(exports,Symbol.toStringTag,{value:"Module"});\n${clientCode}\n` +
+    `var plugin=__skillsAnywhereCard.clientPlugin(require("react"));` +
+    `exports.inject=plugin.inject;exports.apply=plugin.apply;return module.exports;}});\n`,
+);
+
 const pkg = {
   name: TOOL_NAME,
   version: VERSION,
@@ -63,18 +94,33 @@ const pkg = {
     ".": "./dist/index.js",
     "./tools": "./dist/tools.js",
     "./mcp": "./dist/mcp.js",
+    "./client": "./dist/client.js",
     "./package.json": "./package.json",
   },
   files: ["dist", "cordis.patch.yml", "README.md", "LICENSE", "THIRD_PARTY_NOTICES.md"],
   peerDependencies: {
     "@deepseek-ai/dsh-skill": ">=0.1.0-rc.8",
     "@deepseek-ai/dsh-tools": ">=0.1.0-rc.8",
+    "@deepseek-ai/schemastery": "^3.18.1",
   },
   peerDependenciesMeta: {
     "@deepseek-ai/dsh-skill": { optional: true },
     "@deepseek-ai/dsh-tools": { optional: true },
+    "@deepseek-ai/schemastery": { optional: true },
   },
-  dsh: { bundle: { patch: "./cordis.patch.yml" } },
+  dsh: {
+    bundle: { patch: "./cordis.patch.yml" },
+    // The web card: dsh's web profile loads `./client` once these client packages are in.
+    client: {
+      platform: "web",
+      inject: [
+        "@deepseek-ai/dsh-client-locale",
+        "@deepseek-ai/dsh-client-ui-settings",
+        "@deepseek-ai/dsh-client-ui-settings-plugins",
+        "@deepseek-ai/dsh-client-connection",
+      ],
+    },
+  },
   engines: { node: ">=20.16" },
   keywords: [
     "agent-skills",

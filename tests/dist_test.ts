@@ -143,8 +143,26 @@ Deno.test("npm package: no runtime dependencies, ≤ 1 MiB packed, runs under No
   equal(pkg.version, VERSION);
   equal(pkg.type, "module");
   deepEqual(pkg.bin, { "dsh-skills-anywhere": "dist/cli.js" });
-  deepEqual(Object.keys(pkg.exports), [".", "./tools", "./mcp", "./package.json"]);
-  deepEqual(pkg.dsh, { bundle: { patch: "./cordis.patch.yml" } });
+  // Issue 31: `./client` and `dsh.client`, the dsh web card (tests/dsh_card_test.ts drives it).
+  deepEqual(Object.keys(pkg.exports), [".", "./tools", "./mcp", "./client", "./package.json"]);
+  deepEqual(pkg.dsh, {
+    bundle: { patch: "./cordis.patch.yml" },
+    client: {
+      platform: "web",
+      inject: [
+        "@deepseek-ai/dsh-client-locale",
+        "@deepseek-ai/dsh-client-ui-settings",
+        "@deepseek-ai/dsh-client-ui-settings-plugins",
+        "@deepseek-ai/dsh-client-connection",
+      ],
+    },
+  });
+  const client = await Deno.readTextFile(`${ROOT}npm/dist/${pkg.exports["./client"]}`);
+  ok(
+    client.startsWith('window.__ModuleLoader__.load({id:"dsh-skills-anywhere",'),
+    client.slice(0, 80),
+  );
+  ok(!/innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML/.test(client), "text-only DOM");
   equal(pkg.dependencies, undefined);
   equal(pkg.engines.node, ">=20.16");
   // Release metadata: where the source, the home page and the issues are, from server.json's repo.

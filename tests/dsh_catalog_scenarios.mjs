@@ -19,7 +19,8 @@ import {
 export async function pluginRegistersProvider(env) {
   const { assert } = env;
   assert.equal(env.provider.name, "skills-anywhere");
-  assert.deepEqual([...env.provider.inject], ["skills"]);
+  // The row waits for no service; its provider waits for the registry (a sub-plugin).
+  assert.deepEqual([...env.provider.inject], []);
   assert.equal(env.tools.name, "skills-anywhere-tools");
   // The tools row activates with the registry alone (see toolsRowWithoutToolRuntime).
   assert.deepEqual([...env.tools.inject], ["skills"]);
