@@ -86,10 +86,17 @@ export const CATALOG_REFUSALS: Readonly<Record<CatalogRefusalKind, string>> = {
   "control-character": "A name or a path holds a control character",
 };
 
+/** A refused catalog: why, in words, and the first field at fault when the shape is wrong. */
+export interface CatalogRefusal {
+  ok: false;
+  kind: CatalogRefusalKind;
+  message: string;
+  /** Which field (`skills[3].name`), never its content. */
+  detail?: string;
+}
+
 /** The result of {@linkcode parseCatalog}. */
-export type CatalogParse =
-  | { ok: true; doc: CatalogDoc }
-  | { ok: false; kind: CatalogRefusalKind; message: string; detail?: string };
+export type CatalogParse = { ok: true; doc: CatalogDoc } | CatalogRefusal;
 
 class Refused extends Error {
   constructor(readonly kind: CatalogRefusalKind, readonly detail?: string) {
@@ -226,7 +233,7 @@ export function catalogFromValue(value: unknown): CatalogParse {
  * catalogRefusal("too-large").message; // "The catalog exceeds 16 MiB"
  * ```
  */
-export function catalogRefusal(kind: CatalogRefusalKind): CatalogParse {
+export function catalogRefusal(kind: CatalogRefusalKind): CatalogRefusal {
   return { ok: false, kind, message: CATALOG_REFUSALS[kind] };
 }
 
