@@ -610,6 +610,17 @@ Deno.test("browser page: the catalog explorer and the resource check, offline, i
         await page.click("#show-demo");
         const shownBefore2 = await rows(page);
         deepEqual(shownBefore2, DEMO_DEFAULT);
+        // Markup in a name or a description is text, and reordering characters are shown escaped.
+        const markup = JSON.parse(named(`<img src="${origin}/x.png">`));
+        markup.skills[0].description = "Looks safe\u202e; it is not <b>bold</b>";
+        await page.setInputFiles("#catalog-file", upload("markup.json", JSON.stringify(markup)));
+        await page.waitForFunction(() =>
+          document.getElementById("catalog-status")?.dataset.state === "ready"
+        );
+        equal(await page.locator("#skill-rows img, #skill-rows b").count(), 0);
+        match(await text(page, "#skill-rows"), /<img src="[^"]+\/x\.png">/);
+        match(await text(page, "#skill-rows"), /Looks safe\\u202e; it is not <b>bold<\/b>/);
+        await page.click("#show-demo");
         // A file name with control characters is shown revealed, never raw.
         await page.setInputFiles("#catalog-file", upload("a\u202eb.json", "[]"));
         await page.waitForFunction(() =>
@@ -743,6 +754,18 @@ Deno.test("browser page: the catalog explorer and the resource check, offline, i
         requests.filter((url) =>
           !url.startsWith(`${origin}/`) && !url.startsWith("blob:") && !url.startsWith("data:")
         ),
+        [],
+      );
+      // Only the page's own files were fetched (no markup from a catalog ever loaded an image).
+      deepEqual(
+        [
+          ...new Set(
+            requests.filter((url) => url.startsWith(`${origin}/`)).map((url) =>
+              new URL(url).pathname
+            ),
+          ),
+        ]
+          .filter((path) => !["/index.html", "/page.js", "/page.css"].includes(path)),
         [],
       );
       const dist = pathToFileURL(DIST).href + "/";
