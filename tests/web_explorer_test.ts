@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { VERSION } from "../lib/version.ts";
 import { findBrowser } from "./browser.ts";
+import { withSession } from "./mcp_helpers.ts";
 import { ROOT, run, runCli, runGit, withSandbox, withTempDir, writeTree } from "./helpers.ts";
 
 /** The page, built into a folder of this test's own (web_test.ts builds web/dist meanwhile). */
@@ -482,6 +483,17 @@ Deno.test("browser page: the catalog explorer and the resource check, offline, i
           );
           equal(await page.isDisabled("[data-scenario=collision]"), true);
           equal(await page.isDisabled("#copy-link"), true);
+          // The page ranks as the MCP server's find_skills does, over the same skills a model
+          // may be offered (no body holds these terms, and an export carries none).
+          let served: string[] = [];
+          await withSession(box, "auto", async (session) => {
+            const found = await session.call("find_skills", { query: "write queries" });
+            served = (found.structuredContent as { matches: Array<{ name: string }> }).matches
+              .map((m) => m.name);
+          });
+          await page.fill("#search", "write queries");
+          deepEqual((await rows(page)).map((r) => r.split(" ")[0]), served);
+          deepEqual(served, ["sql-helper", "api-docs"]);
           await page.fill("#search", "sql");
           deepEqual(await rows(page), ["sql-helper visible"]);
           await rowButton(page, "sql-helper", "Hide").click();
