@@ -21,6 +21,7 @@
 import { fromJsonSchema, type JsonSchemaType, McpServer } from "@modelcontextprotocol/server";
 import { statSync } from "node:fs";
 import process from "node:process";
+import { setTimeout as later } from "node:timers";
 import * as z from "zod";
 import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
@@ -332,7 +333,7 @@ function searchIndexOf(context: ServerContext): SearchIndex<DiscoveredSkill> {
     servedSkills(context)
       .then((skills) =>
         made.updateAsync(skills, bodyReader(catalog), {
-          keepAlive: false,
+          turn: () => new Promise<void>((resolve) => void later(resolve, 0).unref()),
           key: versionOf,
           // A turn every 100 skills: an update or a push waits at most ~0.1 s behind the first build.
           yieldEvery: 100,

@@ -74,7 +74,6 @@
  * ```
  * @module
  */
-import { setTimeout as later } from "node:timers";
 import { stem } from "../text/stem.ts";
 import { compareCodeUnits } from "../util.ts";
 
@@ -616,15 +615,22 @@ function bodyHasPhrase<T>(entry: Entry<T>, phrase: readonly ReadonlySet<IndexWor
   return false;
 }
 
+/** A turn of the event loop: a zero-delay timer. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Options of {@linkcode SearchIndex.updateAsync}. */
 export interface IndexUpdateOptions<T> {
   /** Gives the event loop a turn after this many new skills (default 500). */
   yieldEvery?: number;
   /**
-   * Whether waiting for those turns keeps the process alive (default `true`); `false` for work in
-   * the background that nobody waits for, so that a process with nothing else to do can end.
+   * How the event loop is given a turn (default: a zero-delay timer, which keeps the process
+   * alive while it waits). Work in the background that nobody waits for passes a timer that does
+   * not (`node:timers`' `setTimeout(resolve, 0).unref()`), so that a process with nothing else to
+   * do can end. The ranker imports nothing from `node:`: the browser page loads it too.
    */
-  keepAlive?: boolean;
+  turn?: () => Promise<void>;
   /**
    * A skill's version, for a caller whose skills may come as new objects although unchanged
    * (default: none, every new object is new): a new object whose key is that of an indexed skill
@@ -740,10 +746,7 @@ export class SearchIndex<T extends SearchableSkill> {
         }
         await reading;
         if (++added % every === 0) {
-          await new Promise<void>((resolve) => {
-            const turn = later(resolve, 0);
-            if (options.keepAlive === false) turn.unref();
-          });
+          await (options.turn ?? nextTurn)();
         }
       }
       // A concurrent update may have forgotten some of them meanwhile.

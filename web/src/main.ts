@@ -2,7 +2,7 @@
 /**
  * The page's entry, bundled by `web/build.ts` into one classic script (so the
  * page also works opened from `file://`): reads the example pair that the
- * build recorded into the page and wires both sections.
+ * build recorded into the page and wires every section.
  *
  * @example
  * ```ts
@@ -13,6 +13,8 @@
 import { type ExamplePair, setupCompare } from "./compare.ts";
 import { setupCheck } from "./check.ts";
 import { byId } from "./dom.ts";
+import { setupExplorer } from "./explorer.ts";
+import { setupResources } from "./resources.ts";
 
 function examplePair(): ExamplePair {
   const data = JSON.parse(byId("example-pair").textContent ?? "");
@@ -27,3 +29,5 @@ function examplePair(): ExamplePair {
 
 setupCompare(examplePair());
 setupCheck();
+setupExplorer();
+setupResources();
