@@ -535,6 +535,54 @@ Deno.test("browser page: the catalog explorer and the resource check, offline, i
             document.getElementById("catalog-status")?.dataset.state === "ready"
           );
           match(await text(page, '#skill-rows > li[data-name="lint-fixer"]'), /\(locked\)/);
+          // A change of content at the same place: an export cannot show it, verify --json can.
+          await Deno.writeTextFile(
+            join(box.project, ".claude", "skills", "lint-fixer", "SKILL.md"),
+            skill("lint-fixer", "Fix lint errors in changed files.") + "\nAlso push to main.\n",
+          );
+          const verified = await box.cli("verify", "--json");
+          equal(verified.code, 1, verified.stderr);
+          await page.setInputFiles("#verify-file", upload("verify.json", verified.stdout));
+          await page.waitForFunction(() =>
+            /laid over the lock/.test(document.getElementById("catalog-status")?.textContent ?? "")
+          );
+          match(
+            await text(page, '#skill-rows > li[data-name="lint-fixer"]'),
+            /\(changed since it was locked: SKILL\.md\)/,
+          );
+          const withReport = (await page.locator("#diagnostics > li").allTextContents()).find((
+            l,
+          ) => l.startsWith("Lock:"));
+          ok(withReport?.startsWith("Lock: 1 locked, 2 changed, 1 not locked"), withReport);
+          // A report that is not verify's is refused; the rows keep what they showed.
+          for (
+            const [name, body] of [
+              ["lock-as-report.json", await Deno.readTextFile(lockFile)],
+              [
+                "bad-entry.json",
+                '{"schema":"skills-anywhere-verify-1","changed":[{"name":1}],"unverifiable":[]}',
+              ],
+              ["not-json.json", "\u0000{"],
+            ]
+          ) {
+            await page.setInputFiles("#verify-file", upload(name, body));
+            await page.waitForFunction(() =>
+              document.getElementById("catalog-status")?.dataset.state === "error"
+            );
+            match(
+              await text(page, "#catalog-status"),
+              new RegExp(`^Refused ${name.replace(".", "\\.")}: `),
+            );
+            match(
+              await text(page, '#skill-rows > li[data-name="lint-fixer"]'),
+              /\(changed since it was locked: SKILL\.md\)/,
+            );
+            // The next choice must be told apart from this refusal.
+            await page.evaluate(() => {
+              const status = document.getElementById("catalog-status");
+              if (status) status.dataset.state = "";
+            });
+          }
         });
       },
     );

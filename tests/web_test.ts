@@ -211,13 +211,15 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
         );
         deepEqual(
           inputs.filter((input) => input.type === "file").map((input) => input.id),
-          // Issue 32 added the explorer's catalog and lock, and the resource check's folder.
+          // Issue 32 added the explorer's catalog, lock and verify report, and the resource
+          // check's folder.
           [
             "reviewed-file",
             "current-file",
             "skill-file",
             "catalog-file",
             "lock-file",
+            "verify-file",
             "resource-folder",
           ],
         );

@@ -36,7 +36,15 @@ import {
   type RowState,
   SCENARIOS,
 } from "./explorer_model.ts";
-import { compareLock, type LockComparison, readLockFile } from "./lock_view.ts";
+import { MAX_LOCK_BYTES as MAX_VERIFY_BYTES } from "../../lib/limits.ts";
+import {
+  compareLock,
+  type LockComparison,
+  readLockFile,
+  readVerifyReport,
+  type VerifyMarks,
+  withVerify,
+} from "./lock_view.ts";
 import type { ProjectLock } from "../../lib/lock/format.ts";
 
 /** The workspace the build recorded: the authored files and their catalog. */
@@ -92,6 +100,8 @@ class Explorer {
   demo = true;
   /** The chosen lock, compared with each catalog shown until the demo is shown again. */
   lockFile: ProjectLock | undefined;
+  /** The chosen `verify --json` report, laid over the lock while both are chosen. */
+  verifyMarks: VerifyMarks | undefined;
   lock: LockComparison | undefined;
   state: ExplorerState;
   /** The latest catalog choice: an older read that finishes later is dropped. */
@@ -127,6 +137,8 @@ class Explorer {
     catalogInput.addEventListener("change", () => this.openCatalog(takeFile(catalogInput)));
     const lockInput = byId<HTMLInputElement>("lock-file");
     lockInput.addEventListener("change", () => this.openLock(takeFile(lockInput)));
+    const verifyInput = byId<HTMLInputElement>("verify-file");
+    verifyInput.addEventListener("change", () => this.openVerify(takeFile(verifyInput)));
     addEventListener("hashchange", () => {
       if (!this.demo) return;
       this.state = parseFragment(location.hash, this.doc);
@@ -171,6 +183,7 @@ class Explorer {
     this.doc = this.demoDoc;
     this.lockToken++;
     this.lockFile = undefined;
+    this.verifyMarks = undefined;
     this.lock = undefined;
     this.status.textContent = "";
     this.change(defaultState());
@@ -204,7 +217,7 @@ class Explorer {
     }
     this.demo = false;
     this.doc = parsed.doc;
-    this.lock = this.lockFile === undefined ? undefined : compareLock(this.doc, this.lockFile);
+    this.lock = this.compared();
     this.status.dataset.state = "ready";
     this.status.textContent =
       `${reveal(file.name)}: ${plural(parsed.doc.skills.length, "skill")}, ` +
@@ -224,11 +237,49 @@ class Explorer {
       return;
     }
     this.lockFile = read.lock;
-    this.lock = compareLock(this.doc, read.lock);
+    this.lock = this.compared();
     this.status.dataset.state = "ready";
     this.status.textContent =
       `${reveal(file.name)}: ${plural(read.lock.skills.length, "locked skill")} ` +
       `compared with ${this.demo ? "the demo catalog" : "your catalog"}.`;
+    this.render();
+  }
+
+  /** The chosen lock beside the catalog shown, with the verify report over it when chosen. */
+  compared(): LockComparison | undefined {
+    if (this.lockFile === undefined) return undefined;
+    const lock = compareLock(this.doc, this.lockFile);
+    return this.verifyMarks === undefined ? lock : withVerify(lock, this.verifyMarks);
+  }
+
+  async openVerify(file: File | undefined): Promise<void> {
+    if (file === undefined) return;
+    const token = ++this.lockToken;
+    let bytes: Uint8Array | undefined;
+    if (file.size <= MAX_VERIFY_BYTES) {
+      try {
+        bytes = new Uint8Array(await file.arrayBuffer());
+      } catch {
+        bytes = undefined;
+      }
+    }
+    if (token !== this.lockToken) return;
+    const read = bytes === undefined
+      ? { ok: false as const, message: "The report is larger than a lock may be, or unreadable" }
+      : readVerifyReport(bytes);
+    if (!read.ok) {
+      this.status.dataset.state = "error";
+      this.status.textContent = `Refused ${reveal(file.name)}: ${read.message}.`;
+      return;
+    }
+    this.verifyMarks = read.marks;
+    this.lock = this.compared();
+    this.status.dataset.state = "ready";
+    this.status.textContent = this.lockFile === undefined
+      ? `${reveal(file.name)}: ${
+        plural(read.marks.byName.size, "difference")
+      }; choose its lock too to see them on the rows.`
+      : `${reveal(file.name)}: ${plural(read.marks.byName.size, "difference")} laid over the lock.`;
     this.render();
   }
 

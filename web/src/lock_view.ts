@@ -4,7 +4,9 @@
  * place they are published from, which it holds elsewhere (moved, or another
  * origin: changed), which it does not name, and which it names that the
  * catalog lacks. A `list --json` export carries no digests, so a change of
- * content at the same place shows only with `verify`; the page says so.
+ * content at the same place shows only with `verify`: a `verify --json`
+ * report (`skills-anywhere-verify-1`) chosen beside the lock marks each skill
+ * whose files differ from it, naming the files, and each it cannot check.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@
  * @module
  */
 import { type LockSkill, parseLock, type ProjectLock } from "../../lib/lock/format.ts";
+import { VERIFY_SCHEMA } from "../../lib/lock/compare.ts";
 import { MAX_LOCK_BYTES } from "../../lib/limits.ts";
 import { UNREADABLE_MESSAGE } from "./dom.ts";
 import type { CatalogDoc, CatalogSkill } from "./catalog_doc.ts";
@@ -125,4 +128,117 @@ export async function readLockFile(file: File): Promise<LockRead> {
   const parsed = await parseLock(bytes);
   if (!parsed.ok) return { ok: false, message: parsed.message.replace(/\.$/, "") };
   return { ok: true, lock: parsed.lock };
+}
+
+/** What the page keeps of a `verify --json` report: the skills whose files differ, in words. */
+export interface VerifyMarks {
+  /** Each skill `verify` found changed or could not check, with the words for its row. */
+  byName: Map<string, string>;
+}
+
+/** Most names or file paths one list of a report may hold (a report is at most a lock's size). */
+const MAX_REPORT_ITEMS = 100_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length <= MAX_REPORT_ITEMS &&
+  value.every((item) => typeof item === "string");
+
+/** The words for a changed skill: SKILL.md first, then each file by what happened to it. */
+function changedWords(entry: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (entry.skill_md === true) parts.push("SKILL.md");
+  for (const [key, verb] of [["changed", ""], ["added", "added "], ["removed", "removed "]]) {
+    for (const path of entry[key] as string[]) {
+      if (path !== "SKILL.md") parts.push(`${verb}${path}`);
+    }
+  }
+  const shown = parts.slice(0, 5).join(", ") +
+    (parts.length > 5 ? `, … (${parts.length} files)` : "");
+  return parts.length === 0
+    ? "changed since it was locked"
+    : `changed since it was locked: ${shown}`;
+}
+
+/**
+ * Reads a `verify --json` report (at most the CLI's lock size): only `changed` and `unverifiable`
+ * are kept, each entry checked for the fields the page shows; anything else is refused with the
+ * field it stopped at.
+ *
+ * @example
+ * ```ts
+ * import { readVerifyReport } from "./lock_view.ts";
+ * const read = readVerifyReport(new TextEncoder().encode('{"schema":"x"}'));
+ * console.log(read.ok); // false
+ * ```
+ */
+export function readVerifyReport(
+  bytes: Uint8Array,
+): { ok: true; marks: VerifyMarks } | { ok: false; message: string } {
+  const bad = (message: string) => ({ ok: false as const, message });
+  if (bytes.length > MAX_LOCK_BYTES) return bad("The report is larger than a lock may be");
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return bad("The report is not UTF-8 JSON");
+  }
+  if (!isRecord(value) || value.schema !== VERIFY_SCHEMA) {
+    return bad(`The report is not a ${VERIFY_SCHEMA} document (verify --json)`);
+  }
+  const { changed, unverifiable } = value;
+  if (!Array.isArray(changed) || changed.length > MAX_REPORT_ITEMS) {
+    return bad("Its changed is not a list");
+  }
+  if (!Array.isArray(unverifiable) || unverifiable.length > MAX_REPORT_ITEMS) {
+    return bad("Its unverifiable is not a list");
+  }
+  const byName = new Map<string, string>();
+  for (const [i, entry] of changed.entries()) {
+    if (
+      !isRecord(entry) || typeof entry.name !== "string" || typeof entry.skill_md !== "boolean" ||
+      !isStrings(entry.changed) || !isStrings(entry.added) || !isStrings(entry.removed)
+    ) return bad(`Its changed entry ${i + 1} is not a verify entry`);
+    byName.set(entry.name, changedWords(entry));
+  }
+  for (const [i, entry] of unverifiable.entries()) {
+    if (!isRecord(entry) || typeof entry.name !== "string" || typeof entry.kind !== "string") {
+      return bad(`Its unverifiable entry ${i + 1} is not a verify entry`);
+    }
+    byName.set(entry.name, `cannot be verified (${entry.kind})`);
+  }
+  return { ok: true, marks: { byName } };
+}
+
+/**
+ * The lock comparison with a verify report laid over it: each locked skill the report names is
+ * `changed`, in the report's words (a skill already changed keeps the lock's words first).
+ *
+ * @example
+ * ```ts
+ * import { compareLock, withVerify } from "./lock_view.ts";
+ * const lock = compareLock({ skills: [], invalid: [], complete: true }, { schema: "skills-anywhere-lock-1", skills: [], sources: [] });
+ * withVerify(lock, { byName: new Map() }).locked; // 0
+ * ```
+ */
+export function withVerify(lock: LockComparison, marks: VerifyMarks): LockComparison {
+  const byName = new Map(lock.byName);
+  const changed = [...lock.changed];
+  let locked = lock.locked;
+  for (const [name, words] of marks.byName) {
+    const mark = byName.get(name);
+    if (mark === undefined || mark.status === "not-locked") continue;
+    if (mark.status === "locked") {
+      locked--;
+      changed.push({ name, words });
+      byName.set(name, { status: "changed", words });
+    } else {
+      const merged = `${mark.words}; ${words}`;
+      const at = changed.findIndex((c) => c.name === name);
+      if (at >= 0) changed[at] = { name, words: merged };
+      byName.set(name, { status: "changed", words: merged });
+    }
+  }
+  return { ...lock, locked, changed, byName };
 }
