@@ -8,7 +8,7 @@
  * ```
  * @module
  */
-import { sourceName } from "../sources/resolve.ts";
+import { sourceName } from "../sources/name.ts";
 
 /** The origin of a root or skill. */
 export type Origin =

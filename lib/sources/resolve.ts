@@ -67,6 +67,9 @@ import { fileURLToPath } from "node:url";
 import { KindError } from "../errors.ts";
 import { isWithin } from "../fs/mod.ts";
 import { digestHex, sha256Hex } from "../hash.ts";
+import { sourceName } from "./name.ts";
+
+export { sourceName };
 
 /** One source as written in configuration or a sources file. */
 export interface SourceSpec {
@@ -707,24 +710,6 @@ export function resolveSource(
     scanDir,
     display: path !== undefined ? `${identity.display}/${path}` : identity.display,
   };
-}
-
-/**
- * The one name a source is shown by, in every command and report: its display
- * name (`owner/repo[/path]`, another server's `host/path`, a local
- * repository's absolute path), then `@<ref>` when it has a ref. Never the lock
- * key (`local/<12 hex>`, `github.com/o/r`) nor its cache folder: those are
- * where it is kept, not what it is.
- *
- * @example
- * ```ts
- * import { resolveSource, sourceName } from "./resolve.ts";
- * sourceName(resolveSource("o/r/skills@v1", "/cache")); // "o/r/skills@v1"
- * sourceName({ display: "/srv/skills" }); // "/srv/skills"
- * ```
- */
-export function sourceName(source: { display: string; ref?: string }): string {
-  return source.ref === undefined ? source.display : `${source.display}@${source.ref}`;
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   SCENARIOS,
 } from "./explorer_model.ts";
 import { MAX_LOCK_BYTES as MAX_VERIFY_BYTES } from "../../lib/limits.ts";
+import { type Origin, originLabel } from "../../lib/catalog/origin.ts";
 import {
   compareLock,
   type LockComparison,
@@ -64,22 +65,12 @@ const STATE_WORDS: Record<RowState, string> = {
   disabled: "author disabled: never offered to a model",
 };
 
-/** A skill's origin in the words of `list`. */
+/** The origin kinds `list` writes (an export's other kinds are shown by their kind). */
+const ORIGIN_KINDS = new Set(["agent", "custom", "claude-plugins", "source"]);
+
+/** A skill's origin in the words of `list` (the CLI's own {@linkcode originLabel}). */
 export function originWords(origin: Record<string, string>): string {
-  switch (origin.kind) {
-    case "agent":
-      return origin.dir === undefined
-        ? `${origin.agent} (${origin.scope})`
-        : `${origin.agent} (${origin.scope}: ${origin.dir})`;
-    case "custom":
-      return `custom (${origin.scope})`;
-    case "claude-plugins":
-      return `claude plugin ${origin.plugin}@${origin.marketplace}`;
-    case "source":
-      return `git ${origin.repo}${origin.ref !== undefined ? `@${origin.ref}` : ""}`;
-    default:
-      return origin.kind;
-  }
+  return ORIGIN_KINDS.has(origin.kind) ? originLabel(origin as unknown as Origin) : origin.kind;
 }
 
 class Explorer {
