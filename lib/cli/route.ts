@@ -19,6 +19,7 @@
  * @module
  */
 import type { DiscoveredSkill } from "../catalog/discover.ts";
+import { resolve } from "node:path";
 import { originLabel } from "../catalog/origin.ts";
 import { queryTerms } from "../catalog/search.ts";
 import { readBoundedSync, ReadError } from "../fs/mod.ts";
@@ -29,11 +30,11 @@ import {
   type CurrentSkill,
   decideRoute,
   DEFAULT_THRESHOLD,
+  invalidRoute,
   MAX_CANDIDATES,
   MAX_ROUTE_DOCUMENT_BYTES,
   parseThreshold,
   readRouteRequest,
-  RESULT_SCHEMA,
   type RouteCandidate,
   routeRequest,
   type RouteResult,
@@ -170,7 +171,7 @@ function readDocument(
   cwd: string,
   what: string,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
-  const full = path.startsWith("/") ? path : `${cwd.replace(/\/$/, "")}/${path}`;
+  const full = resolve(cwd, path);
   let bytes: Uint8Array;
   try {
     bytes = readBoundedSync(full, {
@@ -215,24 +216,13 @@ async function apply(values: OptionValues, cwd: string, io: Io): Promise<number>
     }
     threshold = parsed;
   }
-  const invalid = (reason: string): RouteResult => ({
-    schema: RESULT_SCHEMA,
-    outcome: "invalid_input",
-    choice: null,
-    confidence: null,
-    threshold,
-    model: null,
-    skill: null,
-    reason,
-    hint: "fix the request or the response; nothing was chosen",
-  });
   const requestDoc = readDocument(requestPath, cwd, "request");
   const request = requestDoc.ok ? readRouteRequest(requestDoc.value) : requestDoc;
   let result: RouteResult;
-  if (!request.ok) result = invalid(request.message);
+  if (!request.ok) result = invalidRoute(request.message, threshold);
   else {
     const responseDoc = readDocument(responsePath, cwd, "response");
-    if (!responseDoc.ok) result = invalid(responseDoc.message);
+    if (!responseDoc.ok) result = invalidRoute(responseDoc.message, threshold);
     else {
       const { config, report } = await cliCatalog(cwd, io);
       const current = (name: string): CurrentSkill | undefined => {

@@ -349,6 +349,30 @@ export function decideRoute(
 }
 
 /**
+ * The `invalid_input` result of a request or response refused before anything
+ * was decided (nothing echoed, no skill): `reason` names the document and why.
+ *
+ * @example
+ * ```ts
+ * import { invalidRoute } from "./mod.ts";
+ * console.log(invalidRoute("request: not a JSON object", 0.7).outcome); // "invalid_input"
+ * ```
+ */
+export function invalidRoute(reason: string, threshold: number): RouteResult {
+  return {
+    schema: RESULT_SCHEMA,
+    outcome: "invalid_input",
+    choice: null,
+    confidence: null,
+    threshold,
+    model: null,
+    skill: null,
+    reason,
+    hint: WORDS.invalid.hint,
+  };
+}
+
+/**
  * Whether `text` is a threshold: a number from 0 to 1 written plainly (`0.5`, `1`, `.75`).
  *
  * @example
