@@ -3,14 +3,14 @@
 // the demo catalog the build records with the real CLI, every control, the URL fragment round
 // trip, the guided scenarios, a real `list --json` of a generated home with its lock, hostile
 // catalog files, the resource check on a chosen folder, and no request leaving the page.
-import { Buffer } from "node:buffer";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { extname, join, normalize, sep } from "node:path";
+import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { VERSION } from "../lib/version.ts";
 import { findBrowser } from "./browser.ts";
+import { downloadText, LAUNCH_ARGS, servePage, text, upload } from "./web_page_helpers.ts";
 import { withSession } from "./mcp_helpers.ts";
 import { ROOT, run, runCli, runGit, withSandbox, withTempDir, writeTree } from "./helpers.ts";
 
@@ -19,43 +19,6 @@ const DIST = await Deno.makeTempDir({ prefix: "dsa-web-explorer-" });
 /** The explorer's screenshot in docs/web.md: rewritten only when `UPDATE_SCREENSHOT=1`. */
 const SCREENSHOT = join(ROOT, "docs", "web-explorer.png");
 const UPDATE_SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOT") === "1";
-const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-};
-
-function serveDist(): Deno.HttpServer<Deno.NetAddr> {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const { pathname } = new URL(request.url);
-    const relative = normalize(decodeURIComponent(pathname === "/" ? "/index.html" : pathname));
-    const file = join(DIST, relative);
-    if (!file.startsWith(DIST + sep)) return new Response("not found", { status: 404 });
-    try {
-      const body = await Deno.readFile(file);
-      return new Response(body, {
-        headers: { "content-type": TYPES[extname(file)] ?? "application/octet-stream" },
-      });
-    } catch {
-      return new Response("not found", { status: 404 });
-    }
-  });
-}
-
-function upload(name: string, content: string | Uint8Array) {
-  return { name, mimeType: "application/json", buffer: Buffer.from(content) };
-}
 
 /** The names of the explorer's rows, in order, with their states. */
 async function rows(page: Page): Promise<string[]> {
@@ -66,20 +29,8 @@ async function rows(page: Page): Promise<string[]> {
   );
 }
 
-async function text(page: Page, selector: string): Promise<string> {
-  return (await page.locator(selector).textContent()) ?? "";
-}
-
 function fragment(page: Page): string {
   return new URL(page.url()).hash;
-}
-
-async function downloadText(page: Page, trigger: () => Promise<void>) {
-  const [download] = await Promise.all([page.waitForEvent("download"), trigger()]);
-  return {
-    name: download.suggestedFilename(),
-    text: await Deno.readTextFile(await download.path()),
-  };
 }
 
 function rowButton(page: Page, name: string, label: string) {
@@ -110,7 +61,7 @@ const DEMO_DEFAULT = [
 Deno.test("browser page: the catalog explorer and the resource check, offline, in Chromium", async (t) => {
   const built = await run(Deno.execPath(), ["run", "-A", "web/build.ts", "--out", DIST]);
   equal(built.code, 0, built.stderr);
-  const server = serveDist();
+  const server = servePage(DIST);
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const requests: string[] = [];
   const fileRequests: string[] = [];
@@ -128,7 +79,7 @@ Deno.test("browser page: the catalog explorer and the resource check, offline, i
     browser = await chromium.launch({
       executablePath: found.executablePath,
       env: { ...Deno.env.toObject(), ...found.env },
-      args: LAUNCH_ARGS,
+      args: [...LAUNCH_ARGS],
     });
     const context: BrowserContext = await browser.newContext({
       acceptDownloads: true,

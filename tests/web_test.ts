@@ -3,13 +3,13 @@
 // by playwright-core. The page is built by web/build.ts, served from web/dist by a loopback-only
 // static server, and also opened from file://. Every request the pages make is recorded, and so is
 // every uncaught page error and console error (a Content-Security-Policy violation is one).
-import { Buffer } from "node:buffer";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { extname, join, normalize, sep } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { buildManifest, BUNDLE_LIMITS, type BundleManifest } from "../lib/bundle/manifest.ts";
 import { findBrowser } from "./browser.ts";
+import { downloadText, LAUNCH_ARGS, servePage, text, upload } from "./web_page_helpers.ts";
 import { ROOT, run, runCli, withTempDir } from "./helpers.ts";
 
 const DIST = join(ROOT, "web", "dist");
@@ -19,22 +19,6 @@ const DIST = join(ROOT, "web", "dist");
  */
 const SCREENSHOT = join(ROOT, "docs", "web-page.png");
 const UPDATE_SCREENSHOT = Deno.env.get("UPDATE_SCREENSHOT") === "1";
-const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-};
 const SOURCES_FIXTURE = "testdata/check/sources/SKILL.md";
 const NO_FRONTMATTER_FIXTURE = "testdata/check/no-frontmatter/SKILL.md";
 
@@ -43,33 +27,8 @@ async function buildPage(): Promise<void> {
   equal(code, 0, stderr);
 }
 
-/** A static server for web/dist on 127.0.0.1 (random port), refusing paths outside it. */
-function serveDist(): Deno.HttpServer<Deno.NetAddr> {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const { pathname } = new URL(request.url);
-    const relative = normalize(decodeURIComponent(pathname === "/" ? "/index.html" : pathname));
-    const file = join(DIST, relative);
-    if (!file.startsWith(DIST + sep)) return new Response("not found", { status: 404 });
-    try {
-      const body = await Deno.readFile(file);
-      const type = TYPES[extname(file)] ?? "application/octet-stream";
-      return new Response(body, { headers: { "content-type": type } });
-    } catch {
-      return new Response("not found", { status: 404 });
-    }
-  });
-}
-
-function upload(name: string, content: string | Uint8Array) {
-  return { name, mimeType: "application/json", buffer: Buffer.from(content) };
-}
-
 function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
-}
-
-async function text(page: Page, selector: string): Promise<string> {
-  return (await page.locator(selector).textContent()) ?? "";
 }
 
 async function sideState(page: Page, side: "reviewed" | "current"): Promise<string | undefined> {
@@ -103,12 +62,6 @@ async function choose(
   await settled(page);
 }
 
-async function downloadText(page: Page, trigger: () => Promise<void>) {
-  const [download] = await Promise.all([page.waitForEvent("download"), trigger()]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), text: await Deno.readTextFile(path) };
-}
-
 /** Checks one SKILL.md in the page (with the folder name typed) and downloads its report. */
 async function checkInPage(page: Page, file: string, folder: string) {
   await page.fill("#skill-folder", folder);
@@ -137,7 +90,7 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
   const currentText = await Deno.readTextFile(join(DIST, "examples", "current.bundle.json"));
   const reviewed = JSON.parse(reviewedText) as BundleManifest;
   const current = JSON.parse(currentText) as BundleManifest;
-  const server = serveDist();
+  const server = servePage(DIST);
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const requests: string[] = [];
   const fileRequests: string[] = [];
@@ -158,7 +111,7 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
     browser = await chromium.launch({
       executablePath: found.executablePath,
       env,
-      args: LAUNCH_ARGS,
+      args: [...LAUNCH_ARGS],
     });
     const context: BrowserContext = await browser.newContext({
       acceptDownloads: true,
