@@ -4,10 +4,12 @@
 // cold, nothing warm). A temp home per test (HOME, DSH_HOME, a git project), dsh run as a child
 // process on 127.0.0.1 only, its web API driven over HTTP, and the scripted model of
 // tests/dsh_model.ts as its model endpoint.
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { npmTool } from "../scripts/npm_tools.ts";
-import { run, type RunResult } from "./helpers.ts";
-import type { ScriptedModel } from "./dsh_model.ts";
+import { run, type RunResult, withTempDir } from "./helpers.ts";
+import { packPlugin } from "./dsh_pack.ts";
+import { type ChatRequest, type Reply, ScriptedModel } from "./dsh_model.ts";
 
 const NODE_PACKAGE = `node-${Deno.build.os === "darwin" ? "darwin" : "linux"}-${
   Deno.build.arch === "aarch64" ? "arm64" : "x64"
@@ -210,4 +212,45 @@ export class WebDsh {
     }
     await this.#done;
   }
+}
+
+/** The user patch that turns dsh 0.1.0-rc.8's `hmr` row back on (its web and headless bundles crash without it). */
+export const HMR_PATCH = "- id: hmr\n  disabled: false\n";
+
+/** What a test's world starts with (see {@linkcode withDshWorld}). */
+export interface WorldOptions {
+  /** Writes the test's skills into the new world. */
+  skills: (world: DshWorld) => Promise<void>;
+  /** How the scripted model answers (default: its own reply). */
+  script?: (request: ChatRequest) => Reply;
+}
+
+/**
+ * Runs `fn` in a fresh world: a temp home and project (with `.git`), the scripted model, the
+ * skills written, `hmr.patch.yml` ({@linkcode HMR_PATCH}) in `work`, and the packed plugin.
+ */
+export async function withDshWorld(
+  options: WorldOptions,
+  fn: (world: DshWorld, tarball: string, work: string) => Promise<void>,
+): Promise<void> {
+  const install = await installDsh();
+  await withTempDir(async (work) => {
+    const model = new ScriptedModel(options.script);
+    const world: DshWorld = {
+      install,
+      home: join(work, "home"),
+      dshHome: join(work, "home", ".dsh"),
+      project: join(work, "project"),
+      model,
+    };
+    try {
+      await mkdir(join(world.project, ".git"), { recursive: true });
+      await mkdir(world.dshHome, { recursive: true });
+      await writeFile(join(work, "hmr.patch.yml"), HMR_PATCH);
+      await options.skills(world);
+      await fn(world, await packPlugin(work), work);
+    } finally {
+      await model.close();
+    }
+  });
 }

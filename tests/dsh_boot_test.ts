@@ -7,13 +7,11 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { skillMd, withTempDir } from "./helpers.ts";
-import { packPlugin } from "./dsh_pack.ts";
-import { type ChatRequest, type Reply, ScriptedModel, toolNames } from "./dsh_model.ts";
-import { type DshWorld, installDsh, runDsh, WebDsh } from "./dsh_boot_helpers.ts";
+import { skillMd } from "./helpers.ts";
+import { type ChatRequest, type Reply, toolNames } from "./dsh_model.ts";
+import { type DshWorld, runDsh, WebDsh, withDshWorld } from "./dsh_boot_helpers.ts";
 
 /** The user patch that works around dsh 0.1.0-rc.8's boot crash (docs/dsh.md). */
-const HMR_PATCH = "- id: hmr\n  disabled: false\n";
 
 /** Our row, restated complete (a patch replaces the row's config): a budget of 3, no Git sync. */
 const PROVIDER_ROW = `- id: skills-anywhere
@@ -54,31 +52,12 @@ async function writeSkills(world: DshWorld): Promise<void> {
   await put(theirs, "both-places", "Theirs in the dsh user folder.");
 }
 
-/** Runs `fn` in a fresh world: temp home and project, the scripted model, the packed plugin. */
-async function withWorld(
+/** Runs `fn` in a fresh world with this file's skills (see `withDshWorld`). */
+function withWorld(
   fn: (world: DshWorld, tarball: string) => Promise<void>,
   script?: (request: ChatRequest) => Reply,
 ): Promise<void> {
-  const install = await installDsh();
-  await withTempDir(async (work) => {
-    const model = new ScriptedModel(script);
-    const world: DshWorld = {
-      install,
-      home: join(work, "home"),
-      dshHome: join(work, "home", ".dsh"),
-      project: join(work, "project"),
-      model,
-    };
-    try {
-      await mkdir(join(world.project, ".git"), { recursive: true });
-      await mkdir(world.dshHome, { recursive: true });
-      await writeFile(join(work, "hmr.patch.yml"), HMR_PATCH);
-      await writeSkills(world);
-      await fn(world, await packPlugin(work));
-    } finally {
-      await model.close();
-    }
-  });
+  return withDshWorld({ skills: writeSkills, script }, fn);
 }
 
 function hmrPatch(world: DshWorld): string {

@@ -14,12 +14,11 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { findBrowser } from "./browser.ts";
-import { ROOT, skillMd, withTempDir } from "./helpers.ts";
-import { packPlugin } from "./dsh_pack.ts";
-import { type ChatRequest, ScriptedModel } from "./dsh_model.ts";
-import { type DshWorld, installDsh, runDsh, WebDsh } from "./dsh_boot_helpers.ts";
+import { LAUNCH_ARGS } from "./web_page_helpers.ts";
+import { ROOT, skillMd } from "./helpers.ts";
+import type { ChatRequest } from "./dsh_model.ts";
+import { type DshWorld, runDsh, WebDsh, withDshWorld } from "./dsh_boot_helpers.ts";
 
-const HMR_PATCH = "- id: hmr\n  disabled: false\n";
 /** Our row, restated complete: a budget of 3, no Git sync, no Claude plugins. */
 const PROVIDER_ROW = `- id: skills-anywhere
   config:
@@ -166,35 +165,17 @@ async function prompt(web: WebDsh, world: DshWorld, sessionId: string): Promise<
 }
 
 Deno.test("dsh booted (web): the report route before and after the provider, hostile input, settings reach the model", async () => {
-  const install = await installDsh();
-  await withTempDir(async (work) => {
-    const model = new ScriptedModel();
-    const world: DshWorld = {
-      install,
-      home: join(work, "home"),
-      dshHome: join(work, "home", ".dsh"),
-      project: join(work, "project"),
-      model,
-    };
+  await withDshWorld({ skills: writeSkills }, async (world, tarball, work) => {
+    const added = await runDsh(world, ["plugin", "--profile", "web", "add", tarball]);
+    equal(added.code, 0, added.stderr);
+    const profilePatch = join(world.dshHome, "profiles", "web", "cordis.patch.yml");
+    await writeFile(profilePatch, PROVIDER_ROW + NO_REGISTRY);
+    const web = await WebDsh.start(world, ["--patch", join(work, "hmr.patch.yml")]);
     try {
-      await mkdir(join(world.project, ".git"), { recursive: true });
-      await mkdir(world.dshHome, { recursive: true });
-      await writeFile(join(work, "hmr.patch.yml"), HMR_PATCH);
-      await writeSkills(world);
-      const tarball = await packPlugin(work);
-      const added = await runDsh(world, ["plugin", "--profile", "web", "add", tarball]);
-      equal(added.code, 0, added.stderr);
-      const profilePatch = join(world.dshHome, "profiles", "web", "cordis.patch.yml");
-      await writeFile(profilePatch, PROVIDER_ROW + NO_REGISTRY);
-      const web = await WebDsh.start(world, ["--patch", join(work, "hmr.patch.yml")]);
-      try {
-        await exercise(web, world, profilePatch);
-        await driveCard(web, world, work);
-      } finally {
-        await web.stop();
-      }
+      await exercise(web, world, profilePatch);
+      await driveCard(web, world, work);
     } finally {
-      await model.close();
+      await web.stop();
     }
   });
 });
@@ -358,7 +339,7 @@ async function driveCard(web: WebDsh, world: DshWorld, work: string): Promise<vo
   const browser = await chromium.launch({
     executablePath: found.executablePath,
     env: { ...Deno.env.toObject(), ...found.env },
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+    args: [...LAUNCH_ARGS],
   });
   const problems: string[] = [];
   try {
