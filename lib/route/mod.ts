@@ -56,6 +56,7 @@
  * @module
  */
 import { isSkillName } from "../skill/names.ts";
+import { isPlainObject } from "../util.ts";
 
 /** The request document's schema. */
 export const REQUEST_SCHEMA = "skills-anywhere-route-request-1";
@@ -217,8 +218,6 @@ export function clipEcho(text: string): string {
   return points.length > ECHO_LIMIT ? points.slice(0, ECHO_LIMIT).join("") + "…" : text;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const HASH = /^[0-9a-f]{64}$/;
 
 /**
@@ -236,7 +235,7 @@ export function readRouteRequest(
   value: unknown,
 ): { ok: true; request: RouteRequest } | { ok: false; message: string } {
   const bad = (message: string) => ({ ok: false as const, message: `request: ${message}` });
-  if (!isObject(value)) return bad("not a JSON object");
+  if (!isPlainObject(value)) return bad("not a JSON object");
   const extra = Object.keys(value).filter((k) => !REQUEST_KEYS.has(k));
   if (extra.length > 0) return bad(`unknown key "${clipEcho(extra[0])}"`);
   if (value.schema !== REQUEST_SCHEMA) return bad(`schema is not "${REQUEST_SCHEMA}"`);
@@ -248,7 +247,7 @@ export function readRouteRequest(
   }
   const seen = new Set<string>();
   for (const [i, c] of candidates.entries()) {
-    if (!isObject(c)) return bad(`candidate ${i + 1} is not an object`);
+    if (!isPlainObject(c)) return bad(`candidate ${i + 1} is not an object`);
     for (const key of ["id", "description", "origin", "path", "contentHash"]) {
       if (typeof c[key] !== "string") return bad(`candidate ${i + 1} has no ${key}`);
     }
@@ -306,7 +305,7 @@ export function decideRoute(
     reason: `response: ${reason}`,
     hint: WORDS.invalid.hint,
   });
-  if (!isObject(response)) return invalid("not a JSON object");
+  if (!isPlainObject(response)) return invalid("not a JSON object");
   const extra = Object.keys(response).filter((k) => !RESPONSE_KEYS.has(k));
   if (extra.length > 0) return invalid(`unknown key "${clipEcho(extra[0])}"`);
   const { choice, confidence, model } = response;

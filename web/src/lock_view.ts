@@ -22,6 +22,7 @@
 import { type LockSkill, parseLock, type ProjectLock } from "../../lib/lock/format.ts";
 import { VERIFY_SCHEMA } from "../../lib/lock/compare.ts";
 import { MAX_LOCK_BYTES } from "../../lib/limits.ts";
+import { isPlainObject, tryParseJsonBytes } from "../../lib/util.ts";
 import { UNREADABLE_MESSAGE } from "./dom.ts";
 import type { CatalogDoc, CatalogSkill } from "./catalog_doc.ts";
 
@@ -139,8 +140,6 @@ export interface VerifyMarks {
 /** Most names or file paths one list of a report may hold (a report is at most a lock's size). */
 const MAX_REPORT_ITEMS = 100_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.length <= MAX_REPORT_ITEMS &&
   value.every((item) => typeof item === "string");
@@ -178,13 +177,10 @@ export function readVerifyReport(
 ): { ok: true; marks: VerifyMarks } | { ok: false; message: string } {
   const bad = (message: string) => ({ ok: false as const, message });
   if (bytes.length > MAX_LOCK_BYTES) return bad("The report is larger than a lock may be");
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    return bad("The report is not UTF-8 JSON");
-  }
-  if (!isRecord(value) || value.schema !== VERIFY_SCHEMA) {
+  const parsed = tryParseJsonBytes(bytes);
+  if (!parsed.ok) return bad("The report is not UTF-8 JSON");
+  const value = parsed.value;
+  if (!isPlainObject(value) || value.schema !== VERIFY_SCHEMA) {
     return bad(`The report is not a ${VERIFY_SCHEMA} document (verify --json)`);
   }
   const { changed, unverifiable } = value;
@@ -197,13 +193,14 @@ export function readVerifyReport(
   const byName = new Map<string, string>();
   for (const [i, entry] of changed.entries()) {
     if (
-      !isRecord(entry) || typeof entry.name !== "string" || typeof entry.skill_md !== "boolean" ||
+      !isPlainObject(entry) || typeof entry.name !== "string" ||
+      typeof entry.skill_md !== "boolean" ||
       !isStrings(entry.changed) || !isStrings(entry.added) || !isStrings(entry.removed)
     ) return bad(`Its changed entry ${i + 1} is not a verify entry`);
     byName.set(entry.name, changedWords(entry));
   }
   for (const [i, entry] of unverifiable.entries()) {
-    if (!isRecord(entry) || typeof entry.name !== "string" || typeof entry.kind !== "string") {
+    if (!isPlainObject(entry) || typeof entry.name !== "string" || typeof entry.kind !== "string") {
       return bad(`Its unverifiable entry ${i + 1} is not a verify entry`);
     }
     byName.set(entry.name, `cannot be verified (${entry.kind})`);
