@@ -27,7 +27,7 @@ import { pathToFileURL } from "node:url";
 import type { VerifyReport } from "../lock/compare.ts";
 import type { LockLines } from "../lock/lines.ts";
 import type { FileCheckReport, FileEntry } from "../skill/check_files.ts";
-import type { SpecFinding, SpecRule } from "../skill/spec.ts";
+import { isSpecRule, SPEC_RULES, type SpecFinding } from "../skill/spec.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 
@@ -91,25 +91,8 @@ type VerifyRule =
   | "collision"
   | "uncovered";
 
-/** Every rule's one-line description. */
-const RULES: Readonly<Record<SpecRule | CheckRule | VerifyRule, string>> = {
-  "frontmatter-missing": "SKILL.md starts with YAML frontmatter between --- lines",
-  "yaml-invalid": "the frontmatter is valid YAML holding a mapping",
-  "name-missing": "the frontmatter declares a name",
-  "name-length": "the name is at most 64 characters",
-  "name-charset": "the name uses lowercase letters, digits and hyphens only",
-  "name-hyphen": "the name neither starts nor ends with a hyphen nor holds two in a row",
-  "name-directory-mismatch": "the name equals the skill directory's name",
-  "description-missing": "the frontmatter declares a non-empty description",
-  "description-length": "the description is at most 1024 characters",
-  "compatibility-length": "the compatibility field is at most 500 characters",
-  "license-type": "the license field is a string",
-  "metadata-type": "the metadata field is a mapping of strings",
-  "allowed-tools-type": "the allowed-tools field is a string",
-  "extension-field": "the frontmatter uses only the specification's fields",
-  "body-lines": "the body stays within the recommended number of lines",
-  "body-tokens": "the body stays within the recommended number of tokens",
-  "skill-size": "the skill stays within the recommended size",
+/** The one-line description of each rule of `check`'s gates and `verify` (spec rules: `SPEC_RULES`). */
+const OWN_RULES: Readonly<Record<CheckRule | VerifyRule, string>> = {
   "input-error": "the file can be read: a regular UTF-8 file within the size limit",
   parse: "the chosen profile's parser accepts the file",
   repair: "the file parses without any repair",
@@ -164,15 +147,18 @@ function location(file: string, root: string, line?: number): SarifLocation {
 /** The log around `results`, with the rules they use in id order. */
 function sarifLog(results: SarifResult[]): SarifLog {
   const ids = [...new Set(results.map((r) => r.ruleId))].sort();
-  const rules = ids.map((id) => ({
-    id,
-    shortDescription: { text: RULES[id as keyof typeof RULES] ?? id },
-  }));
+  const rules = ids.map((id) => ({ id, shortDescription: { text: ruleDescription(id) } }));
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
     runs: [{ tool: { driver: { name: TOOL_NAME, version: VERSION, rules } }, results }],
   };
+}
+
+/** A rule's one-line description: a spec rule's summary, a gate's or difference's own, else its id. */
+function ruleDescription(id: string): string {
+  if (isSpecRule(id)) return SPEC_RULES[id].summary;
+  return Object.hasOwn(OWN_RULES, id) ? OWN_RULES[id as keyof typeof OWN_RULES] : id;
 }
 
 /** A spec finding's level: enforced by the profile, a reported error, or a warning. */

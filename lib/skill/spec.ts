@@ -4,14 +4,11 @@
  * Scalars are read as strings (the failsafe schema), as the specification's
  * reference validator does, so `version: 1.0` is the string `"1.0"`.
  *
- * Rules and severities (ids are part of the report contract):
- * `frontmatter-missing`, `yaml-invalid`, `name-missing`, `name-length`,
- * `name-charset`, `name-hyphen`, `name-directory-mismatch`,
- * `description-missing`, `description-length`, `compatibility-length`,
- * `license-type`, `metadata-type`, `allowed-tools-type` are errors;
- * `extension-field` is a warning (an error with `extensionSeverity: "error"`,
- * as the reference validator rejects unknown top-level keys);
- * `body-lines`, `body-tokens`, `skill-size` are warnings.
+ * The rules, their ids (part of the report contract) and severities are the
+ * one table {@linkcode SPEC_RULES} in `spec_rules.ts`; each finding takes its
+ * severity from it, except `extension-field`, a warning that is an error with
+ * `extensionSeverity: "error"` (the reference validator rejects unknown
+ * top-level keys).
  *
  * @example
  * ```ts
@@ -27,31 +24,21 @@ import { splitFrontmatter } from "./frontmatter.ts";
 import { codePointLength } from "./description.ts";
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from "./names.ts";
 import { parseFrontmatterYaml } from "./yaml.ts";
+import { SPEC_RULES, type SpecRule, type SpecSeverity } from "./spec_rules.ts";
 
-/** The rule ids a spec finding can carry. */
-export type SpecRule =
-  | "frontmatter-missing"
-  | "yaml-invalid"
-  | "name-missing"
-  | "name-length"
-  | "name-charset"
-  | "name-hyphen"
-  | "name-directory-mismatch"
-  | "description-missing"
-  | "description-length"
-  | "compatibility-length"
-  | "license-type"
-  | "metadata-type"
-  | "allowed-tools-type"
-  | "extension-field"
-  | "body-lines"
-  | "body-tokens"
-  | "skill-size";
+export {
+  isSpecRule,
+  SPEC_RULE_IDS,
+  SPEC_RULES,
+  type SpecRule,
+  type SpecRuleInfo,
+  type SpecSeverity,
+} from "./spec_rules.ts";
 
 /** One finding. `line` is the 1-based file line of the key concerned, when known. */
 export interface SpecFinding {
   rule: SpecRule;
-  severity: "error" | "warning";
+  severity: SpecSeverity;
   message: string;
   line?: number;
 }
@@ -72,7 +59,7 @@ export interface SpecOptions {
    * specification's six): `"warning"` (default) follows the specification's
    * text; `"error"` gives the reference validator's verdict.
    */
-  extensionSeverity?: "warning" | "error";
+  extensionSeverity?: SpecSeverity;
 }
 
 /** The six top-level keys the specification defines. */
@@ -139,7 +126,7 @@ function keyLines(yaml: string, firstLine: number): Map<string, number> {
 export function specFindings(raw: string, options: SpecOptions = {}): SpecReport {
   const findings: SpecFinding[] = [];
   const add: Add = (rule, message, line, severity) => {
-    const finding: SpecFinding = { rule, severity: severity ?? "error", message };
+    const finding: SpecFinding = { rule, severity: severity ?? SPEC_RULES[rule].severity, message };
     if (line !== undefined) finding.line = line;
     findings.push(finding);
   };
@@ -166,7 +153,8 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
   checkName(data.name, lineOf.get("name"), options.directoryName, add);
   checkDescription(data.description, lineOf.get("description"), add);
   checkOptionalFields(data, lineOf, add);
-  checkExtensionFields(data, lineOf, options.extensionSeverity ?? "warning", add);
+  const extension = options.extensionSeverity ?? SPEC_RULES["extension-field"].severity;
+  checkExtensionFields(data, lineOf, extension, add);
   checkBodySize(split, add);
   return { ok: findings.every((f) => f.severity !== "error"), findings };
 }
@@ -175,7 +163,7 @@ export function specFindings(raw: string, options: SpecOptions = {}): SpecReport
 function checkExtensionFields(
   data: Record<string, unknown>,
   lineOf: Map<string, number>,
-  severity: "warning" | "error",
+  severity: SpecSeverity,
   add: Add,
 ): void {
   for (const key of Object.keys(data)) {
@@ -200,7 +188,6 @@ function checkBodySize(split: { body: string; bodyLine: number }, add: Add): voi
       "body-lines",
       `body has ${bodyLines} lines; the specification recommends at most ${MAX_BODY_LINES}`,
       split.bodyLine + skipped + MAX_BODY_LINES,
-      "warning",
     );
   }
   const tokens = estimateTokens(body);
@@ -208,8 +195,6 @@ function checkBodySize(split: { body: string; bodyLine: number }, add: Add): voi
     add(
       "body-tokens",
       `body is about ${tokens} tokens; the specification recommends under ${MAX_BODY_TOKENS}`,
-      undefined,
-      "warning",
     );
   }
 }
@@ -230,17 +215,15 @@ function checkFileSize(raw: string, add: Add): void {
     "skill-size",
     `file is ${bytes} bytes, over ${limit}; the specification sets no size limit, ` +
       `but a bundle holds a SKILL.md of at most ${limit}, so this skill cannot be bundle-pinned`,
-    undefined,
-    "warning",
   );
 }
 
-/** Records one finding (an error unless `severity` says warning). */
+/** Records one finding, of its rule's severity unless `severity` says otherwise. */
 type Add = (
   rule: SpecRule,
   message: string,
   line?: number,
-  severity?: "warning" | "error",
+  severity?: SpecSeverity,
 ) => void;
 
 /** The name rules that apply to a string name, each with the message it reports. */
