@@ -17,7 +17,7 @@ export { checkSkill, type LocalCheckReport } from "./lib/skill/check.ts";
 export { checkFiles, type FileCheckReport } from "./lib/skill/check_files.ts";
 export { specFindings } from "./lib/skill/spec.ts";
 export { findHiddenCharacters } from "./lib/skill/hidden.ts";
-export { isPinnedUrl } from "./lib/skill/surface.ts";
+export { isPinnedUrl } from "./lib/skill/exposure.ts";
 export {
   buildManifest,
   type BundleManifest,

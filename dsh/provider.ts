@@ -31,16 +31,15 @@
  */
 import { join } from "node:path";
 import type { CatalogState } from "../lib/catalog/budget.ts";
-import { findProjectRoot } from "../lib/catalog/config.ts";
 import type { DiscoveryReport } from "../lib/catalog/discover.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
+import { loadCatalog, type Project, resolveProject } from "../lib/catalog/mod.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import { failure } from "../lib/errors.ts";
 import { readSkillNow } from "../lib/load/fresh.ts";
 import { LockGate, readLocked, type Verdict } from "../lib/load/locked.ts";
-import { projectLockPath, userLockPath } from "../lib/lock/file.ts";
+import { userLockPath } from "../lib/lock/file.ts";
 import type { UntrustedProject } from "../lib/sources/collect.ts";
-import { projectSourcesFile, userSourcesFile } from "../lib/sources/files.ts";
+import { userSourcesFile } from "../lib/sources/files.ts";
 import type { ResolvedSource } from "../lib/sources/resolve.ts";
 import { SyncScheduler } from "../lib/sources/schedule.ts";
 import type { SyncResult } from "../lib/sources/sync.ts";
@@ -156,11 +155,15 @@ export class SkillsAnywhereProvider {
   async list(
     options: { cwd?: string; signal?: AbortSignal; scope?: unknown } = {},
   ): Promise<Candidate[] | { candidates: Candidate[]; complete: false }> {
-    const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
-    if (projectRoot !== undefined && this.#sync.addProject(projectRoot)) {
-      this.#projectSeen(projectRoot);
+    const project = options.cwd === undefined
+      ? undefined
+      : await resolveProject(options.cwd, this.#config.home);
+    const projectRoot = project?.root;
+    if (project !== undefined && this.#sync.addProject(project.root)) {
+      this.#projectSeen(project);
     }
     const { report, roots, untrusted } = await loadCatalog(this.#config, {
+      project,
       cwd: options.cwd,
       log: this.#log,
       signal: options.signal,
@@ -169,9 +172,7 @@ export class SkillsAnywhereProvider {
     if (this.#config.watch && this.#control !== undefined && !this.#disposed) {
       this.#watcher.watchRoots(roots, projectRoot);
     }
-    const verdicts = this.#config.locked
-      ? await this.#lockVerdicts(report, projectRoot)
-      : undefined;
+    const verdicts = this.#config.locked ? await this.#lockVerdicts(report, project) : undefined;
     const served = verdicts === undefined
       ? report
       : { ...report, skills: report.skills.filter((s) => verdicts.verdicts.get(s.name)?.ok) };
@@ -208,13 +209,13 @@ export class SkillsAnywhereProvider {
    * Under `locked`: the lock file (`""` without a project) and the lock's verdict on each
    * published skill (refusals said once).
    */
-  async #lockVerdicts(report: DiscoveryReport, projectRoot: string | undefined) {
+  async #lockVerdicts(report: DiscoveryReport, project: Project | undefined) {
     const verdicts = new Map<string, Verdict>();
-    if (projectRoot === undefined) {
+    if (project === undefined) {
       for (const skill of report.skills) verdicts.set(skill.name, NO_PROJECT);
       return { file: "", verdicts };
     }
-    const file = projectLockPath(projectRoot);
+    const file = project.lockFile;
     const gated = this.#gates.get(file) ?? {
       gate: new LockGate(file, { user: userLockPath(this.#config.stateDir) }),
       skills: new Map(),
@@ -248,10 +249,10 @@ export class SkillsAnywhereProvider {
   }
 
   /** A project listed for the first time: sync its sources, poll its sources file. */
-  #projectSeen(projectRoot: string): void {
-    if (this.#config.syncOnStart) this.#sync.trigger({ project: projectRoot });
+  #projectSeen(project: Project): void {
+    if (this.#config.syncOnStart) this.#sync.trigger({ project: project.root });
     if (this.#config.watch) {
-      this.#watcher.poll(projectSourcesFile(projectRoot), () => this.#sync.trigger());
+      this.#watcher.poll(project.sourcesFile, () => this.#sync.trigger());
     }
   }
 
@@ -345,8 +346,9 @@ export class SkillsAnywhereProvider {
     await this.#sync.stop();
   }
 
-  #projectOf(cwd: string | undefined): Promise<string | undefined> {
-    return cwd === undefined ? Promise.resolve(undefined) : findProjectRoot(cwd);
+  /** The project root of `cwd` (a dsh request's edge), or undefined without a working directory. */
+  async #projectOf(cwd: string | undefined): Promise<string | undefined> {
+    return cwd === undefined ? undefined : (await resolveProject(cwd, this.#config.home)).root;
   }
 
   #invalidateSoon(): void {

@@ -22,7 +22,8 @@
  */
 import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { findProjectRoot, type ResolvedConfig } from "../lib/catalog/config.ts";
+import type { ResolvedConfig } from "../lib/catalog/config.ts";
+import { resolveProject } from "../lib/catalog/project.ts";
 import { LockGate } from "../lib/load/locked.ts";
 import { userLockPath } from "../lib/lock/file.ts";
 import type { Log } from "../lib/util.ts";
@@ -65,7 +66,7 @@ function startSync(catalog: ServedCatalog, cwd: string, log: Log): SyncScheduler
     log,
     onChange: () => catalog.invalidate(),
   });
-  findProjectRoot(cwd).then((root) => scheduler.start([root]));
+  resolveProject(cwd, catalog.config.home).then((project) => scheduler.start([project.root]));
   return scheduler;
 }
 

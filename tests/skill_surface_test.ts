@@ -7,8 +7,8 @@ import {
   isReservedHost,
   MAX_SOURCE_LINES,
   NOT_ASSESSED,
-  readSurface,
-} from "../lib/skill/surface.ts";
+  readExposure,
+} from "../lib/skill/exposure.ts";
 import { findHiddenCharacters, revealHiddenCharacters } from "../lib/skill/hidden.ts";
 import { compareCodeUnits } from "../lib/util.ts";
 
@@ -269,7 +269,7 @@ Deno.test("a host is pinned only if every URL to it is pinned", () => {
     "Other: https://example.com/install.sh",
   ].join("\n");
   // No frontmatter: the body starts on file line 1.
-  const surface = readSurface(body, { body, declaredTools: [] });
+  const surface = readExposure(body, { body, declaredTools: [] });
   deepEqual(surface.externalSources, [
     {
       host: "example.com",
@@ -332,13 +332,13 @@ Deno.test("an explicit port is never pinned; the default port is the same host, 
 });
 
 // ---------------------------------------------------------------------------
-// readSurface
+// readExposure
 // ---------------------------------------------------------------------------
 
-Deno.test("readSurface reads URLs from the body only and hidden characters from the raw file", () => {
+Deno.test("readExposure reads URLs from the body only and hidden characters from the raw file", () => {
   const raw = "---\nname: x\u200B\ndescription: see https://front.example/a\n---\n" +
     "Body https://body.example/b\n";
-  const surface = readSurface(raw, {
+  const surface = readExposure(raw, {
     body: "Body https://body.example/b\n",
     declaredTools: ["Bash(git:*)", "Read"],
   });
@@ -372,16 +372,19 @@ Deno.test("readSurface reads URLs from the body only and hidden characters from 
   ]);
 });
 
-Deno.test("readSurface with an empty body and no tools", () => {
-  const surface = readSurface("no frontmatter https://x.example/", { body: "", declaredTools: [] });
+Deno.test("readExposure with an empty body and no tools", () => {
+  const surface = readExposure("no frontmatter https://x.example/", {
+    body: "",
+    declaredTools: [],
+  });
   deepEqual(surface.externalSources, []);
   deepEqual(surface.declaredTools, []);
   deepEqual(surface.hiddenCharacters, []);
 });
 
-Deno.test("readSurface copies declaredTools and notAssessed", () => {
+Deno.test("readExposure copies declaredTools and notAssessed", () => {
   const tools = ["Read"];
-  const surface = readSurface("", { body: "", declaredTools: tools });
+  const surface = readExposure("", { body: "", declaredTools: tools });
   notEqual(surface.declaredTools, tools);
   tools.push("Write");
   deepEqual(surface.declaredTools, ["Read"]);
@@ -390,8 +393,8 @@ Deno.test("readSurface copies declaredTools and notAssessed", () => {
   equal(NOT_ASSESSED.length, count);
 });
 
-Deno.test("readSurface notAssessed lists what is not assessed, each under its AST risk id", () => {
-  const surface = readSurface("", { body: "", declaredTools: [] });
+Deno.test("readExposure notAssessed lists what is not assessed, each under its AST risk id", () => {
+  const surface = readExposure("", { body: "", declaredTools: [] });
   deepEqual(surface.notAssessed, [...NOT_ASSESSED]);
   notEqual(surface.notAssessed.length, 0);
   for (const entry of surface.notAssessed) match(entry, /^AST\d\d [A-Z][^:]*: \S.*\.$/);
@@ -714,7 +717,7 @@ Deno.test("lines are distinct and in order; counts include repeats on one line",
 
 Deno.test("hidden characters are found in frontmatter even when it does not parse", () => {
   const raw = "---\nname: [unclosed\u202E\n---\nbody\n";
-  const surface = readSurface(raw, { body: "", declaredTools: [] });
+  const surface = readExposure(raw, { body: "", declaredTools: [] });
   deepEqual(surface.hiddenCharacters.map((e) => [e.codePoint, e.lines]), [
     ["U+202E", [2]],
   ]);
@@ -780,10 +783,10 @@ Deno.test("extractUrls gives file lines from firstLine, across CRLF lines", () =
   );
 });
 
-Deno.test("readSurface: a source's lines are file lines after the frontmatter, distinct and sorted", () => {
+Deno.test("readExposure: a source's lines are file lines after the frontmatter, distinct and sorted", () => {
   const raw = "---\nname: x\ndescription: y\n---\n\n\nSee https://cdn.jsdelivr.net/a.js\n" +
     "and https://cdn.jsdelivr.net/b.js, https://cdn.jsdelivr.net/a.js\nthen http://localhost:5173\n";
-  const surface = readSurface(raw, { body: "See …", declaredTools: [] });
+  const surface = readExposure(raw, { body: "See …", declaredTools: [] });
   deepEqual(surface.externalSources.map((s) => [s.host, s.lines, s.reserved]), [
     ["cdn.jsdelivr.net", [7, 8], false],
     ["localhost:5173", [9], true],

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import {
   mergeSources,
   projectSourcesFile,
-  readLock,
+  readCommitRecord,
   readSourcesFile,
   userSourcesFile,
-  writeLock,
+  writeCommitRecord,
   writeSourcesFile,
 } from "../lib/sources/files.ts";
 import { resolveSource, SourceError, type SourceErrorKind } from "../lib/sources/resolve.ts";
@@ -132,7 +132,7 @@ Deno.test("writeSourcesFile writes {sources} with 2 spaces, creates parents, rou
 Deno.test("the lock round-trips and a broken lock reads {}", async () => {
   await withTempDir(async (dir) => {
     const file = join(dir, "state", "lock.json");
-    deepEqual(await readLock(file), {});
+    deepEqual(await readCommitRecord(file), {});
     const lock = {
       "github.com/o/r": {
         url: "https://github.com/o/r.git",
@@ -146,20 +146,20 @@ Deno.test("the lock round-trips and a broken lock reads {}", async () => {
         syncedAt: "2025-01-02T03:04:05.000Z",
       },
     };
-    await writeLock(file, lock);
+    await writeCommitRecord(file, lock);
     equal(await Deno.readTextFile(file), `${JSON.stringify(lock, null, 2)}\n`);
-    deepEqual(await readLock(file), lock);
+    deepEqual(await readCommitRecord(file), lock);
 
     for (const broken of ["{", "[]", "null", '"x"', ""]) {
       await Deno.writeTextFile(file, broken);
-      deepEqual(await readLock(file), {}, broken);
+      deepEqual(await readCommitRecord(file), {}, broken);
     }
     // a directory where the file should be is unreadable: {}
-    deepEqual(await readLock(dir), {});
+    deepEqual(await readCommitRecord(dir), {});
   });
 });
 
-Deno.test("readLock drops malformed entries and keeps a __proto__ key as data", async () => {
+Deno.test("readCommitRecord drops malformed entries and keeps a __proto__ key as data", async () => {
   await withTempDir(async (dir) => {
     const file = join(dir, "lock.json");
     await Deno.writeTextFile(
@@ -171,7 +171,7 @@ Deno.test("readLock drops malformed entries and keeps a __proto__ key as data", 
         list: [1],
       }).replace('"good"', '"__proto__":{"url":"p","sha":"s","syncedAt":"t"},"good"'),
     );
-    const lock = await readLock(file);
+    const lock = await readCommitRecord(file);
     deepEqual(Object.keys(lock).sort(), ["__proto__", "good"]);
     equal(Object.getPrototypeOf(lock), Object.prototype);
     deepEqual(lock.good, { url: "u", sha: SHA, syncedAt: "t" });

@@ -4,7 +4,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readLock, writeLock } from "../lib/sources/files.ts";
+import { readCommitRecord, writeCommitRecord } from "../lib/sources/files.ts";
 import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
 import { gitAvailable } from "../lib/sources/git.ts";
 import { syncAll, type SyncOptions, syncSource } from "../lib/sources/sync.ts";
@@ -455,7 +455,7 @@ Deno.test("syncAll writes lock entries for results with a sha, keeping the rest"
     const mainSha = await box.commit("file.txt", "one");
     await box.git(box.upstream, "branch", "dev");
     const lockFile = join(box.root, "state", "lock.json");
-    await writeLock(lockFile, {
+    await writeCommitRecord(lockFile, {
       "kept/entry": { url: "u", sha: "f".repeat(40), syncedAt: "2020-01-01T00:00:00.000Z" },
     });
     const plain = box.resolve(box.upstream);
@@ -474,7 +474,7 @@ Deno.test("syncAll writes lock entries for results with a sha, keeping the rest"
       [broken.key, "failed"],
     ]);
 
-    const lock = await readLock(lockFile);
+    const lock = await readCommitRecord(lockFile);
     deepEqual(Object.keys(lock).sort(), ["kept/entry", dev.key, plain.key].sort());
     deepEqual(Object.keys(lock[plain.key]), ["url", "sha", "syncedAt"]);
     deepEqual(lock[plain.key].url, box.upstream);
@@ -495,7 +495,7 @@ Deno.test("syncAll writes lock entries for results with a sha, keeping the rest"
     await Deno.remove(box.upstream, { recursive: true });
     const failed = await syncAll([plain], { ...box.options(), lockFile });
     equal(failed[0].status, "failed");
-    deepEqual(await readLock(lockFile), lock);
+    deepEqual(await readCommitRecord(lockFile), lock);
   });
 });
 

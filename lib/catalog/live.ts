@@ -68,7 +68,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { errorText } from "../errors.ts";
 import { type Log, silentLog } from "../util.ts";
-import { findProjectRoot, type ResolvedConfig } from "./config.ts";
+import type { ResolvedConfig } from "./config.ts";
 import {
   discover,
   type DiscoveredSkill,
@@ -79,15 +79,20 @@ import type { Catalog } from "./mod.ts";
 import { buildRoots, type Root } from "./roots.ts";
 import { isWithin, realPaths } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
-import { projectSourcesFile, userSourcesFile } from "../sources/files.ts";
+import { userSourcesFile } from "../sources/files.ts";
 import { trustFile } from "../sources/trust.ts";
 import { type LockedNames, readLockedNames } from "../lock/names.ts";
-import { projectLockPath } from "../lock/file.ts";
+import { type Project, resolveProject } from "./project.ts";
 
 /** Options of {@linkcode LiveCatalog}. */
 export interface LiveCatalogOptions {
-  /** Working directory (project selection). */
+  /** Working directory (project selection; its project is resolved again on each full reload). */
   cwd?: string;
+  /**
+   * The project, when the caller has resolved it (see `project.ts`): it is kept for the
+   * catalog's life, and `cwd` defaults to `project.cwd` (default: resolved from `cwd`).
+   */
+  project?: Project;
   /** Diagnostics sink (default: nowhere). */
   log?: Log;
   /** `watch` (default): watch folders, polling only as the fallback; `poll`: poll every folder. */
@@ -265,7 +270,7 @@ function changedPaths(before: Map<string, string>, after: Map<string, string>): 
 }
 
 /** The files whose change means the root list must be built again. */
-function inputFiles(config: ResolvedConfig, projectRoot: string | undefined): string[] {
+function inputFiles(config: ResolvedConfig, project: Project | undefined): string[] {
   const claude = join(config.home, ".claude");
   const files = [
     userSourcesFile(config.dshHome),
@@ -273,12 +278,12 @@ function inputFiles(config: ResolvedConfig, projectRoot: string | undefined): st
     join(claude, "plugins", "installed_plugins.json"),
     join(claude, "settings.json"),
   ];
-  if (projectRoot !== undefined) {
+  if (project !== undefined) {
     files.push(
-      projectSourcesFile(projectRoot),
-      projectLockPath(projectRoot),
-      join(projectRoot, ".claude", "settings.json"),
-      join(projectRoot, ".claude", "settings.local.json"),
+      project.sourcesFile,
+      project.lockFile,
+      join(project.root, ".claude", "settings.json"),
+      join(project.root, ".claude", "settings.local.json"),
     );
   }
   return files;
@@ -318,6 +323,7 @@ export class LiveCatalog {
   /** The resolved configuration the catalog is built from. */
   readonly config: ResolvedConfig;
   readonly #cwd?: string;
+  readonly #project?: Project;
   readonly #log: Log;
   readonly #mode: "watch" | "poll";
   readonly #pollMs: number;
@@ -361,7 +367,8 @@ export class LiveCatalog {
   /** A live catalog over `config` for `options.cwd`; nothing starts before the first use. */
   constructor(config: ResolvedConfig, options: LiveCatalogOptions = {}) {
     this.config = config;
-    this.#cwd = options.cwd;
+    this.#cwd = options.cwd ?? options.project?.cwd;
+    if (options.project !== undefined) this.#project = options.project;
     this.#log = options.log ?? silentLog;
     this.#mode = options.mode ?? "watch";
     this.#pollMs = Math.max(50, options.pollMs ?? 2000);
@@ -534,7 +541,9 @@ export class LiveCatalog {
     const config = this.config;
     const log = this.#log;
     const cwd = this.#cwd;
-    const projectRoot = cwd === undefined ? undefined : await findProjectRoot(cwd);
+    const project = this.#project ??
+      (cwd === undefined ? undefined : await resolveProject(cwd, config.home));
+    const projectRoot = project?.root;
     const { sources, untrusted } = await collectSources(config, projectRoot, log);
     const roots = buildRoots(config, { projectRoot, cwd, sources, log });
     const warn = (message: string) => log("warn", message);
@@ -542,7 +551,7 @@ export class LiveCatalog {
     if (this.#closed) return;
     this.#roots = roots.map(({ path }) => path);
     this.#followable = new Set(roots.filter(followable).map(({ path }) => path));
-    this.#inputs = inputFiles(config, projectRoot);
+    this.#inputs = inputFiles(config, project);
     this.#replan(changed);
     this.#noteRootStamps({ roots });
     const report = await this.#discover(roots, locked);
@@ -552,7 +561,7 @@ export class LiveCatalog {
       report,
       roots,
       sources,
-      ...(projectRoot === undefined ? {} : { projectRoot }),
+      ...(project === undefined ? {} : { projectRoot: project.root, project }),
       ...(untrusted ? { untrusted } : {}),
     };
   }

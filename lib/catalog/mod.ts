@@ -1,5 +1,6 @@
 /**
- * The catalog for a working directory: resolve the project root and the Git
+ * The catalog for a working directory: resolve the project root (or take the
+ * {@linkcode Project} the caller resolved, see `project.ts`) and the Git
  * sources (configuration, user file, project file), build the roots and
  * discover. Reads whatever checkouts exist; never runs git or waits for the
  * network. A project's lock, when valid, keeps its locked names (see
@@ -15,11 +16,16 @@
  * ```ts
  * import { loadCatalog } from "./mod.ts";
  * import { resolveConfig } from "./config.ts";
- * const { report } = await loadCatalog(resolveConfig({ sharedDirs: true }), { cwd: "/repo" });
+ * import { resolveProject } from "./project.ts";
+ * const config = resolveConfig({ sharedDirs: true });
+ * const { report } = await loadCatalog(config, { cwd: "/repo" });
+ * // The same, with the project resolved once by the caller and passed down:
+ * const project = await resolveProject("/repo", config.home);
+ * await loadCatalog(config, { project });
  * ```
  * @module
  */
-import { findProjectRoot, type ResolvedConfig } from "./config.ts";
+import type { ResolvedConfig } from "./config.ts";
 import { discover, type DiscoveryReport } from "./discover.ts";
 import { type Log, silentLog } from "../util.ts";
 import { agentsInForce, buildRoots, isHome, type Root } from "./roots.ts";
@@ -27,6 +33,9 @@ import { type ProjectTree, type UncoveredPlace, walkProjectTree } from "./places
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { collectSources, type UntrustedProject } from "../sources/collect.ts";
 import { type LockedNames, readLockedNames } from "../lock/names.ts";
+import { type Project, resolveProject } from "./project.ts";
+
+export { type Project, projectAt, resolveProject } from "./project.ts";
 
 /** A discovered catalog and what produced it. */
 export interface Catalog {
@@ -36,8 +45,10 @@ export interface Catalog {
   roots: Root[];
   /** The Git sources in force (their checkouts are among the roots). */
   sources: ResolvedSource[];
-  /** The project root of `cwd`, when a working directory was given. */
+  /** The project root of `cwd`, when a working directory or a project was given. */
   projectRoot?: string;
+  /** The project the catalog was loaded for, when a working directory or a project was given. */
+  project?: Project;
   /** The project sources file waiting for trust (its sources are not in `sources`). */
   untrusted?: UntrustedProject;
   /** With `wholeProject`: the parts of the project tree the walk could not cover. */
@@ -46,8 +57,16 @@ export interface Catalog {
 
 /** Options of {@linkcode loadCatalog}. */
 export interface LoadOptions {
-  /** Working directory; its project root adds project roots and the project sources file. */
+  /**
+   * Working directory; its project root adds project roots and the project sources file
+   * (default: `project.cwd` when a project is given, else none: no project).
+   */
   cwd?: string;
+  /**
+   * The project, when the caller has resolved it (see `project.ts`); default: resolved from
+   * `cwd`, when one is given.
+   */
+  project?: Project;
   /** Where warnings and progress lines go (default: nowhere). */
   log?: Log;
   /** Stops discovery; the promise then rejects. */
@@ -69,11 +88,13 @@ export async function loadCatalog(
   options: LoadOptions = {},
 ): Promise<Catalog> {
   const log: Log = options.log ?? silentLog;
-  const projectRoot = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
+  const project = options.project ??
+    (options.cwd === undefined ? undefined : await resolveProject(options.cwd, config.home));
+  const projectRoot = project?.root;
   const { sources, untrusted } = await collectSources(config, projectRoot, log);
   const tree = options.wholeProject ? projectTree(config, projectRoot) : undefined;
   // The whole project is scanned as from its root, so the lock is the same from any folder.
-  const cwd = tree === undefined ? options.cwd : projectRoot;
+  const cwd = tree === undefined ? options.cwd ?? project?.cwd : projectRoot;
   const roots = buildRoots(config, { projectRoot, cwd, sources, log, tree });
   const warn = (message: string) => log("warn", message);
   const locked = options.locked ??
@@ -92,6 +113,7 @@ export async function loadCatalog(
     roots,
     sources,
     projectRoot,
+    ...(project ? { project } : {}),
     ...(untrusted ? { untrusted } : {}),
     ...(tree ? { uncovered: tree.uncovered } : {}),
   };

@@ -13,7 +13,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentRow, AGENTS } from "../catalog/agents.ts";
-import { findProjectRoot } from "../catalog/config.ts";
+import { resolveProject } from "../catalog/project.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
@@ -37,8 +37,8 @@ export async function runAgents(
   io: Io,
 ): Promise<number> {
   const config = cliConfig({ sharedDirs: true });
-  const projectRoot = await findProjectRoot(cwd);
-  const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, projectRoot, config.home)));
+  const { root } = await resolveProject(cwd, config.home);
+  const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, root, config.home)));
   io.out(values.json ? jsonText(rows) : agentsText(rows, outStyles(io), tableWidth(io)));
   return 0;
 }

@@ -12,7 +12,7 @@
 import type { CheckProfile } from "../skill/check.ts";
 import { checkFiles, type FileCheckReport, type FileEntry } from "../skill/check_files.ts";
 import type { HiddenCharacter } from "../skill/hidden.ts";
-import type { ExternalSource } from "../skill/surface.ts";
+import type { ExternalSource } from "../skill/exposure.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";

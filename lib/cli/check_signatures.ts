@@ -17,12 +17,13 @@
  * @module
  */
 import { basename, dirname, resolve } from "node:path";
-import { findProjectRoot } from "../catalog/config.ts";
+import { resolveProject } from "../catalog/project.ts";
 import { KindError } from "../errors.ts";
-import { projectLockPath, readProjectLock } from "../lock/file.ts";
+import { readProjectLock } from "../lock/file.ts";
 import { readAllowedSigners, readSignersFile, verifyDirectorySignature } from "../lock/signers.ts";
 import type { FileCheckReport } from "../skill/check_files.ts";
 import type { OptionValues } from "./args.ts";
+import { cliConfig } from "./catalog.ts";
 import { escapeTerminal } from "./escape.ts";
 import type { SarifLevel } from "./sarif.ts";
 
@@ -63,8 +64,8 @@ export async function signersForCheck(
 ): Promise<CheckSigners | undefined> {
   const named = values["allowed-signers"];
   if (named !== undefined) return { text: await namedSigners(resolve(cwd, named)), require: false };
-  const root = await findProjectRoot(cwd);
-  const read = await readProjectLock(projectLockPath(root));
+  const { root, lockFile } = await resolveProject(cwd, cliConfig().home);
+  const read = await readProjectLock(lockFile);
   if (read === undefined || !read.ok || read.lock.signers === undefined) return undefined;
   const allowed = await readAllowedSigners(root, read.lock.signers);
   if (!allowed.ok) throw new KindError("bad-allowed-signers", allowed.message);

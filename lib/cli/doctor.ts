@@ -17,9 +17,9 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { findProjectRoot } from "../catalog/config.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../catalog/discover.ts";
 import { loadCatalog } from "../catalog/mod.ts";
+import { resolveProject } from "../catalog/project.ts";
 import { nearMisses, type NearMissKind } from "../catalog/near.ts";
 import { type PlaceCollision, placeCollisions } from "../catalog/places.ts";
 import type { RenameReason } from "../catalog/precedence.ts";
@@ -81,9 +81,10 @@ async function wholeProjectCollisions(
   config: Awaited<ReturnType<typeof cliCatalog>>["config"],
   cwd: string,
 ): Promise<PlaceCollision[]> {
-  const root = await findProjectRoot(cwd);
+  const project = await resolveProject(cwd, config.home);
+  const { root } = project;
   if (!(await stat(join(root, ".git")).then(() => true, () => false))) return [];
-  const whole = await loadCatalog(config, { cwd, wholeProject: true });
+  const whole = await loadCatalog(config, { project, cwd, wholeProject: true });
   return whole.uncovered === undefined ? [] : placeCollisions(whole.report.skills, root);
 }
 

@@ -13,19 +13,19 @@
  * @module
  */
 import type { ResolvedConfig } from "../catalog/config.ts";
-import { projectLockPath, userLockPath } from "../lock/file.ts";
+import { userLockPath } from "../lock/file.ts";
 import type { LockSource, ProjectLock } from "../lock/format.ts";
 import { collectProjectSources } from "../sources/collect.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import { PROGRAM } from "./commands.ts";
-import { readLock as readSynced } from "../sources/files.ts";
+import { readCommitRecord } from "../sources/files.ts";
 import { syncFrozen } from "../sources/frozen.ts";
 import { type KnownCommit, type OutdatedRow, outdatedSources } from "../sources/outdated.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
-import { lockOrRefuse, readLock } from "./lock.ts";
+import { lockOrRefuse, readProjectLockOrRefuse } from "./lock.ts";
 import { printSyncResults, sourcesFor } from "./sources.ts";
 import { outStyles } from "./style.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
@@ -34,11 +34,11 @@ import { counted } from "./words.ts";
 /** The sources in force and the project's lock (undefined when it has none; invalid: exit 2). */
 async function sourcesAndLock(cwd: string, io: Io) {
   const listing = await sourcesFor(cwd, io);
-  const { config, projectRoot, untrusted } = listing;
+  const { config, project, untrusted } = listing;
   if (untrusted !== undefined) io.err(untrustedNotice(untrusted, config.home));
-  const file = projectLockPath(projectRoot);
+  const file = project.lockFile;
   const shown = tildePath(file, config.home);
-  const lock: ProjectLock | undefined = await readLock(file, shown);
+  const lock: ProjectLock | undefined = await readProjectLockOrRefuse(file, shown);
   return { ...listing, lock, shown };
 }
 
@@ -58,7 +58,7 @@ async function frozenPlan(
   const own = await collectProjectSources(config, projectRoot, () => {});
   const keys = new Set(own.sources.map((s) => s.key));
   const file = userLockPath(config.stateDir);
-  const user = await readLock(file, tildePath(file, config.home));
+  const user = await readProjectLockOrRefuse(file, tildePath(file, config.home));
   if (user !== undefined) {
     const personal = user.sources.filter((s) => !keys.has(s.key));
     return { sources: [...sources], locked: [...locked.sources, ...personal] };
@@ -123,10 +123,10 @@ export async function runOutdated(
   io: Io,
 ): Promise<number> {
   const { config, sources, lock } = await sourcesAndLock(cwd, io);
-  const synced = await readSynced(config.lockFile, { warn: stderrWarn(io) });
+  const synced = await readCommitRecord(config.lockFile, { warn: stderrWarn(io) });
   const fromLock = new Map((lock?.sources ?? []).map((s) => [s.key, s.commit]));
   const userFile = userLockPath(config.stateDir);
-  const user = await readLock(userFile, tildePath(userFile, config.home));
+  const user = await readProjectLockOrRefuse(userFile, tildePath(userFile, config.home));
   const fromUser = new Map((user?.sources ?? []).map((s) => [s.key, s.commit]));
   const knownOf = (source: { key: string }): KnownCommit | null => {
     const locked = fromLock.get(source.key);

@@ -20,8 +20,8 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { findProjectRoot } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
+import { resolveProject } from "../catalog/project.ts";
 import type { ResolvedConfig } from "../catalog/config.ts";
 import { KindError } from "../errors.ts";
 import { placeCollisions } from "../catalog/places.ts";
@@ -37,7 +37,7 @@ import {
   type VerifyReport,
 } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
-import { projectLockPath, readProjectLock, userLockPath } from "../lock/file.ts";
+import { readProjectLock, userLockPath } from "../lock/file.ts";
 import { isPersonalOrigin, lockScopeOf } from "../lock/scope.ts";
 import type { LockableSkill } from "../lock/current.ts";
 import { collectProjectSources } from "../sources/collect.ts";
@@ -83,14 +83,14 @@ async function project(cwd: string, io: Io, options: ProjectOptions = {}) {
   const { lockFirst = false, user = false, writing = false, named = true } = options;
   const config = cliConfig();
   if (user) return await personal(config, io, lockFirst, writing);
-  const root = await findProjectRoot(cwd);
+  const here = await resolveProject(cwd, config.home);
+  const { root, lockFile: file } = here;
   if (root === config.home) {
     throw new KindError(
       "no-project",
       `no project here (the home folder is not a project); run it inside a project, or pass --cwd`,
     );
   }
-  const file = projectLockPath(root);
   if (!named && !await isProject(root, file)) {
     throw new KindError(
       "no-project",
@@ -100,9 +100,10 @@ async function project(cwd: string, io: Io, options: ProjectOptions = {}) {
   }
   if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
-  const lock = lockFirst ? await readLock(file, shown) : undefined;
+  const lock = lockFirst ? await readProjectLockOrRefuse(file, shown) : undefined;
   const locked = lock === undefined ? undefined : lockedNames(lock);
   const catalog = await loadCatalog(config, {
+    project: here,
     cwd,
     log: stderrLog(io),
     locked,
@@ -136,7 +137,7 @@ async function personal(config: ResolvedConfig, io: Io, lockFirst: boolean, writ
   const file = userLockPath(config.stateDir);
   if (writing) refuseTarget(file);
   const shown = tildePath(file, config.home);
-  const lock = lockFirst ? await readLock(file, shown) : undefined;
+  const lock = lockFirst ? await readProjectLockOrRefuse(file, shown) : undefined;
   const catalog = await loadCatalog(config, { log: stderrLog(io) });
   const scope: Scope = {
     skill: (s) => lockScopeOf(s.origin, new Set()) === "user",
@@ -188,9 +189,9 @@ function invalidLock(shown: string, why: string): KindError {
  *
  * @example
  * ```ts
- * import { lockOrRefuse, readLock } from "./lock.ts";
+ * import { lockOrRefuse, readProjectLockOrRefuse } from "./lock.ts";
  * const shown = "~/app/skills-anywhere.lock.json";
- * const lock = lockOrRefuse(await readLock("/home/me/app/skills-anywhere.lock.json", shown), shown);
+ * const lock = lockOrRefuse(await readProjectLockOrRefuse("/home/me/app/skills-anywhere.lock.json", shown), shown);
  * ```
  */
 export function lockOrRefuse(
@@ -204,16 +205,20 @@ export function lockOrRefuse(
 }
 
 /**
- * Reads and validates the lock; undefined when there is none. An invalid lock
- * throws its one line (exit 2), naming `shown` and how to rewrite it.
+ * Reads and validates a lock in the project lock format (a project's lock or the user lock);
+ * undefined when there is none. An invalid lock throws its one line (exit 2), naming `shown`
+ * and how to rewrite it.
  *
  * @example
  * ```ts
- * import { readLock } from "./lock.ts";
- * const lock = await readLock("/repo/skills-anywhere.lock.json", "/repo/skills-anywhere.lock.json");
+ * import { readProjectLockOrRefuse } from "./lock.ts";
+ * const lock = await readProjectLockOrRefuse("/repo/skills-anywhere.lock.json", "/repo/skills-anywhere.lock.json");
  * ```
  */
-export async function readLock(file: string, shown: string): Promise<ProjectLock | undefined> {
+export async function readProjectLockOrRefuse(
+  file: string,
+  shown: string,
+): Promise<ProjectLock | undefined> {
   const read = await readProjectLock(file);
   if (read === undefined) return undefined;
   if (!read.ok) throw invalidLock(shown, read.message);

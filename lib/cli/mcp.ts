@@ -18,9 +18,9 @@
  */
 import { dirname, resolve } from "node:path";
 import { type OptionValues, UsageError } from "./args.ts";
-import { findProjectRoot } from "../catalog/config.ts";
+import { type Project, resolveProject } from "../catalog/project.ts";
 import { KindError } from "../errors.ts";
-import { projectLockPath, readProjectLock } from "../lock/file.ts";
+import { readProjectLock } from "../lock/file.ts";
 import { readAllowedSigners } from "../lock/signers.ts";
 import { readBoundedTextSync, ReadError } from "../fs/mod.ts";
 import { collectSources } from "../sources/collect.ts";
@@ -115,16 +115,16 @@ function readToken(path: string): string {
 }
 
 /** Says once at start that the project's sources file waits for trust and is never synced. */
-async function noteUntrusted(cwd: string, io: Io): Promise<void> {
+async function noteUntrusted(project: Project, io: Io): Promise<void> {
   const { mcpConfig } = await import("../../mcp/mod.ts");
   const resolved = mcpConfig(MCP_CONFIG);
-  const { untrusted } = await collectSources(resolved, await findProjectRoot(cwd), () => {});
+  const { untrusted } = await collectSources(resolved, project.root, () => {});
   if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
 }
 
 /** With `--locked`: the project's lock file, which must exist and be valid now (exit 2 otherwise). */
-async function lockedFile(cwd: string): Promise<string> {
-  const file = projectLockPath(await findProjectRoot(cwd));
+async function lockedFile(project: Project): Promise<string> {
+  const file = project.lockFile;
   const shown = tildePath(file, cliConfig().home);
   const read = await readProjectLock(file);
   if (read === undefined) {
@@ -202,9 +202,10 @@ export async function runMcp(
     : { ...listenAddress(values.http), ...httpLimits(values) };
   const tokenFile = values["token-file"];
   const token = tokenFile === undefined ? undefined : readToken(resolve(cwd, tokenFile));
-  const lockFile = values.locked === true ? await lockedFile(cwd) : undefined;
+  const project = await resolveProject(cwd, cliConfig().home);
+  const lockFile = values.locked === true ? await lockedFile(project) : undefined;
   if (address === undefined && io.inIsTty) io.err(TERMINAL_NOTE);
-  await noteUntrusted(cwd, io);
+  await noteUntrusted(project, io);
   if (address !== undefined) await serveHttp(address, token, lockFile, cwd, io);
   else {
     const { runStdio } = await import("../../mcp/mod.ts");

@@ -14,12 +14,11 @@
  * @module
  */
 import { stat } from "node:fs/promises";
-import { findProjectRoot } from "../catalog/config.ts";
+import { resolveProject } from "../catalog/project.ts";
 import { collectSources } from "../sources/collect.ts";
 import {
-  type LockEntry,
-  projectSourcesFile,
-  readLock,
+  type CommitEntry,
+  readCommitRecord,
   readSourcesFile,
   readSyncFailures,
   type SyncFailure,
@@ -79,13 +78,14 @@ type Listing = Awaited<ReturnType<typeof sourcesFor>>;
  */
 export async function sourcesFor(cwd: string, io: Io) {
   const config = cliConfig();
-  const projectRoot = await findProjectRoot(cwd);
+  const project = await resolveProject(cwd, config.home);
+  const projectRoot = project.root;
   if (config.sourcesFiles) {
     await readSourcesStrictly(userSourcesFile(config.dshHome), true);
-    await readSourcesStrictly(projectSourcesFile(projectRoot), false, projectRoot);
+    await readSourcesStrictly(project.sourcesFile, false, projectRoot);
   }
   const { sources, untrusted } = await collectSources(config, projectRoot, stderrLog(io));
-  return { config, projectRoot, sources, untrusted };
+  return { config, project, projectRoot, sources, untrusted };
 }
 
 /** What a source's row says: its sync state, and whether its checkout is on disk. */
@@ -93,7 +93,7 @@ interface SourceState {
   /** `synced`, `failed` (the last sync did), `never-synced`, or `untrusted` (waiting for `trust`). */
   status: "synced" | "failed" | "never-synced" | "untrusted";
   /** The lock entry: the commit last synced, or null. */
-  lock: LockEntry | null;
+  lock: CommitEntry | null;
   /** The last failed sync, when the last sync of the source failed. */
   failure: SyncFailure | null;
   /** Whether the checkout folder exists. */
@@ -104,7 +104,7 @@ interface SourceState {
 async function statesOf(listing: Listing, io: Io) {
   const { lockFile } = listing.config;
   const warn = stderrWarn(io);
-  const lock = await readLock(lockFile, { warn });
+  const lock = await readCommitRecord(lockFile, { warn });
   const failures = await readSyncFailures(syncFailuresFile(lockFile), { warn });
   const own = <T>(map: Record<string, T>, key: string) => Object.hasOwn(map, key) ? map[key] : null;
   return async (source: ResolvedSource, untrusted: boolean): Promise<SourceState> => {
@@ -197,7 +197,7 @@ function sourcesText(
   rows: readonly [ResolvedSource, string][],
   width?: number,
 ): string {
-  const { config, projectRoot, untrusted } = listing;
+  const { config, project, untrusted } = listing;
   if (rows.length === 0) {
     return "No git sources configured. Add one with: dsh-skills-anywhere add owner/repo\n";
   }
@@ -211,7 +211,7 @@ function sourcesText(
     ]),
   ], width === undefined ? {} : { width, columns: SOURCE_COLUMNS });
   const userFile = escapeTerminal(tildePath(userSourcesFile(config.dshHome), config.home));
-  const projectFile = escapeTerminal(tildePath(projectSourcesFile(projectRoot), config.home));
+  const projectFile = escapeTerminal(tildePath(project.sourcesFile, config.home));
   const projectState = untrusted === undefined
     ? ""
     : ` (${untrusted.state === "changed" ? "changed, " : ""}untrusted)`;

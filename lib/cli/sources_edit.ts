@@ -21,13 +21,13 @@
  */
 import { stat } from "node:fs/promises";
 import process from "node:process";
-import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
+import type { ResolvedConfig } from "../catalog/config.ts";
 import { loadCatalog } from "../catalog/mod.ts";
+import { type Project, resolveProject } from "../catalog/project.ts";
 import type { DiscoveredSkill } from "../catalog/discover.ts";
 import { collectSources, resolveProjectEntries } from "../sources/collect.ts";
 import {
   parseSourcesFile,
-  projectSourcesFile,
   readConfigBytes,
   userSourcesFile,
   writeSourcesFile,
@@ -60,12 +60,11 @@ import { counted } from "./words.ts";
  */
 async function targetFile(
   values: OptionValues,
-  cwd: string,
+  here: Project,
 ): Promise<{ file: string; base: string; project?: string }> {
   const config = cliConfig();
   if (!values.project) return { file: userSourcesFile(config.dshHome), base: config.dshHome };
-  const root = await findProjectRoot(cwd);
-  return { file: projectSourcesFile(root), base: await projectKey(root), project: root };
+  return { file: here.sourcesFile, base: await projectKey(here.root), project: here.root };
 }
 
 /** What the project file's `bytes` resolve to, as trust records it. */
@@ -90,7 +89,7 @@ async function keepsTrust(projectRoot: string, file: string): Promise<boolean> {
 /** Edits a sources file; a project file trusted before (or new) is trusted as written. */
 async function editTarget(
   values: OptionValues,
-  cwd: string,
+  here: Project,
   specs: readonly (string | SourceSpec)[],
 ): Promise<void> {
   const config = cliConfig();
@@ -99,8 +98,7 @@ async function editTarget(
       within: config.dshHome,
     });
   }
-  const projectRoot = await findProjectRoot(cwd);
-  const file = projectSourcesFile(projectRoot);
+  const { root: projectRoot, sourcesFile: file } = here;
   const trusted = await keepsTrust(projectRoot, file);
   await writeSourcesFile(file, specs, { within: projectRoot, rootWords: "the project" });
   const bytes = trusted ? await readConfigBytes(file, { root: projectRoot }) : undefined;
@@ -151,7 +149,8 @@ export async function runAdd(
 ): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("add takes exactly one source");
   const config = cliConfig();
-  const { file, base, project } = await targetFile(values, cwd);
+  const here = await resolveProject(cwd, config.home);
+  const { file, base, project } = await targetFile(values, here);
   // The shell's relative path, as the file's base reads it (see the module doc).
   const spec = rebaseSpec(
     specFrom(positionals[0], values),
@@ -172,7 +171,7 @@ export async function runAdd(
     io.err(`${PREFIX}${escapeTerminal(local.message)}; nothing was added\n`);
     return 1;
   }
-  await editTarget(values, cwd, [...existing, spec]);
+  await editTarget(values, here, [...existing, spec]);
   io.out(`added ${escapeTerminal(label(source))} to ${shown}\n`);
   if (!(await gitAvailable())) {
     io.err(`${PREFIX}git was not found on PATH; the source will sync once git is installed\n`);
@@ -185,7 +184,7 @@ export async function runAdd(
   });
   io.out(syncTable([result], tableWidth(io)) + "\n");
   if (result.status === "failed") return 1;
-  io.out(await addSummary(source, config, cwd, io));
+  io.out(await addSummary(source, config, here, cwd, io));
   return 0;
 }
 
@@ -197,10 +196,11 @@ export async function runAdd(
 async function addSummary(
   source: ResolvedSource,
   config: ResolvedConfig,
+  here: Project,
   cwd: string,
   io: Io,
 ): Promise<string> {
-  const { report } = await loadCatalog(config, { cwd, log: stderrLog(io) });
+  const { report } = await loadCatalog(config, { project: here, cwd, log: stderrLog(io) });
   const ours = (skill: DiscoveredSkill) =>
     skill.origin.kind === "source" && skill.origin.repo === source.display &&
     (skill.origin.checkout === undefined || skill.origin.checkout === source.dir);
@@ -268,7 +268,8 @@ export async function runRemove(
     { repo: input.repo, ref: values.ref ?? input.ref, path: values.path },
     config.cacheDir,
   );
-  const { file, base, project } = await targetFile(values, cwd);
+  const here = await resolveProject(cwd, config.home);
+  const { file, base, project } = await targetFile(values, here);
   const shown = shownPath(file, config);
   const existing = await readSourcesStrictly(file, !values.project, project);
   const ofRepository = entriesOf(existing, input.repo, { cacheDir: config.cacheDir, base });
@@ -280,10 +281,10 @@ export async function runRemove(
     io.err(`${PREFIX}${escapeTerminal(label(wanted))} is not listed in ${shown}${listed}\n`);
     return 1;
   }
-  await editTarget(values, cwd, existing.filter((_, i) => !hits[i]));
+  await editTarget(values, here, existing.filter((_, i) => !hits[i]));
   const names = removed.map((s) => escapeTerminal(label(s))).join(", ");
   io.out(`removed ${counted(removed.length, "source")} from ${shown}: ${names}\n`);
-  return await settleCheckouts(removed, values.purge === true, cwd, io);
+  return await settleCheckouts(removed, values.purge === true, here, io);
 }
 
 /**
@@ -294,11 +295,11 @@ export async function runRemove(
 async function settleCheckouts(
   removed: readonly ResolvedSource[],
   purge: boolean,
-  cwd: string,
+  here: Project,
   io: Io,
 ): Promise<number> {
   const config = cliConfig();
-  const remaining = await collectSources(config, await findProjectRoot(cwd), () => {});
+  const remaining = await collectSources(config, here.root, () => {});
   const inUse = new Set(
     [...remaining.sources, ...(remaining.untrusted?.sources ?? [])].map((s) => s.dir),
   );

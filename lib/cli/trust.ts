@@ -17,8 +17,9 @@
  */
 import { createInterface } from "node:readline";
 import process from "node:process";
-import { findProjectRoot, type ResolvedConfig } from "../catalog/config.ts";
-import { parseSourcesFile, projectSourcesFile, readConfigBytes } from "../sources/files.ts";
+import type { ResolvedConfig } from "../catalog/config.ts";
+import { type Project, resolveProject } from "../catalog/project.ts";
+import { parseSourcesFile, readConfigBytes } from "../sources/files.ts";
 import {
   isRelativeLocal,
   type ResolvedSource,
@@ -111,12 +112,12 @@ function resolveEntries(
 
 /** Runs `trust --revoke`: forgets the project's trust; exit 0 whether or not it was trusted. */
 async function revoke(
-  projectRoot: string,
+  project: Project,
   values: OptionValues,
   io: Io,
 ): Promise<number> {
   const config = cliConfig();
-  const file = projectSourcesFile(projectRoot);
+  const { root: projectRoot, sourcesFile: file } = project;
   const was = await revokeProject(config.dshHome, projectRoot);
   if (values.json) {
     const doc: TrustDoc = {
@@ -163,9 +164,9 @@ export async function runTrust(
   io: Io,
 ): Promise<number> {
   if (values.revoke && values.yes) throw new UsageError("--revoke and --yes do not go together");
-  const projectRoot = await findProjectRoot(cwd);
-  if (values.revoke) return await revoke(projectRoot, values, io);
-  const review = await openReview(projectRoot, io);
+  const project = await resolveProject(cwd, cliConfig().home);
+  if (values.revoke) return await revoke(project, values, io);
+  const review = await openReview(project, io);
   if (review === undefined) return 2;
   const report = (state: TrustState) => {
     if (values.json) io.out(jsonText(trustDoc(review, state)));
@@ -193,9 +194,9 @@ export async function runTrust(
  * there is no such file. A file that cannot be read or parsed throws: the CLI's one mapping
  * says so (exit 2).
  */
-async function openReview(projectRoot: string, io: Io): Promise<Review | undefined> {
+async function openReview(project: Project, io: Io): Promise<Review | undefined> {
   const config = cliConfig();
-  const file = projectSourcesFile(projectRoot);
+  const { root: projectRoot, sourcesFile: file } = project;
   const shown = escapeTerminal(tildePath(file, config.home));
   const bytes = await readConfigBytes(file, { root: projectRoot });
   if (bytes === undefined) {

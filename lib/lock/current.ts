@@ -21,7 +21,7 @@ import { readBundle } from "../bundle/read.ts";
 import { readBoundedSync } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
-import { type LockFile, readLock } from "../sources/files.ts";
+import { type CommitRecord, readCommitRecord } from "../sources/files.ts";
 import type { ResolvedSource } from "../sources/resolve.ts";
 import {
   isUnbundlableKind,
@@ -98,7 +98,7 @@ async function contentOf(skill: LockableSkill): Promise<Content> {
   }
 }
 
-function sourceOf(skill: LockableSkill, sources: readonly ResolvedSource[], synced: LockFile) {
+function sourceOf(skill: LockableSkill, sources: readonly ResolvedSource[], synced: CommitRecord) {
   if (skill.origin.kind !== "source") return undefined;
   const checkout = skill.origin.checkout;
   const source = sources.find((s) => s.dir === checkout);
@@ -110,7 +110,7 @@ function sourceOf(skill: LockableSkill, sources: readonly ResolvedSource[], sync
 async function entryOf(
   skill: LockableSkill,
   sources: readonly ResolvedSource[],
-  synced: LockFile,
+  synced: CommitRecord,
 ): Promise<LockSkill> {
   const content = await contentOf(skill);
   const source = sourceOf(skill, sources, synced);
@@ -145,7 +145,7 @@ export async function currentLock(
   catalog: LockableCatalog,
   options: CurrentOptions,
 ): Promise<ProjectLock> {
-  const synced = await readLock(options.lockFile, { warn: options.warn });
+  const synced = await readCommitRecord(options.lockFile, { warn: options.warn });
   const wanted = options.names === undefined ? undefined : new Set(options.names);
   const skills: LockSkill[] = [];
   for (const skill of catalog.report.skills) {

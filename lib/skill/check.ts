@@ -20,10 +20,10 @@
 import { type Failure, failure } from "../errors.ts";
 import { formatBytes, MAX_FALLBACK_NAME_LENGTH, MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
+import { type Exposure, readExposure } from "./exposure.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { type Invocation, parseSkillMarkdown } from "./parse.ts";
 import { specFindings, type SpecReport } from "./spec.ts";
-import { readSurface, type Surface } from "./surface.ts";
 import { parseFrontmatterYaml } from "./yaml.ts";
 
 /** The outcome of one parse mode, without the body. */
@@ -47,7 +47,7 @@ export interface LocalCheckReport {
   strict: ModeSummary;
   lenient: ModeSummary;
   spec: SpecReport;
-  surface: Surface;
+  surface: Exposure;
 }
 
 /** Options of {@linkcode checkSkill}. */
@@ -116,7 +116,7 @@ export function checkSkill(text: string, options: CheckSkillOptions): LocalCheck
       directoryName: options.directoryName,
       extensionSeverity: options.profile === "reference" ? "error" : "warning",
     }),
-    surface: readSurface(text, {
+    surface: readExposure(text, {
       body: lenient.ok ? lenient.skill.content : "",
       declaredTools: tools ?? [],
       frontmatter: frontmatterValue(text),

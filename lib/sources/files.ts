@@ -46,7 +46,7 @@ export interface ConfigReadOptions {
 }
 
 /** One lock entry: where a source was synced from and to which commit. */
-export interface LockEntry {
+export interface CommitEntry {
   /** The clone URL (or local path). */
   url: string;
   /** The ref, only when the source has one. */
@@ -58,7 +58,7 @@ export interface LockEntry {
 }
 
 /** The lock file: entries keyed by source `key` (`<id>` or `<id>@<ref>`). */
-export type LockFile = Record<string, LockEntry>;
+export type CommitRecord = Record<string, CommitEntry>;
 
 /**
  * The user sources file of a dsh home.
@@ -220,7 +220,7 @@ export async function writeSourcesFile(
   await writeWhole(path, `${JSON.stringify({ sources }, null, 2)}\n`, options);
 }
 
-function toLockEntry(value: unknown): LockEntry | undefined {
+function toCommitEntry(value: unknown): CommitEntry | undefined {
   if (!isPlainObject(value)) return undefined;
   const { url, ref, sha, syncedAt } = value;
   if (typeof url !== "string" || typeof sha !== "string" || typeof syncedAt !== "string") {
@@ -230,8 +230,8 @@ function toLockEntry(value: unknown): LockEntry | undefined {
   return { url, ...(typeof ref === "string" ? { ref } : {}), sha, syncedAt };
 }
 
-/** Options of {@linkcode readLock} and {@linkcode readSyncFailures}. */
-export interface ReadLockOptions {
+/** Options of {@linkcode readCommitRecord} and {@linkcode readSyncFailures}. */
+export interface StateReadOptions {
   /** Told, in one line naming the file, why an existing file was not read. */
   warn?: (message: string) => void;
 }
@@ -244,7 +244,7 @@ export interface ReadLockOptions {
 async function readKeyed<T>(
   path: string,
   toEntry: (value: unknown) => T | undefined,
-  options: ReadLockOptions,
+  options: StateReadOptions,
 ): Promise<Record<string, T>> {
   let parsed: unknown;
   try {
@@ -278,12 +278,15 @@ async function readKeyed<T>(
  *
  * @example
  * ```ts
- * const lock = await readLock("/home/me/.dsh/skills-anywhere/lock.json");
+ * const lock = await readCommitRecord("/home/me/.dsh/skills-anywhere/lock.json");
  * lock["github.com/anthropics/skills"]?.sha;
  * ```
  */
-export async function readLock(path: string, options: ReadLockOptions = {}): Promise<LockFile> {
-  return await readKeyed(path, toLockEntry, options);
+export async function readCommitRecord(
+  path: string,
+  options: StateReadOptions = {},
+): Promise<CommitRecord> {
+  return await readKeyed(path, toCommitEntry, options);
 }
 
 /** The last failed sync of a source. */
@@ -331,7 +334,7 @@ function toSyncFailure(value: unknown): SyncFailure | undefined {
  */
 export async function readSyncFailures(
   path: string,
-  options: ReadLockOptions = {},
+  options: StateReadOptions = {},
 ): Promise<SyncFailures> {
   return await readKeyed(path, toSyncFailure, options);
 }
@@ -343,12 +346,12 @@ export async function readSyncFailures(
  *
  * @example
  * ```ts
- * await writeLock("/tmp/lock.json", {
+ * await writeCommitRecord("/tmp/lock.json", {
  *   "github.com/o/r": { url: "https://github.com/o/r.git", sha: "0".repeat(40), syncedAt: new Date().toISOString() },
  * });
  * ```
  */
-export async function writeLock(path: string, lock: LockFile): Promise<void> {
+export async function writeCommitRecord(path: string, lock: CommitRecord): Promise<void> {
   await writeWhole(path, `${JSON.stringify(lock, null, 2)}\n`);
 }
 

@@ -49,7 +49,13 @@ import { randomHex } from "../hash.ts";
 import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
-import { type LockFile, readLock, readSyncFailures, syncFailuresFile, writeLock } from "./files.ts";
+import {
+  type CommitRecord,
+  readCommitRecord,
+  readSyncFailures,
+  syncFailuresFile,
+  writeCommitRecord,
+} from "./files.ts";
 import { checkoutName, isLocalSource, type ResolvedSource, sourceName } from "./resolve.ts";
 import {
   GIT_MISSING,
@@ -506,7 +512,7 @@ export async function recordSynced(
 ): Promise<void> {
   if (synced.length === 0) return;
   try {
-    const lock: LockFile = await readLock(options.lockFile, {
+    const lock: CommitRecord = await readCommitRecord(options.lockFile, {
       warn: (message) => options.log?.("warn", message),
     });
     for (const { source, sha, syncedAt } of synced) {
@@ -517,7 +523,7 @@ export async function recordSynced(
         syncedAt,
       };
     }
-    await writeLock(options.lockFile, lock);
+    await writeCommitRecord(options.lockFile, lock);
   } catch (error) {
     options.log?.("warn", notWritten(options.lockFile, error));
   }
@@ -665,10 +671,10 @@ export async function purgeCheckout(
 
 /** Removes `key` from the lock and failures files, writing only a file that held it. */
 async function forget(key: string, lockFile: string): Promise<void> {
-  const lock = await readLock(lockFile);
+  const lock = await readCommitRecord(lockFile);
   if (Object.hasOwn(lock, key)) {
     delete lock[key];
-    await writeLock(lockFile, lock);
+    await writeCommitRecord(lockFile, lock);
   }
   const failuresFile = syncFailuresFile(lockFile);
   const failures = await readSyncFailures(failuresFile);

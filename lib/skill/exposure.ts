@@ -1,8 +1,10 @@
 /**
- * The surface of a skill: what it reaches for outside itself (external
+ * What a skill exposes its user to: what it reaches for outside itself (external
  * sources, with offline pin recognition and the file lines that name them),
  * what tools its author declares, the hidden characters in its file and in its
- * decoded frontmatter, and what this review does not assess.
+ * decoded frontmatter, and what this review does not assess. A check report
+ * carries it as its `surface` section (schema `skills-anywhere-surface-1`); the
+ * module is named for what it reads, apart from the surfaces (CLI, MCP, dsh).
  *
  * A host that nothing can pin is marked `reserved` rather than treated as an
  * unpinned source: loopback (`localhost`, `*.localhost`, `127.0.0.0/8`, `::1`,
@@ -12,9 +14,9 @@
  *
  * @example
  * ```ts
- * import { isPinnedUrl, readSurface } from "./surface.ts";
+ * import { isPinnedUrl, readExposure } from "./exposure.ts";
  * isPinnedUrl("https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/a.py"); // true
- * const surface = readSurface("raw file text", { body: "See https://example.com/x.", declaredTools: [] });
+ * const exposure = readExposure("raw file text", { body: "See https://example.com/x.", declaredTools: [] });
  * ```
  * @module
  */
@@ -45,8 +47,8 @@ export interface SourceUrl {
 /** Most lines listed per host. */
 export const MAX_SOURCE_LINES = 20;
 
-/** The `skills-anywhere-surface-1` section of a check report. */
-export interface Surface {
+/** The `surface` section of a check report (schema `skills-anywhere-surface-1`). */
+export interface Exposure {
   schema: "skills-anywhere-surface-1";
   /** The http(s) URLs of the body, grouped by host. */
   externalSources: ExternalSource[];
@@ -79,7 +81,7 @@ const COMMIT = /^[0-9a-f]{40}$/i;
  *
  * @example
  * ```ts
- * import { extractUrls } from "./surface.ts";
+ * import { extractUrls } from "./exposure.ts";
  * extractUrls("a\nsee https://x.example/a.", 5); // [{ url: "https://x.example/a", line: 6 }]
  * ```
  */
@@ -102,7 +104,7 @@ export function extractUrls(text: string, firstLine = 1): SourceUrl[] {
  *
  * @example
  * ```ts
- * import { hostOf } from "./surface.ts";
+ * import { hostOf } from "./exposure.ts";
  * hostOf("http://[::1]:8080/x"); // "[::1]:8080"
  * hostOf("https://User@Example.COM/a"); // "example.com"
  * ```
@@ -177,7 +179,7 @@ const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
  *
  * @example
  * ```ts
- * import { isReservedHost } from "./surface.ts";
+ * import { isReservedHost } from "./exposure.ts";
  * isReservedHost("localhost:5173"); // true
  * isReservedHost("claude.ai"); // false
  * ```
@@ -221,8 +223,8 @@ function bodyUrls(raw: string): SourceUrl[] {
   return split === undefined ? extractUrls(raw) : extractUrls(split.body, split.bodyLine);
 }
 
-/** Inputs of {@linkcode readSurface}. */
-export interface SurfaceInput {
+/** Inputs of {@linkcode readExposure}. */
+export interface ExposureInput {
   /**
    * The lenient-parsed body (empty when lenient parsing failed, and then no
    * source is listed); sources are read from the body as it stands in the raw
@@ -236,11 +238,11 @@ export interface SurfaceInput {
 }
 
 /**
- * Builds the surface of a file from its raw text (scanned whole for hidden
+ * Builds the exposure of a file from its raw text (scanned whole for hidden
  * characters), its parsed frontmatter (every key and string scanned after
  * decoding) and its lenient-parsed body.
  */
-export function readSurface(raw: string, input: SurfaceInput): Surface {
+export function readExposure(raw: string, input: ExposureInput): Exposure {
   return {
     schema: "skills-anywhere-surface-1",
     externalSources: input.body === "" ? [] : groupSources(bodyUrls(raw)),
