@@ -70,16 +70,16 @@ export class BundleError extends KindError<BundleErrorKind> {}
 export const MESSAGES: Readonly<
   Record<Exclude<ManifestErrorKind, BundleSizeKind> | ManifestInputKind, string>
 > = {
-  "file-count": `A bundle needs 1–${BUNDLE_LIMITS.maxFiles} files.`,
+  "file-count": `A bundle needs 1–${BUNDLE_LIMITS.maxFiles} files`,
   "bad-row":
-    "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
-  "file-is-directory": "A bundle file cannot also be a directory.",
-  "no-skill": "A bundle must contain SKILL.md.",
-  "not-manifest": `Expected a ${BUNDLE_SCHEMA} manifest.`,
-  "digest-mismatch": "Manifest digest or total bytes disagrees with its inventory.",
-  "manifest-too-large": `Manifest exceeds ${formatBytes(MAX_CONFIG_BYTES)}.`,
-  "manifest-not-utf8": `Manifest is ${NOT_UTF8}.`,
-  "manifest-not-json": "Manifest is not valid JSON.",
+    "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256",
+  "file-is-directory": "A bundle file cannot also be a directory",
+  "no-skill": "A bundle must contain SKILL.md",
+  "not-manifest": `Expected a ${BUNDLE_SCHEMA} manifest`,
+  "digest-mismatch": "Manifest digest or total bytes disagrees with its inventory",
+  "manifest-too-large": `Manifest exceeds ${formatBytes(MAX_CONFIG_BYTES)}`,
+  "manifest-not-utf8": `Manifest is ${NOT_UTF8}`,
+  "manifest-not-json": "Manifest is not valid JSON",
 };
 
 /**
@@ -111,13 +111,13 @@ function limitWords(path: string): string {
  * ```ts
  * import { fileSizeRefusal } from "./messages.ts";
  * console.log(fileSizeRefusal("SKILL.md", 294426).message);
- * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" is 294426 bytes.
+ * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" is 294426 bytes
  * ```
  */
 export function fileSizeRefusal(path: string, bytes: number): BundleError {
   return new BundleError(
     path === "SKILL.md" ? "skill-too-large" : "file-too-large",
-    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} is ${bytes} bytes.`,
+    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} is ${bytes} bytes`,
   );
 }
 
@@ -130,7 +130,7 @@ export function fileSizeRefusal(path: string, bytes: number): BundleError {
  * ```ts
  * import { totalSizeRefusal } from "./messages.ts";
  * console.log(totalSizeRefusal("b.bin", 33554433).message);
- * // A bundle holds at most 32 MiB in all; its files reach 33554433 bytes at "b.bin".
+ * // A bundle holds at most 32 MiB in all; its files reach 33554433 bytes at "b.bin"
  * ```
  */
 export function totalSizeRefusal(path: string, total: number): BundleError {
@@ -139,7 +139,7 @@ export function totalSizeRefusal(path: string, total: number): BundleError {
     "too-large",
     `A bundle holds at most ${limit} in all; its files reach ${total} bytes at ${
       JSON.stringify(path)
-    }.`,
+    }`,
   );
 }
 
@@ -151,12 +151,12 @@ export function totalSizeRefusal(path: string, total: number): BundleError {
  * ```ts
  * import { grewRefusal } from "./messages.ts";
  * console.log(grewRefusal("SKILL.md").message);
- * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" grew past it while it was read.
+ * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" grew past it while it was read
  * ```
  */
 export function grewRefusal(path: string): BundleError {
   return new BundleError(
     "grew",
-    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} grew past it while it was read.`,
+    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} grew past it while it was read`,
   );
 }
