@@ -18,9 +18,9 @@
  * are kept by the catalog's skill object (an unchanged skill is the same
  * object in the next report), and digests by file identity
  * ({@linkcode DigestCache}), so a rebuild reads, digests and parses only what
- * changed. Reads are fresh (the bounded reader, no links, regular files) and
- * must match the published size and digest, or they are refused; a read is a
- * map lookup and one bounded read and hash. `resources/list` comes in pages of
+ * changed. Reads are fresh and must match the published size and digest, or
+ * they are refused (the core's verified read, `lib/load/served.ts`); a read
+ * is a map lookup and one bounded read and hash. `resources/list` comes in pages of
  * {@linkcode PAGE_SIZE} ({@linkcode attachSkills}).
  *
  * One verdict ({@linkcode skillVerdict}, the core's `shareVerdict`) decides
@@ -67,8 +67,6 @@ import {
 } from "@modelcontextprotocol/server/ext/skills";
 import { DigestCache } from "../lib/bundle/digests.ts";
 import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
-import { readBoundedSync } from "../lib/fs/mod.ts";
-import { sha256Hex } from "../lib/hash.ts";
 import {
   type Shareable,
   type SharedSkill,
@@ -79,6 +77,7 @@ import {
   SIZE_REFUSALS,
 } from "../lib/load/share.ts";
 import { type Failure, failure } from "../lib/errors.ts";
+import { type PublishedFile, readServedSync } from "../lib/load/served.ts";
 import { skillPath, skillRootUri } from "../lib/load/uri_space.ts";
 import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
@@ -93,13 +92,10 @@ import type { ServedCatalog } from "./catalog.ts";
 export const PAGE_SIZE = 500;
 
 /** One served file: where it is on disk and what was published for it. */
-interface ServedFile {
+interface ServedFile extends PublishedFile {
   /** The catalog skill it belongs to. */
   skill: DiscoveredSkill;
   uri: string;
-  abs: string;
-  size: number;
-  sha256: string;
   mimeType: string;
 }
 
@@ -409,22 +405,16 @@ class CatalogSkillSource implements SkillSource {
     return key === undefined ? undefined : refuseLocked(offer, key);
   }
 
-  /** The file's bytes now when they are exactly what the offer published; `undefined` if not. */
+  /**
+   * The file's bytes now when they are exactly what the offer published (the core's verified
+   * read, `readServedSync`); `undefined` if not.
+   */
   #readChecked(file: ServedFile): SkillReadResult | undefined {
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      if (realpathSync(file.abs) === file.abs) {
-        bytes = readBoundedSync(file.abs, { maxBytes: file.size, verifySize: true }).bytes;
-      }
-    } catch {
-      bytes = undefined;
-    }
-    if (bytes === undefined || bytes.length !== file.size || sha256Hex(bytes) !== file.sha256) {
-      return undefined;
-    }
-    const text = tryDecodeUtf8(bytes);
+    const read = readServedSync(file);
+    if (!read.ok) return undefined;
+    const text = tryDecodeUtf8(read.bytes);
     return text === undefined
-      ? { bytes, mimeType: file.mimeType }
+      ? { bytes: read.bytes, mimeType: file.mimeType }
       : { text, mimeType: file.mimeType };
   }
 
@@ -483,7 +473,8 @@ async function entryOf(
 
 /**
  * The SKILL.md bytes of a skill whose read dropped them, read again from `files` (the one at
- * `uri`); `undefined` unless they are exactly the listed size and digest.
+ * `uri`) by the core's verified read; `undefined` unless they are exactly the listed size and
+ * digest.
  */
 function listedBytes(
   files: readonly ServedFile[],
@@ -492,12 +483,8 @@ function listedBytes(
 ): Uint8Array<ArrayBuffer> | undefined {
   const file = files.find((f) => f.uri === uri);
   if (file === undefined) return undefined;
-  try {
-    const { bytes } = readBoundedSync(file.abs, { maxBytes: row.bytes, verifySize: true });
-    return bytes.length === row.bytes && sha256Hex(bytes) === row.sha256 ? bytes : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readServedSync({ abs: file.abs, size: row.bytes, sha256: row.sha256 });
+  return read.ok ? read.bytes : undefined;
 }
 
 /**

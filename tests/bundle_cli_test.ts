@@ -99,7 +99,7 @@ Deno.test("invalid manifest → exit 2 with skills-anywhere-bundle-error-1; huma
     equal(result.code, 2);
     deepEqual(JSON.parse(result.stdout), {
       schema: "skills-anywhere-bundle-error-1",
-      error: "Manifest digest or total bytes disagrees with its inventory.",
+      error: "Manifest digest or total bytes disagrees with its inventory",
       kind: "digest-mismatch",
     });
     const human = await runCli(["bundle", skill, "--against", `${dir}/tampered.json`]);
@@ -107,7 +107,7 @@ Deno.test("invalid manifest → exit 2 with skills-anywhere-bundle-error-1; huma
     equal(human.stdout, "");
     equal(
       human.stderr,
-      'dsh-skills-anywhere: bundle refused: "Manifest digest or total bytes disagrees with its inventory."\n',
+      'dsh-skills-anywhere: bundle refused: "Manifest digest or total bytes disagrees with its inventory"\n',
     );
     await Deno.writeTextFile(`${dir}/broken.json`, "{not json");
     const broken = await runCli(["bundle", "--json", skill, "--against", `${dir}/broken.json`]);
@@ -147,7 +147,7 @@ Deno.test("manifest inside the directory, over 1 MiB, a directory or a FIFO as m
     const asDir = await runCli(["bundle", "--json", skill, "--against", `${dir}/adir`]);
     equal(asDir.code, 2);
     equal(JSON.parse(asDir.stdout).kind, "manifest-unreadable");
-    equal(JSON.parse(asDir.stdout).error, "Choose a regular manifest file of at most 1 MiB.");
+    equal(JSON.parse(asDir.stdout).error, "Choose a regular manifest file of at most 1 MiB");
     await mkfifo(`${dir}/pipe.json`);
     const fifo = await runCli(["bundle", "--json", skill, "--against", `${dir}/pipe.json`]);
     equal(fifo.code, 2);

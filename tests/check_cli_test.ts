@@ -61,7 +61,7 @@ Deno.test("invalid, missing and valid files: exit 2, counts 1/1/1, input order k
       "input_error",
       "passed",
     ]);
-    equal(report.files[1].error, "No such file.");
+    equal(report.files[1].error, "No such file");
     equal(report.files[1].kind, "missing");
   });
 });
@@ -88,11 +88,11 @@ Deno.test("oversized, invalid UTF-8, SKILL.md-less directory and FIFO inputs are
     deepEqual(files.map((f) => f.kind), ["too-large", "not-utf8", "missing", "not-regular"]);
     const errors = files.map((f) => f.error);
     deepEqual(errors, [
-      "Choose a SKILL.md of 1 MiB or less.",
-      "Input is not valid UTF-8.",
+      "Choose a SKILL.md of 1 MiB or less",
+      "Input is not valid UTF-8",
       // A folder of skill folders points at them (issue 30, finding 5).
       "No SKILL.md in the directory. Did you mean ./*/SKILL.md? (it holds 2 skill folders)",
-      "Choose a regular Markdown file.",
+      "Choose a regular Markdown file",
     ]);
   });
 });
@@ -113,7 +113,7 @@ Deno.test("a fallback directory name over 128 characters is an input error", asy
     await writeTree(dir, { [`${long}/SKILL.md`]: CLEAN });
     const result = await runCli(["check", "--json", "--cwd", dir, `${long}/SKILL.md`]);
     equal(result.code, 2);
-    equal(json(result.stdout).files[0].error, "Use a directory name of 128 characters or less.");
+    equal(json(result.stdout).files[0].error, "Use a directory name of 128 characters or less");
   });
 });
 
@@ -388,7 +388,7 @@ Deno.test("a skill directory is checked as its SKILL.md, fallback name from the 
       human.stdout,
       new RegExp(`^PASSED "skills/pdf-forms/SKILL.md"\\n(?:.*\\n)*? {2}SHA-256: ${sha}\\n`),
     );
-    match(human.stdout, /INPUT_ERROR "empty\/SKILL.md"\n {2}"No SKILL.md in the directory."/);
+    match(human.stdout, /INPUT_ERROR "empty\/SKILL.md"\n {2}"No SKILL.md in the directory"/);
     const report = json(
       (await runCli(["check", "--json", "--lenient", "--cwd", `${dir}/skills/pdf-forms`, "."]))
         .stdout,

@@ -138,7 +138,7 @@ Deno.test("hostile bundle: a manifest inside the skill directory is refused, how
       await Deno.writeTextFile(join(dir, name), manifest.stdout);
       const run = await box.cli("bundle", "--json", "--against", join(dir, name), dir);
       equal(run.code, 2, `${name}: ${run.stdout}`);
-      equal(JSON.parse(run.stdout).error, "Keep the review manifest outside the skill directory.");
+      equal(JSON.parse(run.stdout).error, "Keep the review manifest outside the skill directory");
       await Deno.remove(join(dir, name));
     }
     // Next to the directory (a name that starts with the directory's own name) is outside.
@@ -163,7 +163,7 @@ Deno.test("hostile check: a SKILL.md deleted between two runs is an input error 
     equal(second.code, 2, second.stdout);
     const report = JSON.parse(second.stdout);
     deepEqual(report.files.map((f: { status: string; error?: string }) => [f.status, f.error]), [
-      ["input_error", "No such file."],
+      ["input_error", "No such file"],
     ]);
     const human = await box.cli("check", file);
     equal(human.code, 2);

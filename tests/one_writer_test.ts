@@ -16,7 +16,7 @@ const SHIPPED_FILES = ["main.ts", "mod.ts", "npm/cli.ts", "scripts/action.ts"];
 const WRITER = "lib/fs/write.ts";
 /** Calls allowed elsewhere, each for a reason (`file: name`). */
 const ALLOWED: Record<string, string> = {
-  "lib/sources/sync.ts: rename":
+  "lib/sources/cache.ts: rename":
     "moves a checkout folder between entries of the real cache folder, both checked first",
   "lib/sources/outdated.ts: mkdtemp":
     "a fresh, randomly named, exclusively created temporary folder git runs in, removed after",

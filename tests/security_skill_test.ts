@@ -6,7 +6,8 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { findHiddenCharacters } from "../lib/skill/hidden.ts";
-import { declaredOptOut, type ParsedSkill, parseSkillMarkdown } from "../lib/skill/parse.ts";
+import { declaredOptOut } from "../lib/skill/opt_out.ts";
+import { type ParsedSkill, parseSkillMarkdown } from "../lib/skill/parse.ts";
 import { checkSkill } from "../lib/skill/check.ts";
 import { parseFrontmatterYaml } from "../lib/skill/yaml.ts";
 import { runCli, withTempDir, writeTree } from "./helpers.ts";

@@ -405,7 +405,7 @@ Deno.test("browser page: compare manifests and check a SKILL.md, offline, in Chr
         }
         const entry = await checkInPage(page, bad, "latin1");
         deepEqual(entry, { ...latin1, path: "latin1/SKILL.md" });
-        equal(entry.error, "Input is not valid UTF-8.");
+        equal(entry.error, "Input is not valid UTF-8");
         equal(await text(page, "#check-verdict"), "INPUT ERROR");
       });
       const shown = await checkInPage(page, join(ROOT, SOURCES_FIXTURE), "sources");

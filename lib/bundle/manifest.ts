@@ -24,7 +24,8 @@
  * identical copy elsewhere has the same digest.
  *
  * The module has no `node:` imports: the CLI, the MCP server and the browser
- * page use it unchanged. Rows may come from any reader (a directory, a list of
+ * page use it unchanged. Its error vocabulary (kinds, `BundleError`,
+ * `MESSAGES`, the size refusals) is `messages.ts`, re-exported here. Rows may come from any reader (a directory, a list of
  * browser `File`s, an archive); see `read.ts` for the filesystem reader.
  *
  * @example
@@ -36,34 +37,28 @@
  * @module
  */
 
-import { KindError } from "../errors.ts";
-import {
-  formatBytes,
-  MAX_BUNDLE_FILE_BYTES,
-  MAX_BUNDLE_SKILL_BYTES,
-  MAX_BUNDLE_TOTAL_BYTES,
-  MAX_CONFIG_BYTES,
-} from "../limits.ts";
-import { compareCodeUnits, isPlainObject, NOT_UTF8, tryParseJsonBytes } from "../util.ts";
+import { BUNDLE_LIMITS, BUNDLE_SCHEMA, COMPARISON_SCHEMA } from "./literals.ts";
+import { fileSizeRefusal, refuse, totalSizeRefusal } from "./messages.ts";
+import { compareCodeUnits, isPlainObject, tryParseJsonBytes } from "../util.ts";
 
-/** The schema literal of a manifest. */
-export const BUNDLE_SCHEMA = "skills-anywhere-bundle-1";
-/** The schema literal of a comparison. */
-export const COMPARISON_SCHEMA = "skills-anywhere-bundle-comparison-1";
-/** The schema literal of a `bundle` error document. */
-export const BUNDLE_ERROR_SCHEMA = "skills-anywhere-bundle-error-1";
-
-/** Limits of a bundle and of a received manifest (the byte limits are those of `limits.ts`). */
-export const BUNDLE_LIMITS = {
-  maxFiles: 512,
-  maxEntries: 1024,
-  maxDepth: 12,
-  maxSkillBytes: MAX_BUNDLE_SKILL_BYTES,
-  maxFileBytes: MAX_BUNDLE_FILE_BYTES,
-  maxTotalBytes: MAX_BUNDLE_TOTAL_BYTES,
-  maxManifestBytes: MAX_CONFIG_BYTES,
-  maxPathBytes: 1024,
-} as const;
+export {
+  BUNDLE_ERROR_SCHEMA,
+  BUNDLE_LIMITS,
+  BUNDLE_SCHEMA,
+  COMPARISON_SCHEMA,
+} from "./literals.ts";
+export {
+  BundleError,
+  type BundleErrorKind,
+  type BundleReadErrorKind,
+  type BundleSizeKind,
+  fileSizeRefusal,
+  grewRefusal,
+  type ManifestErrorKind,
+  type ManifestInputKind,
+  MESSAGES,
+  totalSizeRefusal,
+} from "./messages.ts";
 
 /** One inventory row. */
 export interface BundleFile {
@@ -91,70 +86,6 @@ export interface BundleComparison {
   changed: string[];
 }
 
-/** Why the format refuses a manifest ({@linkcode validateManifest}). */
-export type ManifestErrorKind =
-  | "file-count"
-  | "bad-row"
-  | "file-is-directory"
-  | BundleSizeKind
-  | "no-skill"
-  | "not-manifest"
-  | "digest-mismatch";
-
-/** Which size limit a bundle broke: its SKILL.md's, one other file's, or all files' together. */
-export type BundleSizeKind = "skill-too-large" | "file-too-large" | "too-large";
-
-/** Why received manifest bytes are refused before the format is validated ({@linkcode parseManifest}). */
-export type ManifestInputKind = "manifest-too-large" | "manifest-not-utf8" | "manifest-not-json";
-
-/** Why the filesystem reader (`read.ts`) refuses a directory. */
-export type BundleReadErrorKind =
-  | "not-directory"
-  | "unsupported-path"
-  | "too-deep"
-  | "too-many-files"
-  | "grew"
-  | "changed"
-  | "skill-not-utf8"
-  | "link"
-  | "not-regular"
-  | "unreadable";
-
-/**
- * Every refusal of a bundle or a manifest: the format's, the manifest
- * input's, the reader's, and a surface's own reading of a manifest file
- * (`manifest-unreadable`, `manifest-inside`).
- */
-export type BundleErrorKind =
-  | ManifestErrorKind
-  | ManifestInputKind
-  | BundleReadErrorKind
-  | "manifest-unreadable"
-  | "manifest-inside";
-
-/** Any refusal of a bundle or manifest; `kind` says which, the message is safe to show. */
-export class BundleError extends KindError<BundleErrorKind> {}
-
-/** The sentence of each refusal of the format and of manifest input that names no file. */
-export const MESSAGES: Readonly<
-  Record<Exclude<ManifestErrorKind, BundleSizeKind> | ManifestInputKind, string>
-> = {
-  "file-count": `A bundle needs 1–${BUNDLE_LIMITS.maxFiles} files.`,
-  "bad-row":
-    "Invalid bundle file: require unique sorted relative paths, bounded byte counts and SHA-256.",
-  "file-is-directory": "A bundle file cannot also be a directory.",
-  "no-skill": "A bundle must contain SKILL.md.",
-  "not-manifest": `Expected a ${BUNDLE_SCHEMA} manifest.`,
-  "digest-mismatch": "Manifest digest or total bytes disagrees with its inventory.",
-  "manifest-too-large": `Manifest exceeds ${formatBytes(MAX_CONFIG_BYTES)}.`,
-  "manifest-not-utf8": `Manifest is ${NOT_UTF8}.`,
-  "manifest-not-json": "Manifest is not valid JSON.",
-};
-
-function refuse(kind: keyof typeof MESSAGES): BundleError {
-  return new BundleError(kind, MESSAGES[kind]);
-}
-
 /**
  * The byte limit of one bundle file: {@linkcode MAX_BUNDLE_SKILL_BYTES} for
  * `SKILL.md`, {@linkcode MAX_BUNDLE_FILE_BYTES} for any other path.
@@ -167,72 +98,6 @@ function refuse(kind: keyof typeof MESSAGES): BundleError {
  */
 export function fileLimit(path: string): number {
   return path === "SKILL.md" ? BUNDLE_LIMITS.maxSkillBytes : BUNDLE_LIMITS.maxFileBytes;
-}
-
-/** The limit a file of `path` keeps, in words: "a SKILL.md of at most 128 KiB". */
-function limitWords(path: string): string {
-  return path === "SKILL.md"
-    ? `a SKILL.md of at most ${formatBytes(BUNDLE_LIMITS.maxSkillBytes)}`
-    : `files of at most ${formatBytes(BUNDLE_LIMITS.maxFileBytes)} besides SKILL.md`;
-}
-
-/**
- * The refusal of a file over its limit, naming the file, its size and the
- * one limit it broke: `skill-too-large` for `SKILL.md`, `file-too-large`
- * for any other file.
- *
- * @example
- * ```ts
- * import { fileSizeRefusal } from "./manifest.ts";
- * console.log(fileSizeRefusal("SKILL.md", 294426).message);
- * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" is 294426 bytes.
- * ```
- */
-export function fileSizeRefusal(path: string, bytes: number): BundleError {
-  return new BundleError(
-    path === "SKILL.md" ? "skill-too-large" : "file-too-large",
-    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} is ${bytes} bytes.`,
-  );
-}
-
-/**
- * The refusal of a bundle whose files together pass
- * {@linkcode MAX_BUNDLE_TOTAL_BYTES}: kind `too-large`, naming the file at
- * which the running total (in path order) passed it.
- *
- * @example
- * ```ts
- * import { totalSizeRefusal } from "./manifest.ts";
- * console.log(totalSizeRefusal("b.bin", 33554433).message);
- * // A bundle holds at most 32 MiB in all; its files reach 33554433 bytes at "b.bin".
- * ```
- */
-export function totalSizeRefusal(path: string, total: number): BundleError {
-  const limit = formatBytes(BUNDLE_LIMITS.maxTotalBytes);
-  return new BundleError(
-    "too-large",
-    `A bundle holds at most ${limit} in all; its files reach ${total} bytes at ${
-      JSON.stringify(path)
-    }.`,
-  );
-}
-
-/**
- * The refusal of a file that grew past its limit while it was read (kind
- * `grew`), naming the file and the limit.
- *
- * @example
- * ```ts
- * import { grewRefusal } from "./manifest.ts";
- * console.log(grewRefusal("SKILL.md").message);
- * // A bundle holds a SKILL.md of at most 128 KiB; "SKILL.md" grew past it while it was read.
- * ```
- */
-export function grewRefusal(path: string): BundleError {
-  return new BundleError(
-    "grew",
-    `A bundle holds ${limitWords(path)}; ${JSON.stringify(path)} grew past it while it was read.`,
-  );
 }
 
 /** Refuses the first row over its file limit, then the first row at which the total passes its limit. */

@@ -50,10 +50,10 @@ const { maxEntries, maxDepth, maxFiles } = BUNDLE_LIMITS;
 
 /** The sentence of each reader refusal that names no path. */
 export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
-  "not-directory": "Not a directory; choose a skill directory containing SKILL.md.",
-  "unsupported-path": "Bundle contains an unsupported relative path.",
-  changed: "Bundle changed during inspection; retry a stable directory.",
-  "skill-not-utf8": `SKILL.md is ${NOT_UTF8}.`,
+  "not-directory": "Not a directory; choose a skill directory containing SKILL.md",
+  "unsupported-path": "Bundle contains an unsupported relative path",
+  changed: "Bundle changed during inspection; retry a stable directory",
+  "skill-not-utf8": `SKILL.md is ${NOT_UTF8}`,
 };
 
 /**
@@ -62,10 +62,10 @@ export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
  * @example
  * ```ts
  * import { NO_SUCH_DIRECTORY } from "./read.ts";
- * console.log(NO_SUCH_DIRECTORY); // "No such directory."
+ * console.log(NO_SUCH_DIRECTORY); // "No such directory"
  * ```
  */
-export const NO_SUCH_DIRECTORY = "No such directory.";
+export const NO_SUCH_DIRECTORY = "No such directory";
 
 function refuse(kind: FixedKind): BundleError {
   return new BundleError(kind, READ_MESSAGES[kind]);
@@ -78,7 +78,7 @@ function refuse(kind: FixedKind): BundleError {
  * @example
  * ```ts
  * import { notDirectory } from "./read.ts";
- * notDirectory("/nonexistent").message; // "No such directory."
+ * notDirectory("/nonexistent").message; // "No such directory"
  * ```
  */
 export function notDirectory(path: string): BundleError {
@@ -104,17 +104,17 @@ function countRefusal(
     case "entries":
       return new BundleError(
         "too-deep",
-        `A bundle holds at most ${maxEntries} entries (files and folders); ${quoted} is entry ${count}.`,
+        `A bundle holds at most ${maxEntries} entries (files and folders); ${quoted} is entry ${count}`,
       );
     case "levels":
       return new BundleError(
         "too-deep",
-        `A bundle holds at most ${maxDepth} path levels; ${quoted} is ${count} levels deep.`,
+        `A bundle holds at most ${maxDepth} path levels; ${quoted} is ${count} levels deep`,
       );
     case "files":
       return new BundleError(
         "too-many-files",
-        `A bundle holds at most ${maxFiles} files; ${quoted} is file ${count}.`,
+        `A bundle holds at most ${maxFiles} files; ${quoted} is file ${count}`,
       );
   }
 }
@@ -269,7 +269,7 @@ function walkRoot(root: string): Walk {
     if (code === "ENOENT" || code === "ENOTDIR") throw refuse("changed");
     throw new BundleError(
       "unreadable",
-      `Bundle directory could not be read (${code ?? String(error)}).`,
+      `Bundle directory could not be read (${code ?? String(error)})`,
     );
   }
   if (!state.files.some((f) => f.rel === "SKILL.md")) {

@@ -42,7 +42,7 @@ function unreadable(): BundleError {
   const limit = formatBytes(BUNDLE_LIMITS.maxManifestBytes);
   return new BundleError(
     "manifest-unreadable",
-    `Choose a regular manifest file of at most ${limit}.`,
+    `Choose a regular manifest file of at most ${limit}`,
   );
 }
 
@@ -57,7 +57,7 @@ async function readReviewedManifest(path: string, directory: string): Promise<Bu
   if (isWithin(realManifest, realDirectory, { allowSame: true })) {
     throw new BundleError(
       "manifest-inside",
-      "Keep the review manifest outside the skill directory.",
+      "Keep the review manifest outside the skill directory",
     );
   }
   let bytes: Uint8Array;

@@ -43,7 +43,8 @@ import {
   type SourceSpec,
 } from "../sources/resolve.ts";
 import { gitAvailable } from "../sources/git.ts";
-import { checkLocalRepository, purgeCheckout, syncAll } from "../sources/sync.ts";
+import { checkLocalRepository, purgeCheckout } from "../sources/cache.ts";
+import { syncAll } from "../sources/sync.ts";
 import { projectKey, projectTrust, trustProject } from "../sources/trust.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog } from "./catalog.ts";

@@ -127,7 +127,7 @@ export async function readShareable(
       : error.kind === "skill-too-large" || error.kind === "file-too-large"
       ? "file-too-large"
       : "bundle";
-    return failure(kind, error.message.replace(/\.$/, ""));
+    return failure(kind, error.message);
   }
 }
 

@@ -129,9 +129,9 @@ export type CheckInputKind = "too-large" | "not-utf8" | "long-name";
 
 /** The sentence the file-check report shows for each {@linkcode CheckInputKind}. */
 export const CHECK_INPUT_MESSAGES: Readonly<Record<CheckInputKind, string>> = {
-  "too-large": `Choose a SKILL.md of ${formatBytes(MAX_SKILL_READ_BYTES)} or less.`,
-  "not-utf8": `Input is ${NOT_UTF8}.`,
-  "long-name": `Use a directory name of ${MAX_FALLBACK_NAME_LENGTH} characters or less.`,
+  "too-large": `Choose a SKILL.md of ${formatBytes(MAX_SKILL_READ_BYTES)} or less`,
+  "not-utf8": `Input is ${NOT_UTF8}`,
+  "long-name": `Use a directory name of ${MAX_FALLBACK_NAME_LENGTH} characters or less`,
 };
 
 /** Where checked bytes came from: the file's name and, when known, its folder's name. */

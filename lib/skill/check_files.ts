@@ -108,13 +108,13 @@ type Settings = Required<Omit<CheckFilesOptions, "resourcesHint">>;
 function readErrorMessage(error: ReadError): string {
   switch (error.kind) {
     case "not-regular":
-      return "Choose a regular Markdown file.";
+      return "Choose a regular Markdown file";
     case "too-large":
       return CHECK_INPUT_MESSAGES["too-large"];
     case "missing":
-      return "No such file.";
+      return "No such file";
     default:
-      return `Cannot read the file (${error.code ?? error.message}).`;
+      return `Cannot read the file (${error.code ?? error.message})`;
   }
 }
 
@@ -135,7 +135,7 @@ async function resourcesOf(
   try {
     return await checkResources(absolute, text);
   } catch (error) {
-    return failure("resources-unreadable", `Cannot check local resources: ${errorText(error)}.`);
+    return failure("resources-unreadable", `Cannot check local resources: ${errorText(error)}`);
   }
 }
 
@@ -172,19 +172,19 @@ async function skillsBelow(named: string, folder: string): Promise<string> {
   }
   if (skills === 0) return "";
   const base = named.replace(/[\\/]+$/, "");
-  return ` Did you mean ${base}/*/SKILL.md? (it holds ${skills} skill folder${
+  return `Did you mean ${base}/*/SKILL.md? (it holds ${skills} skill folder${
     skills === 1 ? "" : "s"
   })`;
 }
 
-/** ` Did you mean <sibling>?` for the entry beside a missing path closest to its name, else `""`. */
+/** `Did you mean <sibling>?` for the entry beside a missing path closest to its name, else `""`. */
 async function closestSibling(named: string, absolute: string): Promise<string> {
   const trimmed = named.replace(/[\\/]+$/, "");
   const entries = await readdir(dirname(absolute)).catch(() => [] as string[]);
   const [best] = closest(basename(absolute), entries.slice(0, MAX_SUGGESTION_ENTRIES), 1);
   if (best === undefined) return "";
   const cut = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
-  return ` Did you mean ${trimmed.slice(0, cut + 1)}${best}?`;
+  return `Did you mean ${trimmed.slice(0, cut + 1)}${best}?`;
 }
 
 /** Most folder entries a suggestion looks at (a huge folder costs a bounded listing). */
@@ -200,7 +200,7 @@ async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
     kind,
   });
   if (!directory && /[\\/]$/.test(named) && await isFile(absolute)) {
-    return inputError("not-regular", "Not a directory: drop the trailing slash to check the file.");
+    return inputError("not-regular", "Not a directory: drop the trailing slash to check the file");
   }
   const bytes = await readInput(absolute);
   if (bytes instanceof ReadError) {
@@ -212,7 +212,9 @@ async function checkOne(named: string, settings: Settings): Promise<FileEntry> {
       : await closestSibling(named, absolute);
     return inputError(
       bytes.kind,
-      (noSkill ? "No SKILL.md in the directory." : readErrorMessage(bytes)) + hint,
+      // A hint is a sentence of its own after the message (the message ends in no period).
+      (noSkill ? "No SKILL.md in the directory" : readErrorMessage(bytes)) +
+        (hint === "" ? "" : `. ${hint}`),
     );
   }
   const source = { fileName: basename(absolute), folder: basename(dirname(absolute)) };

@@ -6,19 +6,10 @@
  * checkout, and no repository lookup around the working directory for the
  * others (which run in the cache folder).
  *
- * The cache is hostile ground — a checkout holds whatever its repository
- * holds, symlinks included — so sync obeys three rules:
- *
- * - **one flat folder per source**: a source's checkout is
- *   `<cache>/<checkoutName>` (see `resolve.ts`); a source whose folder name
- *   is not the one its URL and ref give is refused, and nothing is done;
- * - **touch only entries of the cache**: before any remove or rename, the
- *   entry's parent must resolve (`realpath`) to the cache folder itself and
- *   its name must hold no separator; an entry is `lstat`ed, and a symlink or
- *   file is unlinked, never followed;
- * - **a checkout is bound to its URL**: one whose `remote.origin.url` is not
- *   the source's URL (or that is not a folder, has no `.git` folder, has a
- *   `.git/index.lock`, or has no commit) is replaced, never adopted.
+ * The cache is hostile ground: sync obeys the cache rules of `cache.ts`
+ * (one flat folder per source, touch only entries of the cache, a checkout
+ * is bound to its URL), and every remove, rename and check of a cached
+ * checkout goes through that module.
  *
  * Clone and update both build the new checkout in a staging folder,
  * `<cache>/.staging-<name>-<pid>-<random>`, and swap it in with renames (the
@@ -41,14 +32,24 @@
  * ```
  * @module
  */
-import { lstat, readdir, realpath, rename, rm, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import process from "node:process";
-import { errorText, type Failure, failure, KindError } from "../errors.ts";
-import { randomHex } from "../hash.ts";
-import { makeFolder, WriteError, writeWhole } from "../fs/mod.ts";
+import { join } from "node:path";
+import { errorText, KindError } from "../errors.ts";
+import { WriteError, writeWhole } from "../fs/mod.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../limits.ts";
 import type { Log } from "../util.ts";
+import {
+  assertEntry,
+  cleanLeftovers,
+  type Current,
+  currentCheckout,
+  type Git,
+  type Place,
+  placeOf,
+  removeEntry,
+  STAGING,
+  swapIn,
+  tempEntry,
+} from "./cache.ts";
 import {
   type CommitRecord,
   readCommitRecord,
@@ -56,7 +57,7 @@ import {
   syncFailuresFile,
   writeCommitRecord,
 } from "./files.ts";
-import { checkoutName, isLocalSource, type ResolvedSource, sourceName } from "./resolve.ts";
+import { isLocalSource, type ResolvedSource, sourceName } from "./resolve.ts";
 import {
   GIT_MISSING,
   gitAvailable,
@@ -128,126 +129,6 @@ function firstLine(error: unknown): string {
   return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== "") ?? text;
 }
 
-/** Where a source lives: the cache folder's real path, and the checkout's name in it. */
-interface Place {
-  /** The real path of the cache folder. */
-  cache: string;
-  /** The checkout's folder name. */
-  name: string;
-  /** `<cache>/<name>`. */
-  dir: string;
-}
-
-const STAGING = ".staging-";
-const TRASH = ".trash-";
-
-/** The source's place, after checking that its folder is the one its URL and ref give. */
-async function placeOf(source: ResolvedSource): Promise<Place> {
-  const name = basename(source.dir);
-  if (name !== checkoutName(source)) {
-    throw new KindError(
-      "not-cache-folder",
-      `${source.dir} is not the cache folder of ${source.display}; nothing was done`,
-    );
-  }
-  const cacheDir = dirname(source.dir);
-  await makeFolder(cacheDir);
-  const cache = await realpath(cacheDir);
-  return { cache, name, dir: join(cache, name) };
-}
-
-/** Refuses unless `target` is an entry directly in the (real) cache folder. */
-async function assertEntry(place: Place, target: string): Promise<void> {
-  const name = basename(target);
-  const flat = name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name);
-  if (
-    !flat || join(place.cache, name) !== target || await realpath(dirname(target)) !== place.cache
-  ) {
-    throw new KindError(
-      "not-cache-entry",
-      `refusing to touch ${target}: it is not an entry of the cache folder`,
-    );
-  }
-}
-
-/** Removes an entry of the cache: a folder recursively, a symlink or file by unlinking it. */
-async function removeEntry(place: Place, target: string): Promise<void> {
-  await assertEntry(place, target);
-  const info = await lstat(target).catch(() => undefined);
-  if (info === undefined) return;
-  if (info.isDirectory()) await rm(target, { recursive: true, force: true });
-  else await unlink(target);
-}
-
-async function renameEntry(place: Place, from: string, to: string): Promise<void> {
-  await assertEntry(place, from);
-  await assertEntry(place, to);
-  await rename(from, to);
-}
-
-function tempEntry(place: Place, kind: string): string {
-  return join(place.cache, `${kind}${place.name}-${process.pid}-${randomHex(4)}`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
-  }
-}
-
-/** Removes this source's staging and trash folders left by a process that is gone. */
-async function cleanLeftovers(place: Place): Promise<void> {
-  for (const entry of await readdir(place.cache)) {
-    for (const kind of [STAGING, TRASH]) {
-      const prefix = `${kind}${place.name}-`;
-      if (!entry.startsWith(prefix)) continue;
-      const pid = Number(entry.slice(prefix.length).split("-")[0]);
-      if (Number.isSafeInteger(pid) && pid > 0 && processAlive(pid)) continue;
-      await removeEntry(place, join(place.cache, entry));
-    }
-  }
-}
-
-/** Runs git on the checkout at `dir` (explicit git dir and work tree), or on no repository. */
-type Git = (args: readonly string[], dir?: string) => Promise<string>;
-
-/** What is at a source's place now. */
-type Current =
-  | { state: "absent" }
-  | { state: "foreign"; why: string }
-  | { state: "checkout"; sha: string };
-
-async function current(git: Git, place: Place, source: ResolvedSource): Promise<Current> {
-  const info = await lstat(place.dir).catch(() => undefined);
-  if (info === undefined) return { state: "absent" };
-  if (!info.isDirectory()) return { state: "foreign", why: "it is not a folder" };
-  const dotGit = await lstat(join(place.dir, ".git")).catch(() => undefined);
-  if (dotGit === undefined || !dotGit.isDirectory()) {
-    return { state: "foreign", why: "it is not a checkout" };
-  }
-  if (await lstat(join(place.dir, ".git", "index.lock")).then(() => true, () => false)) {
-    return { state: "foreign", why: "an earlier git command was interrupted in it" };
-  }
-  let url: string;
-  try {
-    url = await git(["config", "--get", "remote.origin.url"], place.dir);
-  } catch {
-    return { state: "foreign", why: "it has no origin" };
-  }
-  if (url !== source.url) return { state: "foreign", why: "it is a checkout of another URL" };
-  try {
-    return {
-      state: "checkout",
-      sha: await git(["rev-parse", "--verify", "-q", "HEAD"], place.dir),
-    };
-  } catch {
-    return { state: "foreign", why: "it has no commit" };
-  }
-}
-
 /**
  * Checks out the commit a SHA-like ref names. A full SHA (or a hex-named
  * branch) is fetched with depth 1; when that fails — a short SHA cannot be
@@ -309,22 +190,6 @@ async function build(git: Git, place: Place, source: ResolvedSource): Promise<st
   }
 }
 
-/** Puts `staging` at the source's place: the old entry goes to the trash first, then is removed. */
-async function swapIn(place: Place, staging: string): Promise<void> {
-  let trash: string | undefined;
-  if (await lstat(place.dir).then(() => true, () => false)) {
-    trash = tempEntry(place, TRASH);
-    await renameEntry(place, place.dir, trash);
-  }
-  try {
-    await renameEntry(place, staging, place.dir);
-  } catch (error) {
-    if (trash !== undefined) await renameEntry(place, trash, place.dir).catch(() => {});
-    throw error;
-  }
-  if (trash !== undefined) await removeEntry(place, trash);
-}
-
 /**
  * Clones or refreshes one source into `source.dir`. Never throws: a missing
  * git, or a sync stopped by `options.signal`, is `skipped` (the stop is not
@@ -359,7 +224,7 @@ export async function syncSource(
     const place = await placeOf(source);
     const git = gitAt(place, source, options);
     await cleanLeftovers(place);
-    const now = await current(git, place, source);
+    const now = await currentCheckout(git, place, source);
     if (now.state === "checkout" && await upToDate(place, source, now.sha, options)) {
       return { ...base, status: "unchanged", sha: now.sha, error: null };
     }
@@ -576,7 +441,7 @@ export async function stageCommit(
   const place = await placeOf(source);
   const git = gitAt(place, source, options);
   await cleanLeftovers(place);
-  const now = await current(git, place, source);
+  const now = await currentCheckout(git, place, source);
   const nothing = () => Promise.resolve();
   if (now.state === "checkout" && now.sha === sha) {
     return { source, sha, status: "unchanged", apply: nothing, discard: nothing };
@@ -623,98 +488,4 @@ async function recordFailures(results: readonly SyncResult[], options: SyncAllOp
   } catch (error) {
     options.log?.("warn", notWritten(file, error));
   }
-}
-
-/** What {@linkcode purgeCheckout} did: deleted the checkout, or found none. */
-export type PurgeResult = { ok: true; deleted: boolean } | Failure<"refused">;
-
-/**
- * Deletes a source's cached checkout, by the cache rules of the module doc:
- * only the source's own flat folder directly in the (real) cache folder, and
- * only when it is a real folder — a symlink or file at its place is refused
- * and left alone, so nothing outside the cache is ever reached. A missing
- * cache or checkout is `deleted: false`. The source's lock and failure
- * entries are forgotten too, so a later `add` starts from "never synced".
- *
- * @example
- * ```ts
- * import { resolveSource } from "./resolve.ts";
- * const source = resolveSource("o/r", "/home/me/.dsh/skills-anywhere/cache");
- * const result = await purgeCheckout(source, { lockFile: "/home/me/.dsh/skills-anywhere/lock.json" });
- * if (!result.ok) console.error(result.message);
- * ```
- */
-export async function purgeCheckout(
-  source: ResolvedSource,
-  options: { lockFile: string },
-): Promise<PurgeResult> {
-  const name = basename(source.dir);
-  const cacheDir = dirname(source.dir);
-  if (name !== checkoutName(source)) {
-    return failure("refused", `${source.dir} is not the cache folder of ${source.display}`);
-  }
-  if (await lstat(cacheDir).then(() => false, () => true)) return { ok: true, deleted: false };
-  const cache = await realpath(cacheDir);
-  const place: Place = { cache, name, dir: join(cache, name) };
-  const info = await lstat(place.dir).catch(() => undefined);
-  let deleted = false;
-  if (info !== undefined) {
-    if (!info.isDirectory()) {
-      return failure("refused", `${source.dir} is not a folder (a link or a file); left alone`);
-    }
-    await removeEntry(place, place.dir);
-    deleted = true;
-  }
-  await forget(source.key, options.lockFile);
-  return { ok: true, deleted };
-}
-
-/** Removes `key` from the lock and failures files, writing only a file that held it. */
-async function forget(key: string, lockFile: string): Promise<void> {
-  const lock = await readCommitRecord(lockFile);
-  if (Object.hasOwn(lock, key)) {
-    delete lock[key];
-    await writeCommitRecord(lockFile, lock);
-  }
-  const failuresFile = syncFailuresFile(lockFile);
-  const failures = await readSyncFailures(failuresFile);
-  if (Object.hasOwn(failures, key)) {
-    delete failures[key];
-    await writeWhole(failuresFile, `${JSON.stringify(failures, null, 2)}\n`);
-  }
-}
-
-/** Why a local source cannot be added: its path is missing, not a folder, or not a repository. */
-export type LocalRepositoryCheck =
-  | { ok: true }
-  | Failure<"missing" | "not-folder" | "not-repository">;
-
-/**
- * Checks that a local source (see `isLocalSource`) names an existing Git
- * repository: a folder holding `.git` (a folder, or the file of a worktree
- * or submodule), or a bare repository (`HEAD`, `objects/` and `refs/`).
- * Any other source passes without a look at the disk.
- *
- * @example
- * ```ts
- * import { resolveSource } from "./resolve.ts";
- * const check = await checkLocalRepository(resolveSource("/srv/skills", "/cache"));
- * if (!check.ok) console.error(check.message);
- * ```
- */
-export async function checkLocalRepository(source: ResolvedSource): Promise<LocalRepositoryCheck> {
-  if (!isLocalSource(source)) return { ok: true };
-  const path = source.url;
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined) return failure("missing", `${path} does not exist`);
-  if (!info.isDirectory()) return failure("not-folder", `${path} is not a folder`);
-  const has = async (name: string, folder: boolean) => {
-    const entry = await stat(join(path, name)).catch(() => undefined);
-    return entry !== undefined && (folder ? entry.isDirectory() : true);
-  };
-  if (await has(".git", false)) return { ok: true };
-  if (await has("HEAD", false) && await has("objects", true) && await has("refs", true)) {
-    return { ok: true };
-  }
-  return failure("not-repository", `${path} is not a Git repository`);
 }

@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { renderEntry } from "./check_view.ts";
- * document.body.append(...renderEntry({ path: "x.md", status: "input_error", error: "No such file.", kind: "missing" }));
+ * document.body.append(...renderEntry({ path: "x.md", status: "input_error", error: "No such file", kind: "missing" }));
  * ```
  * @module
  */

@@ -49,7 +49,8 @@ function sideStatus(key: SideKey, state: SideState): Array<Node | string> {
       ];
     }
     case "error":
-      return [el("strong", { text: `Refused ${reveal(state.label)}` }), `: ${state.message}`];
+      // The page ends its own sentence: a refusal message has no final period.
+      return [el("strong", { text: `Refused ${reveal(state.label)}` }), `: ${state.message}.`];
   }
 }
 
@@ -61,7 +62,7 @@ function renderSide(key: SideKey, state: SideState): void {
 function pendingNote(reviewed: SideState, current: SideState): string {
   for (const [title, state] of [["reviewed", reviewed], ["current", current]] as const) {
     if (state.kind === "error") {
-      return `No verdict: the ${title} manifest was refused. ${state.message}`;
+      return `No verdict: the ${title} manifest was refused. ${state.message}.`;
     }
   }
   if (reviewed.kind === "loading" || current.kind === "loading") {

@@ -13,7 +13,7 @@
  */
 
 /** The page's words for a file the browser itself could not read. */
-export const UNREADABLE_MESSAGE = "The browser could not read this file; choose it again.";
+export const UNREADABLE_MESSAGE = "The browser could not read this file; choose it again";
 
 /**
  * The element with `id`; throws when the page template lacks it.
@@ -25,7 +25,7 @@ export const UNREADABLE_MESSAGE = "The browser could not read this file; choose 
  */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
-  if (element === null) throw new Error(`The page has no element #${id}.`);
+  if (element === null) throw new Error(`The page has no element #${id}`);
   return element as T;
 }
 

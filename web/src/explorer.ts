@@ -102,7 +102,7 @@ class Explorer {
 
   constructor(readonly workspace: Workspace) {
     const parsed = catalogFromValue(workspace.catalog);
-    if (!parsed.ok) throw new Error("The page's demo catalog is malformed; rebuild the page.");
+    if (!parsed.ok) throw new Error("The page's demo catalog is malformed; rebuild the page");
     this.demoDoc = parsed.doc;
     this.doc = parsed.doc;
     this.state = parseFragment(location.hash, this.doc);
@@ -194,7 +194,7 @@ class Explorer {
       } catch {
         if (token !== this.token) return;
         this.status.dataset.state = "error";
-        this.status.textContent = `Refused ${reveal(file.name)}: ${UNREADABLE_MESSAGE}`;
+        this.status.textContent = `Refused ${reveal(file.name)}: ${UNREADABLE_MESSAGE}.`;
         return;
       }
       if (token !== this.token) return;
@@ -518,7 +518,7 @@ function setupTabs(): void {
 export function setupExplorer(): void {
   const data = JSON.parse(byId("demo-catalog").textContent ?? "");
   if (typeof data?.files !== "object" || data?.catalog === undefined) {
-    throw new Error("The page's demo catalog is missing; rebuild it with deno task build:web.");
+    throw new Error("The page's demo catalog is missing; rebuild it with deno task build:web");
   }
   new Explorer(data as Workspace);
 }

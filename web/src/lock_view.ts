@@ -124,10 +124,10 @@ export async function readLockFile(file: File): Promise<LockRead> {
   try {
     bytes = new Uint8Array(await file.arrayBuffer());
   } catch {
-    return { ok: false, message: UNREADABLE_MESSAGE.replace(/\.$/, "") };
+    return { ok: false, message: UNREADABLE_MESSAGE };
   }
   const parsed = await parseLock(bytes);
-  if (!parsed.ok) return { ok: false, message: parsed.message.replace(/\.$/, "") };
+  if (!parsed.ok) return { ok: false, message: parsed.message };
   return { ok: true, lock: parsed.lock };
 }
 

@@ -22,7 +22,7 @@ function examplePair(): ExamplePair {
     typeof data?.name !== "string" || typeof data?.reviewed !== "string" ||
     typeof data?.current !== "string"
   ) {
-    throw new Error("The page's example pair is missing; rebuild it with deno task build:web.");
+    throw new Error("The page's example pair is missing; rebuild it with deno task build:web");
   }
   return data as ExamplePair;
 }

@@ -52,7 +52,7 @@ async function checkOne(file: File, path: string, paths: string[]): Promise<Reso
       return { path, error: FILE_ERRORS.notUtf8 };
     }
   } catch {
-    return { path, error: UNREADABLE_MESSAGE.replace(/\.$/, "") };
+    return { path, error: UNREADABLE_MESSAGE };
   }
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
   const names = paths.filter((p) => p.startsWith(dir)).map((p) => p.slice(dir.length));

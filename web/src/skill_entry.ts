@@ -50,7 +50,7 @@ function entryPath(source: SkillSource): string {
  * @example
  * ```ts
  * import { inputError } from "./skill_entry.ts";
- * console.log(inputError({ fileName: "big.md", folder: "" }, "No such file.", "missing").status); // "input_error"
+ * console.log(inputError({ fileName: "big.md", folder: "" }, "No such file", "missing").status); // "input_error"
  * ```
  */
 export function inputError(source: SkillSource, error: string, kind: FileInputKind): FileEntry {
