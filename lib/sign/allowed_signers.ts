@@ -615,16 +615,16 @@ export interface AllowedSignersFile {
 export interface AllowedSignersFileOptions {
   /**
    * The project root the file must lie in (its real path inside the root's),
-   * the file itself not a link: a file a project names.
+   * the file itself not a link: a file a project names. Without it, a file the
+   * user names, whose final link is followed (never into `/proc`, `/sys` or `/dev`).
    *
-   * @default {undefined} a file the user names, whose final link is followed (never into `/proc`,
-   * `/sys` or `/dev`)
+   * @default undefined
    */
   within?: string;
   /**
-   * How messages name the file.
+   * How messages name the file (by default, `path` itself).
    *
-   * @default {path}
+   * @default path
    */
   shown?: string;
 }
