@@ -34,9 +34,9 @@ import type { CatalogState } from "../lib/catalog/budget.ts";
 import type { DiscoveryReport } from "../lib/catalog/discover.ts";
 import { loadCatalog, type Project, resolveProject } from "../lib/catalog/mod.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import { failure } from "../lib/errors.ts";
+import { type Failure, failure } from "../lib/errors.ts";
 import { readSkillNow } from "../lib/load/fresh.ts";
-import { LockGate, readLocked, type Verdict } from "../lib/load/locked.ts";
+import { LockGate, type LockRefusalKind, readLocked, type Verdict } from "../lib/load/locked.ts";
 import { userLockPath } from "../lib/lock/file.ts";
 import type { UntrustedProject } from "../lib/sources/collect.ts";
 import { userSourcesFile } from "../lib/sources/files.ts";
@@ -84,10 +84,40 @@ function untrustedNotice(untrusted: UntrustedProject): string {
 /** Under `locked` without a project: there is no lock to serve by. */
 const NO_PROJECT = failure("no-lock", "there is no project here, so no project lock");
 
-/** The provider's words for a lock's refusal (`message` is the core's). */
-function lockWords(message: string): string {
-  return `${message}; with locked: true only skills whose bundle matches their lock are served ` +
-    "(the project's skills-anywhere.lock.json, or the user's lock for a personal skill)";
+/** A lock's refusal: the core's reason and what `locked: true` serves. */
+const locked = (message: string) =>
+  `${message}; with locked: true only skills whose bundle matches their lock are served ` +
+  "(the project's skills-anywhere.lock.json, or the user's lock for a personal skill)";
+
+/**
+ * The provider's words for each refusal of a lock (and of a locked read whose SKILL.md no longer
+ * parses), keyed by the kinds themselves: a kind the core adds that is not worded here is a
+ * compile error. `message` is the core's.
+ *
+ * @example
+ * ```ts
+ * import { LOCK_REFUSALS } from "./provider.ts";
+ * console.log(LOCK_REFUSALS["invalid-lock"]("the project's lock is invalid: not valid JSON"));
+ * ```
+ */
+export const LOCK_REFUSALS: Readonly<
+  Record<LockRefusalKind | "invalid", (message: string) => string>
+> = {
+  "not-locked": locked,
+  changed: locked,
+  moved: locked,
+  unbundlable: locked,
+  "no-lock": locked,
+  "invalid-lock": locked,
+  unsigned: locked,
+  "bad-signature": locked,
+  "bad-allowed-signers": locked,
+  invalid: locked,
+};
+
+/** The provider's words for a lock's refusal. */
+function lockWords(refused: Failure<LockRefusalKind | "invalid">): string {
+  return LOCK_REFUSALS[refused.kind](refused.message);
 }
 
 /** Writes which lock serves a skill into its `skillsAnywhere` record (see `record.ts`). */
@@ -226,7 +256,7 @@ export class SkillsAnywhereProvider {
     for (const skill of report.skills) {
       const verdict = await gated.gate.check(skill, state);
       verdicts.set(skill.name, verdict);
-      if (!verdict.ok) this.#noticeOnce(lockWords(verdict.message));
+      if (!verdict.ok) this.#noticeOnce(lockWords(verdict));
     }
     return { file, verdicts };
   }
@@ -235,9 +265,9 @@ export class SkillsAnywhereProvider {
   async #getLocked(candidate: Candidate, projectLock: string): Promise<Definition> {
     const gated = this.#gates.get(projectLock);
     const skill = gated?.skills.get(candidate.name);
-    if (gated === undefined || skill === undefined) throw new Error(lockWords(NO_PROJECT.message));
+    if (gated === undefined || skill === undefined) throw new Error(lockWords(NO_PROJECT));
     const read = await readLocked(gated.gate, skill, { lenient: this.#config.lenient });
-    if (!read.ok) throw new Error(lockWords(read.message));
+    if (!read.ok) throw new Error(lockWords(read));
     const definition = toDefinition(candidate, read.skill);
     // Which lock allowed this very load (it may have changed since the list).
     stampLock(definition.metadata, {

@@ -23,7 +23,7 @@
 import type { CatalogState } from "../lib/catalog/budget.ts";
 import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
 import type { Origin } from "../lib/catalog/origin.ts";
-import type { LockKind } from "../lib/load/locked.ts";
+import { isLockKind, type LockKind } from "../lib/load/locked.ts";
 import type { ParsedSkill } from "../lib/skill/parse.ts";
 import { isPlainObject } from "../lib/util.ts";
 
@@ -140,7 +140,7 @@ export function readDshRecord(
   const out: Partial<Pick<DshRecord, "catalog" | "authorInvocation" | "lock">> = {};
   const { catalog, authorInvocation: author, lock } = record;
   if (
-    isPlainObject(lock) && (lock.kind === "project" || lock.kind === "user") &&
+    isPlainObject(lock) && isLockKind(lock.kind) &&
     typeof lock.file === "string" && typeof lock.sha256 === "string" &&
     /^[0-9a-f]{64}$/.test(lock.sha256)
   ) {

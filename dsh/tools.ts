@@ -27,6 +27,7 @@ import {
   findSkills,
   type Invocability,
   isOpenable,
+  type OpenRefusalKind,
 } from "../lib/load/find.ts";
 import { counted } from "../lib/cli/words.ts";
 import { readDshRecord } from "./record.ts";
@@ -110,11 +111,24 @@ function invocability(skill: SkillSummary, provider: string): Invocability {
 const openableBy = (provider: string) => (skill: SkillSummary) =>
   isOpenable(invocability(skill, provider));
 
+/** Every refusal these tools answer with themselves: a name's, the catalog's and a query's. */
+type ToolRefusalKind = OpenRefusalKind | "empty-query";
+
+/**
+ * The tools' words for each refusal kind, keyed by the kinds themselves (a kind the core adds
+ * that is not worded here is a compile error); `message` is the core's. A lock's refusal comes
+ * from the provider, in its words.
+ */
+const REFUSALS: Readonly<Record<ToolRefusalKind, (message: string) => string>> = {
+  "invalid-name": (message) => message,
+  unknown: (message) => `${message}; search with find_skills`,
+  disabled: (message) => message,
+  "empty-query": (message) => message,
+};
+
 /** A refusal in the words of these tools. */
-function refusal(refused: Failure): Error {
-  return new Error(
-    refused.kind === "unknown" ? `${refused.message}; search with find_skills` : refused.message,
-  );
+function refusal(refused: Failure<ToolRefusalKind>): Error {
+  return new Error(REFUSALS[refused.kind](refused.message));
 }
 
 const MATCH = {

@@ -35,10 +35,16 @@ import {
   findOpenable,
   findSkills,
   freshBody,
+  type OpenRefusalKind,
 } from "../lib/load/find.ts";
-import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
+import {
+  type LoadedSkill,
+  type LoadFailureKind,
+  type OpenOptions,
+  openSkill,
+} from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/render.ts";
-import { LockGate, openLocked } from "../lib/load/locked.ts";
+import { LockGate, type LockRefusalKind, openLocked } from "../lib/load/locked.ts";
 import { userLockPath } from "../lib/lock/file.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
 import type { Log } from "../lib/util.ts";
@@ -180,35 +186,67 @@ const REMOTE_WORDS: RenderWords = {
   ],
 };
 
-/** The server's words for refusals that concern its own tool arguments; others keep the core's. */
-const REFUSALS: Record<string, (name: string, message: string) => string> = {
+/**
+ * Every refusal `open_skill` (and a skill resource) can answer with: the name's, the catalog's,
+ * the load's and the lock's.
+ */
+export type OpenToolRefusalKind =
+  | OpenRefusalKind
+  | "not-served"
+  | "skipped"
+  | LoadFailureKind
+  | LockRefusalKind;
+
+/** How the server words one refusal of `name` (`message`: the core's words). */
+type Wording = (name: string, message: string) => string;
+
+/** The core's words, as they are. */
+const coreWords: Wording = (_name, message) => message;
+
+/** A lock's refusal: the core's reason and what this server serves under a lock. */
+const lockWords: Wording = (_name, message) => lockRefusal(message);
+
+/**
+ * The server's words for every refusal kind, in one table keyed by the kinds themselves: a kind
+ * added to the core that this table does not word is a compile error, never a silent fall-through.
+ * The kinds that concern its own tool arguments are worded here; the lock's all say what the
+ * server serves under a lock; the others keep the core's words.
+ *
+ * @example
+ * ```ts
+ * import { REFUSALS } from "./server.ts";
+ * console.log(REFUSALS["no-lock"]("pdf", "the project's lock file is gone"));
+ * ```
+ */
+export const REFUSALS: Readonly<Record<OpenToolRefusalKind, Wording>> = {
+  "invalid-name": coreWords,
   unknown: (_name, message) => `${message}; search with find_skills`,
+  disabled: coreWords,
+  "not-served": coreWords,
+  skipped: coreWords,
+  unreadable: coreWords,
   "sha-mismatch": () =>
     "SKILL.md changed: expected_sha256 does not match; review the current file before loading instructions",
   "bundle-mismatch": () =>
     "Skill bundle changed: expected_bundle_sha256 does not match; review scripts and resources before loading instructions",
+  "bundle-invalid": coreWords,
   "not-git": (name) =>
     `skill "${name}" is not from a Git source; expected_source_commit cannot be checked`,
-  ...Object.fromEntries(
-    [
-      "not-locked",
-      "changed",
-      "moved",
-      "unbundlable",
-      "no-lock",
-      "invalid-lock",
-      "unsigned",
-      "bad-signature",
-      "bad-allowed-signers",
-    ].map((kind) => [
-      kind,
-      (_name: string, message: string) => lockRefusal(message),
-    ]),
-  ),
+  "commit-unproven": coreWords,
+  "commit-mismatch": coreWords,
+  "not-locked": lockWords,
+  changed: lockWords,
+  moved: lockWords,
+  unbundlable: lockWords,
+  "no-lock": lockWords,
+  "invalid-lock": lockWords,
+  unsigned: lockWords,
+  "bad-signature": lockWords,
+  "bad-allowed-signers": lockWords,
 };
 
-function refusalText(name: string, refused: Failure): string {
-  return REFUSALS[refused.kind]?.(name, refused.message) ?? refused.message;
+function refusalText(name: string, refused: Failure<OpenToolRefusalKind>): string {
+  return REFUSALS[refused.kind](name, refused.message);
 }
 
 function toolError(message: string) {
@@ -227,7 +265,7 @@ async function openForModel(
   name: string,
   asked: string,
   options: Omit<OpenOptions, "lenient" | "words" | "warn"> = {},
-): Promise<{ ok: true; skill: LoadedSkill } | Failure> {
+): Promise<{ ok: true; skill: LoadedSkill } | Failure<OpenToolRefusalKind>> {
   const found = await findOpenable(name, (n) => context.catalog.lookup(n), modelInvocable);
   if (!found.ok && found.kind === "unknown") return await skippedOr(context, name, asked, found);
   if (!found.ok) return found;
@@ -271,8 +309,8 @@ async function skippedOr(
   context: ServerContext,
   name: string,
   asked: string,
-  unknown: Failure,
-): Promise<Failure> {
+  unknown: Failure<OpenRefusalKind>,
+): Promise<Failure<OpenRefusalKind | "skipped">> {
   const skipped = await context.catalog.skipped(name);
   if (skipped === undefined) return unknown;
   context.log("warn", `${asked}: ${skipped.path}: ${skipped.reason}`);

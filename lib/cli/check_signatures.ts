@@ -20,7 +20,8 @@ import { basename, dirname, resolve } from "node:path";
 import { resolveProject } from "../catalog/project.ts";
 import { KindError } from "../errors.ts";
 import { readProjectLock } from "../lock/file.ts";
-import { readAllowedSigners, readSignersFile, verifyDirectorySignature } from "../lock/signers.ts";
+import { readAllowedSigners, verifyDirectorySignature } from "../lock/signers.ts";
+import { readAllowedSignersFile } from "../sign/allowed_signers.ts";
 import type { FileCheckReport } from "../skill/check_files.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
@@ -40,7 +41,7 @@ export type SignatureEntry =
 
 /** The `--allowed-signers` file a user names: the one signers reader, links followed. */
 async function namedSigners(path: string): Promise<string> {
-  const read = await readSignersFile(path);
+  const read = await readAllowedSignersFile(path);
   if (!read.ok) throw new KindError("bad-allowed-signers", escapeTerminal(read.message));
   return read.text;
 }

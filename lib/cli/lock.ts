@@ -37,6 +37,7 @@ import {
   type VerifyReport,
 } from "../lock/compare.ts";
 import { currentLock } from "../lock/current.ts";
+import type { LockFileRefusalKind } from "../load/locked.ts";
 import { readProjectLock, userLockPath } from "../lock/file.ts";
 import { isPersonalOrigin, lockScopeOf } from "../lock/scope.ts";
 import type { LockableSkill } from "../lock/current.ts";
@@ -179,9 +180,58 @@ async function projectScope(config: ResolvedConfig, root: string): Promise<Scope
   };
 }
 
+/** How the CLI names one lock-file refusal: the file as shown, the reader's reason, the remedy. */
+interface LockFileWords {
+  shown: string;
+  why: string;
+  /** The command that writes that lock. */
+  run: string;
+}
+
+/**
+ * The CLI's one wording of each lock-file refusal, keyed by the core's kinds (a kind added there
+ * that is not worded here is a compile error): every command that needs a lock says it alike.
+ */
+const LOCK_FILE_REFUSALS: Readonly<Record<LockFileRefusalKind, (words: LockFileWords) => string>> =
+  {
+    "no-lock": ({ shown, run }) => `no lock file at ${shown}; run "${run}" to write one`,
+    "invalid-lock": ({ shown, why, run }) => `${shown}: ${why}; run "${run}" to rewrite it`,
+  };
+
+/** Options of {@linkcode lockFileError}. */
+export interface LockFileErrorOptions {
+  /** The reader's reason, for `invalid-lock` (default: none). */
+  why?: string;
+  /** The command that writes the lock (default: `lock`, the project's). */
+  run?: string;
+  /** What the line is about, before it (default: nothing; `mcp` says `--locked: `). */
+  prefix?: string;
+}
+
+/**
+ * The one line (exit 2) of a lock file at `shown` that cannot be used, in the CLI's one wording
+ * of `kind`.
+ *
+ * @example
+ * ```ts
+ * import { lockFileError } from "./lock.ts";
+ * const error = lockFileError("invalid-lock", "skills-anywhere.lock.json", { why: "not valid JSON" });
+ * console.log(error.kind, error.message);
+ * ```
+ */
+export function lockFileError(
+  kind: LockFileRefusalKind,
+  shown: string,
+  options: LockFileErrorOptions = {},
+): KindError<LockFileRefusalKind> {
+  const run = `${PROGRAM} ${options.run ?? "lock"}`;
+  const line = LOCK_FILE_REFUSALS[kind]({ shown, why: options.why ?? "", run });
+  return new KindError(kind, `${options.prefix ?? ""}${line}`);
+}
+
 /** The lock file's refusal, in the one line `verify` and `lock` print for it (exit 2). */
 function invalidLock(shown: string, why: string): KindError {
-  return new KindError("invalid-lock", `${shown}: ${why}; run "${PROGRAM} lock" to rewrite it`);
+  return lockFileError("invalid-lock", shown, { why });
 }
 
 /**
@@ -200,8 +250,7 @@ export function lockOrRefuse(
   user = false,
 ): ProjectLock {
   if (lock !== undefined) return lock;
-  const run = user ? `${PROGRAM} lock --user` : `${PROGRAM} lock`;
-  throw new KindError("no-lock", `no lock file at ${shown}; run "${run}" to write one`);
+  throw lockFileError("no-lock", shown, { run: user ? "lock --user" : "lock" });
 }
 
 /**

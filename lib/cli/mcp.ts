@@ -28,7 +28,7 @@ import { cliConfig, stderrLog, untrustedNotice } from "./catalog.ts";
 import { tildePath } from "./table.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
-import { PROGRAM } from "./commands.ts";
+import { lockFileError } from "./lock.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
@@ -127,17 +127,9 @@ async function lockedFile(project: Project): Promise<string> {
   const file = project.lockFile;
   const shown = tildePath(file, cliConfig().home);
   const read = await readProjectLock(file);
-  if (read === undefined) {
-    throw new KindError(
-      "no-lock",
-      `--locked: no lock file at ${shown}; run "${PROGRAM} lock" after reviewing the skills`,
-    );
-  }
+  if (read === undefined) throw lockFileError("no-lock", shown, { prefix: "--locked: " });
   if (!read.ok) {
-    throw new KindError(
-      "invalid-lock",
-      `--locked: ${shown}: ${read.message}; run "${PROGRAM} lock" to rewrite it`,
-    );
+    throw lockFileError("invalid-lock", shown, { why: read.message, prefix: "--locked: " });
   }
   const signers = read.lock.signers;
   const allowed = signers?.require ? await readAllowedSigners(dirname(file), signers) : undefined;

@@ -31,7 +31,7 @@ import { parsePrivateKey, type PublicKey } from "../sign/keys.ts";
 import { parseSignature, SIGNATURE_NAMESPACE, signMessage } from "../sign/sshsig.ts";
 import { type VerifyErrorKind, type VerifyResult, verifySignature } from "../sign/verify.ts";
 import { toBase64 } from "../sign/wire.ts";
-import { readSignersFile } from "../lock/signers.ts";
+import { readAllowedSignersFile } from "../sign/allowed_signers.ts";
 import { concatBytes, tryDecodeUtf8 } from "../util.ts";
 import { OPTIONS, type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
@@ -69,7 +69,7 @@ async function bundleMessage(directory: string) {
   }
 }
 
-/** A small file a user names (a key, a signature, a signers file): bounded, links followed. */
+/** A small file a user names (a key, a signature, a Sigstore file): bounded, links followed. */
 async function readSmall(path: string, what: string): Promise<Uint8Array> {
   try {
     return (await readBounded(path, { maxBytes: MAX_SIGNING_FILE_BYTES, followSymlinks: true }))
@@ -201,7 +201,7 @@ export async function runSign(
 
 /** The allowed-signers file `verify-signature` names, through the one signers reader. */
 async function readVerifySigners(values: OptionValues, cwd: string): Promise<string> {
-  const read = await readSignersFile(resolve(cwd, values["allowed-signers"]!));
+  const read = await readAllowedSignersFile(resolve(cwd, values["allowed-signers"]!));
   if (!read.ok) throw new InputError(read.kind, escapeTerminal(read.message));
   return read.text;
 }

@@ -69,26 +69,74 @@ import {
   type UnbundlableKind,
 } from "../lock/format.ts";
 
-/** Why a skill is not served under a lock. */
-export type LockRefusalKind =
-  /** The lock does not name this skill. */
-  | "not-locked"
-  /** Its bundle digest is not the locked one. */
-  | "changed"
-  /** The lock names it from another origin or path. */
-  | "moved"
-  /** It had no bundle when locked, or has none now. */
-  | "unbundlable"
-  /** The lock file is gone. */
-  | "no-lock"
-  /** The lock file cannot be read or is not a valid lock. */
-  | "invalid-lock"
-  /** The lock requires signatures and none is beside the skill's directory. */
-  | "unsigned"
-  /** The lock requires signatures and the skill's is not valid, or not by an allowed signer. */
-  | "bad-signature"
-  /** The lock requires signatures and its allowed-signers file cannot be used. */
-  | "bad-allowed-signers";
+/**
+ * Every reason a skill is not served under a lock, in one list: a surface's wording table is a
+ * `Record<LockRefusalKind, …>`, so a kind added here that a surface does not word is a compile
+ * error there (and the list lets a test check every kind at run time).
+ *
+ * - `not-locked`: the lock does not name this skill.
+ * - `changed`: its bundle digest is not the locked one.
+ * - `moved`: the lock names it from another origin or path.
+ * - `unbundlable`: it had no bundle when locked, or has none now.
+ * - `no-lock`: the lock file is gone.
+ * - `invalid-lock`: the lock file cannot be read or is not a valid lock.
+ * - `unsigned`: the lock requires signatures and none is beside the skill's directory.
+ * - `bad-signature`: the lock requires signatures and the skill's is not valid, or not by an
+ *   allowed signer.
+ * - `bad-allowed-signers`: the lock requires signatures and its allowed-signers file cannot be
+ *   used.
+ *
+ * @example
+ * ```ts
+ * import { LOCK_REFUSAL_KINDS } from "./locked.ts";
+ * console.log(LOCK_REFUSAL_KINDS.includes("no-lock")); // true
+ * ```
+ */
+export const LOCK_REFUSAL_KINDS = [
+  "not-locked",
+  "changed",
+  "moved",
+  "unbundlable",
+  "no-lock",
+  "invalid-lock",
+  "unsigned",
+  "bad-signature",
+  "bad-allowed-signers",
+] as const;
+
+/** Why a skill is not served under a lock (see {@linkcode LOCK_REFUSAL_KINDS}). */
+export type LockRefusalKind = (typeof LOCK_REFUSAL_KINDS)[number];
+
+/**
+ * The refusals of a lock file that cannot be used at all (none of its skills is served): gone,
+ * or not a valid lock. Each has one wording per surface.
+ *
+ * @example
+ * ```ts
+ * import { LOCK_FILE_REFUSAL_KINDS } from "./locked.ts";
+ * console.log(LOCK_FILE_REFUSAL_KINDS); // ["no-lock", "invalid-lock"]
+ * ```
+ */
+export const LOCK_FILE_REFUSAL_KINDS = [
+  "no-lock",
+  "invalid-lock",
+] as const satisfies readonly LockRefusalKind[];
+
+/** Why no skill is served under a lock file (see {@linkcode LOCK_FILE_REFUSAL_KINDS}). */
+export type LockFileRefusalKind = (typeof LOCK_FILE_REFUSAL_KINDS)[number];
+
+/**
+ * Whether `kind` is one of the lock's refusals ({@linkcode LOCK_REFUSAL_KINDS}).
+ *
+ * @example
+ * ```ts
+ * import { isLockRefusalKind } from "./locked.ts";
+ * console.log(isLockRefusalKind("changed"), isLockRefusalKind("unknown")); // true false
+ * ```
+ */
+export function isLockRefusalKind(kind: string): kind is LockRefusalKind {
+  return (LOCK_REFUSAL_KINDS as readonly string[]).includes(kind);
+}
 
 /** A valid lock as read now: the document, its file's SHA-256 and its entries by name. */
 export interface LockSnapshot {
@@ -111,8 +159,32 @@ export type UserLockState =
   }
   | Failure<"invalid-lock">;
 
-/** Which lock allowed a skill: the project's, or the person's user lock. */
-export type LockKind = "project" | "user";
+/**
+ * The locks a skill can be allowed by: the project's, or the person's user lock.
+ *
+ * @example
+ * ```ts
+ * import { LOCK_KINDS } from "./locked.ts";
+ * console.log(LOCK_KINDS); // ["project", "user"]
+ * ```
+ */
+export const LOCK_KINDS = ["project", "user"] as const;
+
+/** Which lock allowed a skill (see {@linkcode LOCK_KINDS}). */
+export type LockKind = (typeof LOCK_KINDS)[number];
+
+/**
+ * Whether `value` names a lock ({@linkcode LOCK_KINDS}), for a record read back from elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { isLockKind } from "./locked.ts";
+ * console.log(isLockKind("user"), isLockKind("team")); // true false
+ * ```
+ */
+export function isLockKind(value: unknown): value is LockKind {
+  return (LOCK_KINDS as readonly unknown[]).includes(value);
+}
 
 /** The key of a place: the origin in the lock's form and the path. */
 function placeKey(origin: LockOrigin, path: string): string {
@@ -411,8 +483,8 @@ function unbundlableKindOf(error: BundleError): UnbundlableKind {
 
 async function readState(file: string, userFile?: string): Promise<LockState> {
   const read = await readProjectLock(file);
-  if (read === undefined) return failure("no-lock", "the project's lock file is gone");
-  if (!read.ok) return failure("invalid-lock", `the project's lock is invalid: ${read.message}`);
+  if (read === undefined) return lockFileRefusal("no-lock", "project");
+  if (!read.ok) return lockFileRefusal("invalid-lock", "project", read.message);
   const byName = new Map(read.lock.skills.map((s) => [s.name, s]));
   const user = userFile === undefined ? undefined : await readUserState(userFile);
   return { ok: true, lock: read.lock, sha256: read.sha256, byName, ...(user ? { user } : {}) };
@@ -422,9 +494,42 @@ async function readState(file: string, userFile?: string): Promise<LockState> {
 async function readUserState(file: string): Promise<UserLockState | undefined> {
   const read = await readProjectLock(file);
   if (read === undefined) return undefined;
-  if (!read.ok) return failure("invalid-lock", `the user's lock is invalid: ${read.message}`);
+  if (!read.ok) return lockFileRefusal("invalid-lock", "user", read.message);
   const byPlace = new Map(read.lock.skills.map((s) => [placeKey(s.origin, s.path), s]));
   return { ok: true, file, lock: read.lock, sha256: read.sha256, byPlace };
+}
+
+/** Whose lock a lock-file refusal names. */
+const LOCK_OWNER: Readonly<Record<LockKind, string>> = {
+  project: "the project's",
+  user: "the user's",
+};
+
+/** The one wording of each lock-file refusal, in neutral words (`why`: the reader's reason). */
+const LOCK_FILE_WORDS: Readonly<
+  Record<LockFileRefusalKind, (owner: string, why: string) => string>
+> = {
+  "no-lock": (owner) => `${owner} lock file is gone`,
+  "invalid-lock": (owner, why) => `${owner} lock is invalid: ${why}`,
+};
+
+/**
+ * The refusal of `lock`'s file that cannot be used (`why`: the reader's reason, for
+ * `invalid-lock`), in the one wording of each kind; surfaces add their own words around it.
+ *
+ * @example
+ * ```ts
+ * import { lockFileRefusal } from "./locked.ts";
+ * console.log(lockFileRefusal("invalid-lock", "user", "not valid JSON").message);
+ * // "the user's lock is invalid: not valid JSON"
+ * ```
+ */
+export function lockFileRefusal<K extends LockFileRefusalKind>(
+  kind: K,
+  lock: LockKind,
+  why = "",
+): Failure<K> {
+  return failure(kind, LOCK_FILE_WORDS[kind](LOCK_OWNER[lock], why));
 }
 
 /** The file's identity (device, inode, size, times); `undefined` when it cannot be stat'ed. */

@@ -50,17 +50,28 @@ import {
 } from "./uri_space.ts";
 
 /**
- * Why a skill cannot be shared. `too-many-files`, `too-large` and `file-too-large` (one file,
- * `SKILL.md` included, over its own limit) are the size limits.
+ * Every reason a skill cannot be shared, in one list (a surface's wording table over them is a
+ * `Record<ShareRefusal, …>`). `too-many-files`, `too-large` and `file-too-large` (one file,
+ * `SKILL.md` included, over its own limit) are the size limits ({@linkcode SIZE_REFUSAL_KINDS}).
+ *
+ * @example
+ * ```ts
+ * import { SHARE_REFUSAL_KINDS } from "./share.ts";
+ * console.log(SHARE_REFUSAL_KINDS.includes("disabled")); // true
+ * ```
  */
-export type ShareRefusal =
-  | "outside"
-  | "too-many-files"
-  | "too-large"
-  | "file-too-large"
-  | "bundle"
-  | "invalid"
-  | "disabled";
+export const SHARE_REFUSAL_KINDS = [
+  "outside",
+  "too-many-files",
+  "too-large",
+  "file-too-large",
+  "bundle",
+  "invalid",
+  "disabled",
+] as const;
+
+/** Why a skill cannot be shared (see {@linkcode SHARE_REFUSAL_KINDS}). */
+export type ShareRefusal = (typeof SHARE_REFUSAL_KINDS)[number];
 
 /**
  * A skill that can be shared: its directory's files, their bundle digest (none for a single
@@ -237,15 +248,62 @@ export async function shareSkills(
 /**
  * The refusals of {@linkcode shareVerdict} that concern sharing every file, not the skill: the
  * size limits. A surface that serves only the instructions (the MCP tools) serves such a skill.
+ *
+ * @example
+ * ```ts
+ * import { SIZE_REFUSAL_KINDS } from "./share.ts";
+ * console.log(SIZE_REFUSAL_KINDS); // ["too-many-files", "too-large", "file-too-large"]
+ * ```
  */
-export const SIZE_REFUSALS: ReadonlySet<string> = new Set([
+export const SIZE_REFUSAL_KINDS = [
   "too-many-files",
   "too-large",
   "file-too-large",
-]);
+] as const satisfies readonly ShareRefusal[];
 
-/** Why a catalog skill is not served as a skill of its own: its files, its place or its name. */
-export type ShareVerdictKind = ShareRefusal | SpaceRefusalKind | "name";
+/** A size-limit refusal (see {@linkcode SIZE_REFUSAL_KINDS}). */
+export type SizeRefusalKind = (typeof SIZE_REFUSAL_KINDS)[number];
+
+/**
+ * {@linkcode SIZE_REFUSAL_KINDS} as a set, for asking of any kind (a string) whether it is one.
+ *
+ * @example
+ * ```ts
+ * import { SIZE_REFUSALS } from "./share.ts";
+ * console.log(SIZE_REFUSALS.has("too-large"), SIZE_REFUSALS.has("taken")); // true false
+ * ```
+ */
+export const SIZE_REFUSALS: ReadonlySet<string> = new Set<string>(SIZE_REFUSAL_KINDS);
+
+/**
+ * Every reason a catalog skill is not served as a skill of its own: its files
+ * ({@linkcode SHARE_REFUSAL_KINDS}), its place in the URI space or its name, in one list.
+ *
+ * @example
+ * ```ts
+ * import { SHARE_VERDICT_KINDS } from "./share.ts";
+ * console.log(SHARE_VERDICT_KINDS.includes("taken")); // true
+ * ```
+ */
+export const SHARE_VERDICT_KINDS = [
+  ...SHARE_REFUSAL_KINDS,
+  "unnameable",
+  "taken",
+  "inside",
+  "holds",
+  "name",
+] as const;
+
+/** Why a catalog skill is not served as a skill of its own (see {@linkcode SHARE_VERDICT_KINDS}). */
+export type ShareVerdictKind = (typeof SHARE_VERDICT_KINDS)[number];
+
+// The list above holds every URI-space refusal and nothing else: a kind added there fails here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _everySpaceRefusal: Same<
+  ShareVerdictKind,
+  ShareRefusal | SpaceRefusalKind | "name"
+> = true;
+void _everySpaceRefusal;
 
 /**
  * The one verdict on `one` (from {@linkcode shareSkills}): `undefined` when it can be served as a

@@ -35,7 +35,6 @@
  * ```
  * @module
  */
-import { realpath } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   BundleError,
@@ -45,12 +44,11 @@ import {
 } from "../bundle/manifest.ts";
 import { readBundle } from "../bundle/read.ts";
 import { type Failure, failure } from "../errors.ts";
-import { readBounded, ReadError, resolveLink } from "../fs/mod.ts";
-import { formatBytes, MAX_SIGNING_FILE_BYTES } from "../limits.ts";
-import { parseAllowedSigners } from "../sign/allowed_signers.ts";
+import { readBounded, ReadError } from "../fs/mod.ts";
+import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
+import { type AllowedSignersFile, readAllowedSignersFile } from "../sign/allowed_signers.ts";
 import { SIGNATURE_NAMESPACE } from "../sign/sshsig.ts";
 import { type SignatureVerified, type VerifyErrorKind, verifySignature } from "../sign/verify.ts";
-import { tryDecodeUtf8 } from "../util.ts";
 import type { SignatureDifference, SignedSkill } from "./compare.ts";
 import type { LockSigners, LockSkill, ProjectLock } from "./format.ts";
 
@@ -65,13 +63,6 @@ export type SkillSignatureKind =
 /** A locked skill's signature verdict. */
 export type SkillSignature = SignatureVerified | Failure<SkillSignatureKind>;
 
-/** The project's allowed-signers file, read: its text and absolute path. */
-export interface AllowedSignersFile {
-  ok: true;
-  text: string;
-  path: string;
-}
-
 /**
  * The signature file of the skill directory `directory`: beside it, never inside it.
  *
@@ -85,82 +76,10 @@ export function signatureFileOf(directory: string): string {
   return `${directory}.${SIGNATURE_NAMESPACE}.sig`;
 }
 
-/** The one line of an allowed-signers file that cannot be used. */
-function badSigners(path: string, why: string): Failure<"bad-allowed-signers"> {
-  return failure("bad-allowed-signers", `allowed signers file ${JSON.stringify(path)} ${why}`);
-}
-
-/** The real path of `file` when it is inside the real `root` (the reader's `resolveLink`), else why not. */
-async function realInside(root: string, file: string, shown: string) {
-  try {
-    return resolveLink(file, { within: await realpath(root) });
-  } catch (error) {
-    const outside = error instanceof ReadError && error.kind === "outside";
-    return badSigners(shown, outside ? "is outside the project" : "cannot be found");
-  }
-}
-
-/** Options of {@linkcode readSignersFile}. */
-export interface SignersFileOptions {
-  /**
-   * The project root the file must lie in (its real path inside the root's),
-   * the file itself not a link: a file a project names. Default: none, a
-   * file the user names, whose final link is followed (never into `/proc`,
-   * `/sys` or `/dev`).
-   */
-  within?: string;
-  /** How messages name the file (default: `path`). */
-  shown?: string;
-}
-
-/**
- * The one reader of allowed-signers files: bounded
- * ({@linkcode MAX_SIGNING_FILE_BYTES}), through the no-follow reader (with
- * `within`, confined to the project), strict UTF-8 and in the allowed-signers
- * format; else one `bad-allowed-signers` line naming the file, never its
- * content.
- *
- * @example
- * ```ts
- * import { readSignersFile } from "./signers.ts";
- * const read = await readSignersFile("/home/me/allowed_signers");
- * console.log(read.ok ? read.text.length : read.message);
- * ```
- */
-export async function readSignersFile(
-  path: string,
-  options: SignersFileOptions = {},
-): Promise<AllowedSignersFile | Failure<"bad-allowed-signers">> {
-  const shown = options.shown ?? path;
-  if (options.within !== undefined) {
-    const inside = await realInside(options.within, path, shown);
-    if (typeof inside !== "string") return inside;
-  }
-  let bytes: Uint8Array;
-  try {
-    ({ bytes } = await readBounded(path, {
-      maxBytes: MAX_SIGNING_FILE_BYTES,
-      followSymlinks: options.within === undefined,
-    }));
-  } catch (error) {
-    if (!(error instanceof ReadError)) throw error;
-    const why = error.kind === "symlink"
-      ? "is a link"
-      : error.kind === "too-large"
-      ? `is larger than ${formatBytes(MAX_SIGNING_FILE_BYTES)}`
-      : `cannot be read (${error.kind})`;
-    return badSigners(shown, why);
-  }
-  const text = tryDecodeUtf8(bytes);
-  if (text === undefined) return badSigners(shown, "is not UTF-8");
-  const parsed = parseAllowedSigners(text);
-  if (!parsed.ok) return badSigners(shown, `is invalid: ${parsed.message}`);
-  return { ok: true, text, path };
-}
-
 /**
  * Reads the allowed-signers file the lock's `signers` names, below the
- * project `root` ({@linkcode readSignersFile} confined to it): inside it
+ * project `root` (the one reader, `readAllowedSignersFile` of
+ * `../sign/allowed_signers.ts`, confined to it): inside it
  * (links resolved), not a link, bounded, UTF-8 and in the allowed-signers
  * format; else one `bad-allowed-signers` line.
  *
@@ -176,7 +95,7 @@ export function readAllowedSigners(
   signers: LockSigners,
 ): Promise<AllowedSignersFile | Failure<"bad-allowed-signers">> {
   const shown = signers.allowed_signers;
-  return readSignersFile(join(root, ...shown.split("/")), { within: root, shown });
+  return readAllowedSignersFile(join(root, ...shown.split("/")), { within: root, shown });
 }
 
 /** The signature file's bytes, or why there is none to check. */

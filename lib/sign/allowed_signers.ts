@@ -54,6 +54,11 @@
  * file must be UTF-8. Messages name the line and OpenSSH's reason, never its
  * content.
  *
+ * {@linkcode readAllowedSignersFile} is the one reader of an allowed-signers
+ * file, for every caller (a file a user names, and the one a project's lock
+ * names): bounded, through the one bounded reader of `../fs/mod.ts`, strict
+ * UTF-8, and parsed here; else one `bad-allowed-signers` line naming the file.
+ *
  * @example
  * ```ts
  * import { matchPatternList } from "./allowed_signers.ts";
@@ -61,7 +66,11 @@
  * ```
  * @module
  */
+import { realpath } from "node:fs/promises";
 import { type Failure, failure } from "../errors.ts";
+import { readBounded, ReadError, resolveLink } from "../fs/mod.ts";
+import { formatBytes, MAX_SIGNING_FILE_BYTES } from "../limits.ts";
+import { tryDecodeUtf8 } from "../util.ts";
 import { parsePublicKeyBlob, type PublicKey } from "./keys.ts";
 import { WireError, WireReader, wireString } from "./wire.ts";
 
@@ -591,4 +600,92 @@ export function parseAllowedSigners(text: string): AllowedSignersResult {
     if (parsed !== undefined) signers.push(parsed);
   }
   return { ok: true, signers };
+}
+
+/** An allowed-signers file, read: its text, its absolute path and its signers. */
+export interface AllowedSignersFile {
+  ok: true;
+  text: string;
+  path: string;
+  /** The file's signer lines, parsed. */
+  signers: AllowedSigner[];
+}
+
+/** Options of {@linkcode readAllowedSignersFile}. */
+export interface AllowedSignersFileOptions {
+  /**
+   * The project root the file must lie in (its real path inside the root's),
+   * the file itself not a link: a file a project names. Without it, a file the
+   * user names, whose final link is followed (never into `/proc`, `/sys` or `/dev`).
+   *
+   * @default undefined
+   */
+  within?: string;
+  /**
+   * How messages name the file (by default, `path` itself).
+   *
+   * @default path
+   */
+  shown?: string;
+}
+
+/** The one line of an allowed-signers file that cannot be used. */
+function badSigners(path: string, why: string): Failure<"bad-allowed-signers"> {
+  return failure("bad-allowed-signers", `allowed signers file ${JSON.stringify(path)} ${why}`);
+}
+
+/** The real path of `file` when it is inside the real `root` (the reader's `resolveLink`), else why not. */
+async function realInside(root: string, file: string, shown: string) {
+  try {
+    return resolveLink(file, { within: await realpath(root) });
+  } catch (error) {
+    const outside = error instanceof ReadError && error.kind === "outside";
+    return badSigners(shown, outside ? "is outside the project" : "cannot be found");
+  }
+}
+
+/**
+ * The one reader of allowed-signers files (see the module doc): bounded
+ * ({@linkcode MAX_SIGNING_FILE_BYTES}), through the bounded reader (with
+ * `within`, confined to the project and never through a link; a fifo, a
+ * device or a directory is refused, never waited on), strict UTF-8 and in the
+ * allowed-signers format ({@linkcode parseAllowedSigners}); else one
+ * `bad-allowed-signers` line naming the file, never its content.
+ *
+ * @example
+ * ```ts
+ * import { readAllowedSignersFile } from "./allowed_signers.ts";
+ * const read = await readAllowedSignersFile("/home/me/allowed_signers");
+ * console.log(read.ok ? read.signers.length : read.message);
+ * ```
+ */
+export async function readAllowedSignersFile(
+  path: string,
+  options: AllowedSignersFileOptions = {},
+): Promise<AllowedSignersFile | Failure<"bad-allowed-signers">> {
+  const shown = options.shown ?? path;
+  if (options.within !== undefined) {
+    const inside = await realInside(options.within, path, shown);
+    if (typeof inside !== "string") return inside;
+  }
+  let bytes: Uint8Array;
+  try {
+    ({ bytes } = await readBounded(path, {
+      maxBytes: MAX_SIGNING_FILE_BYTES,
+      followSymlinks: options.within === undefined,
+    }));
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    const why = error.kind === "symlink"
+      ? "is a link"
+      : error.kind === "too-large"
+      ? `is larger than ${formatBytes(MAX_SIGNING_FILE_BYTES)}`
+      : `cannot be read (${error.kind})`;
+    return badSigners(shown, why);
+  }
+  const text = tryDecodeUtf8(bytes);
+  if (text === undefined) return badSigners(shown, "is not UTF-8");
+  const parsed = parseAllowedSigners(text);
+  if (!parsed.ok) return badSigners(shown, `is invalid: ${parsed.message}`);
+  return { ok: true, text, path, signers: parsed.signers };
 }
