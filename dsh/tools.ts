@@ -28,7 +28,7 @@ import {
   type Invocability,
   isOpenable,
 } from "../lib/load/find.ts";
-import { counted } from "../lib/cli/words.ts";
+import { counted } from "../lib/text/words.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 

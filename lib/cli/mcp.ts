@@ -28,7 +28,7 @@ import { cliConfig, stderrLog, untrustedNotice } from "./catalog.ts";
 import { tildePath } from "./table.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
-import { PROGRAM } from "./commands.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
@@ -210,5 +210,5 @@ export async function runMcp(
     const { runStdio } = await import("../../mcp/mod.ts");
     await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io), lockFile });
   }
-  return 0;
+  return EXIT.ok;
 }
