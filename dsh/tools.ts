@@ -29,7 +29,7 @@ import {
   isOpenable,
   type OpenRefusalKind,
 } from "../lib/load/find.ts";
-import { counted } from "../lib/cli/words.ts";
+import { counted } from "../lib/text/words.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 

@@ -12,16 +12,17 @@ const CHUNKS: Record<CommandFile, () => Promise<unknown>> = {
   "./bundle.ts": () => import("../lib/cli/bundle.ts"),
   "./check.ts": () => import("../lib/cli/check.ts"),
   "./doctor.ts": () => import("../lib/cli/doctor.ts"),
-  "./frozen.ts": () => import("../lib/cli/frozen.ts"),
   "./list.ts": () => import("../lib/cli/list.ts"),
   "./lock.ts": () => import("../lib/cli/lock.ts"),
   "./mcp.ts": () => import("../lib/cli/mcp.ts"),
+  "./outdated.ts": () => import("../lib/cli/outdated.ts"),
   "./route.ts": () => import("../lib/cli/route.ts"),
   "./search.ts": () => import("../lib/cli/search.ts"),
   "./show.ts": () => import("../lib/cli/show.ts"),
   "./sign.ts": () => import("../lib/cli/sign.ts"),
   "./sources.ts": () => import("../lib/cli/sources.ts"),
   "./sources_edit.ts": () => import("../lib/cli/sources_edit.ts"),
+  "./sync.ts": () => import("../lib/cli/sync.ts"),
   "./trust.ts": () => import("../lib/cli/trust.ts"),
 };
 useCommandLoader((file) => CHUNKS[file]());

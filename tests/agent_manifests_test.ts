@@ -37,7 +37,7 @@ import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { VERSION } from "../lib/version.ts";
-import { ROOT, run, skillMd, withSandbox, writeTree } from "./helpers.ts";
+import { MCP_TOOLS, ROOT, run, skillMd, withSandbox, writeTree } from "./helpers.ts";
 
 type Json = Record<string, unknown>;
 
@@ -265,7 +265,7 @@ Deno.test("agent manifests: mcp.json's server, started as an Agent Plugins clien
       await client.connect(transport);
       equal(client.getServerVersion()?.version, VERSION);
       const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-      deepEqual(tools, ["find_skills", "list_skills", "open_skill"]);
+      deepEqual(tools, MCP_TOOLS);
       const page = await client.callTool({ name: "list_skills", arguments: {} });
       const skills = ((page.structuredContent ?? {}) as { skills?: { name: string }[] }).skills;
       ok(Array.isArray(skills), `${JSON.stringify(page)}\n${stderr}`);

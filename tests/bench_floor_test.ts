@@ -11,7 +11,15 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { startListening } from "../bench/common.ts";
-import { currentDenoDir, MAIN, ROOT, skillMd, withTempDir, writeTree } from "./helpers.ts";
+import {
+  currentDenoDir,
+  MAIN,
+  MCP_TOOLS,
+  ROOT,
+  skillMd,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const FLOOR = join(ROOT, "bench", "floor_server.ts");
 const CONFIG = join(ROOT, "deno.json");
@@ -118,7 +126,7 @@ Deno.test("bench floor: over Streamable HTTP it answers a 2026 client the same w
       try {
         equal(client.getProtocolEra(), "modern");
         const seen = await observe(client);
-        deepEqual(seen.tools, ["find_skills", "list_skills", "open_skill"]);
+        deepEqual(seen.tools, MCP_TOOLS);
         equal(seen.first, "pdf-forms");
         deepEqual(seen.entries, ["skill://pdf-forms/SKILL.md", "skill://release-notes/SKILL.md"]);
         equal(seen.verified.length, 3);

@@ -50,6 +50,7 @@ import { VERSION } from "../lib/version.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
 import {
   exists,
+  MCP_TOOLS,
   ROOT,
   run,
   runCli,
@@ -344,7 +345,7 @@ async function listedSkills(launch: Launch, cwd: string): Promise<string[]> {
   try {
     await client.connect(transport);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    deepEqual(tools, ["find_skills", "list_skills", "open_skill"]);
+    deepEqual(tools, MCP_TOOLS);
     const page = await client.callTool({ name: "list_skills", arguments: {} });
     const content = (page.structuredContent ?? {}) as { skills?: { name: string }[] };
     ok(Array.isArray(content.skills), `${JSON.stringify(page)}\n${stderr()}`);

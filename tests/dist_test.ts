@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { sha256Hex } from "../lib/hash.ts";
 import { VERSION } from "../lib/version.ts";
-import { ROOT, run, withTempDir, writeTree } from "./helpers.ts";
+import { MCP_TOOLS, ROOT, run, withTempDir, writeTree } from "./helpers.ts";
 
 const CLI_SUITE = [
   "tests/cli_test.ts",
@@ -87,7 +87,7 @@ type AnyClient = {
 
 async function mcpScenario(client: AnyClient, fixture: Awaited<ReturnType<typeof mcpFixture>>) {
   const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-  deepEqual(tools, ["find_skills", "list_skills", "open_skill"]);
+  deepEqual(tools, MCP_TOOLS);
   const found = await client.callTool({ name: "find_skills", arguments: { query: "pdf form" } });
   match(JSON.stringify(found.content), /pdf-forms/);
   const pinned = await client.callTool({

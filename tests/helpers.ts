@@ -26,6 +26,13 @@ export const MAIN: string = fromFileUrl(new URL("../main.ts", import.meta.url));
 
 export { currentDenoDir };
 
+/**
+ * The tools the MCP server registers, sorted: the one list the tests that check what a client
+ * sees compare against. `mcp_server_test.ts` checks it against the `registerTool` calls of
+ * `mcp/server.ts` and against a live server's `tools/list`; a new tool is added here too.
+ */
+export const MCP_TOOLS: readonly string[] = ["find_skills", "list_skills", "open_skill"];
+
 // ---------------------------------------------------------------------------
 // The process runner
 

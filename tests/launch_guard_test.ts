@@ -32,7 +32,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { load as loadYaml } from "js-yaml";
 import { VERSION } from "../lib/version.ts";
 import { packPlugin } from "./dsh_pack.ts";
-import { exists, ROOT, run, type Sandbox, skillMd, withSandbox, withTempDir } from "./helpers.ts";
+import {
+  exists,
+  MCP_TOOLS,
+  ROOT,
+  run,
+  type Sandbox,
+  skillMd,
+  withSandbox,
+  withTempDir,
+} from "./helpers.ts";
 import { fingerprint } from "./hostile_helpers.ts";
 import { runAction } from "./action_runner.ts";
 
@@ -503,7 +512,7 @@ async function mcpSession(launch: Launch, project: string, env: Record<string, s
   try {
     await client.connect(transport);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    deepEqual(tools, ["find_skills", "list_skills", "open_skill"], launch.where);
+    deepEqual(tools, MCP_TOOLS, launch.where);
     const page = await client.callTool({ name: "list_skills", arguments: {} });
     const listed = JSON.stringify(page.structuredContent ?? page.content);
     ok(listed.includes(PROJECT_SKILL), `${launch.where}: ${listed}\n${stderr()}`);

@@ -16,7 +16,7 @@ import {
 } from "./mcp_helpers.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { settlesWithin } from "./helpers.ts";
+import { MCP_TOOLS, settlesWithin } from "./helpers.ts";
 import {
   connectHttp,
   type HttpClientKind,
@@ -92,7 +92,7 @@ for (const kind of ["auto", "legacy", "sdk1"] as HttpClientKind[]) {
       try {
         equal(era, kind === "auto" ? "modern" : "legacy");
         const names = (await client.listTools()).tools.map((t) => t.name).sort();
-        deepEqual(names, ["find_skills", "list_skills", "open_skill"]);
+        deepEqual(names, MCP_TOOLS);
         const found = await client.callTool({
           name: "find_skills",
           arguments: { query: "pdf forms" },

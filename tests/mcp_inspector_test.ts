@@ -6,7 +6,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { catalogFixture, PDF_BODY } from "./mcp_fixture.ts";
 import { type Sandbox, serverParams, withSandbox } from "./mcp_helpers.ts";
-import { run } from "./helpers.ts";
+import { MCP_TOOLS, run } from "./helpers.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
 import { withHttpServer } from "./mcp_http_helpers.ts";
 
@@ -41,7 +41,7 @@ async function session(box: Sandbox, url: string | undefined): Promise<void> {
   const tools = await inspect(box, url, "--method", "tools/list");
   deepEqual(
     (tools.tools as { name: string }[]).map((t) => t.name).sort(),
-    ["find_skills", "list_skills", "open_skill"],
+    MCP_TOOLS,
   );
   const call = (tool: string, arg: string) =>
     inspect(box, url, "--method", "tools/call", "--tool-name", tool, "--tool-arg", arg);

@@ -19,6 +19,7 @@ import {
   withSession,
   writeProjectSkill,
 } from "./mcp_helpers.ts";
+import { MCP_TOOLS } from "./helpers.ts";
 
 const BODY = "Run scripts/fill.py on the form. MATRIX-BODY-ORIGINAL";
 const NEW_BODY = "Run scripts/fill.py twice. MATRIX-BODY-CHANGED";
@@ -68,7 +69,7 @@ async function scenario(kind: ClientKind): Promise<void> {
 
       // Tools: exactly the three.
       const { tools } = await session.client.listTools();
-      deepEqual(tools.map((t) => t.name).sort(), ["find_skills", "list_skills", "open_skill"]);
+      deepEqual(tools.map((t) => t.name).sort(), MCP_TOOLS);
 
       // Search.
       const found = await session.call("find_skills", { query: "pdf form" });

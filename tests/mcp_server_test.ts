@@ -5,6 +5,7 @@
 // lines for the protocol and lifecycle tests. open_skill and resources are in
 // mcp_open_test.ts, receipts in mcp_receipt_test.ts.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../lib/version.ts";
 import {
@@ -24,10 +25,16 @@ import {
   withSandbox,
   withSession,
 } from "./mcp_helpers.ts";
-import { listTree, run } from "./helpers.ts";
+import { listTree, MCP_TOOLS, ROOT, run } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------
 // Server info, tools, instructions
+
+Deno.test("MCP server: the tests' one tool list is what mcp/server.ts registers", () => {
+  const source = readFileSync(join(ROOT, "mcp/server.ts"), "utf8");
+  const registered = [...source.matchAll(/\bregisterTool\(\s*"([a-z_]+)"/g)].map((m) => m[1]);
+  deepEqual(registered.sort(), MCP_TOOLS);
+});
 
 Deno.test("MCP server: advertises three tools, instructions and name/version", async () => {
   await withSandbox(async (box) => {
@@ -50,7 +57,7 @@ Deno.test("MCP server: advertises three tools, instructions and name/version", a
       match(instructions, /find_skills/);
       match(instructions, /open_skill/);
       const { tools } = await s.client.listTools();
-      deepEqual(tools.map((t) => t.name).sort(), ["find_skills", "list_skills", "open_skill"]);
+      deepEqual(tools.map((t) => t.name).sort(), MCP_TOOLS);
       for (const tool of tools) {
         ok(tool.inputSchema, `${tool.name} has an input schema`);
         ok(tool.outputSchema, `${tool.name} has an output schema`);

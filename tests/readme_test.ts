@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { demoWorkspace } from "../scripts/demo_workspace.ts";
-import { currentDenoDir, MAIN, ROOT } from "./helpers.ts";
+import { currentDenoDir, MAIN, MCP_TOOLS, ROOT } from "./helpers.ts";
 
 const README = join(ROOT, "README.md");
 
@@ -193,7 +193,7 @@ Deno.test("README: the MCP client configuration starts a server that serves the 
         await client.connect(transport);
         try {
           const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-          deepEqual(tools, ["find_skills", "list_skills", "open_skill"]);
+          deepEqual(tools, MCP_TOOLS);
           const page = await client.callTool({ name: "list_skills", arguments: {} });
           const listed = JSON.stringify(page.structuredContent ?? page.content);
           ok(listed.includes("pdf-forms") && listed.includes("review-notes"), listed);

@@ -20,6 +20,7 @@ import { jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { type ColumnFit, formatTable } from "./table.ts";
+import { EXIT } from "./program.ts";
 
 /** Whether `path` is a directory (following links); false when it cannot be read. */
 async function isDirectory(path: string): Promise<boolean> {
@@ -40,7 +41,7 @@ export async function runAgents(
   const { root } = await resolveProject(cwd, config.home);
   const rows = await Promise.all(AGENTS.map((agent) => agentRow(agent, root, config.home)));
   io.out(values.json ? jsonText(rows) : agentsText(rows, outStyles(io), tableWidth(io)));
-  return 0;
+  return EXIT.ok;
 }
 
 /** What `agents` says of one agent, with whether one of its skill directories exists here. */

@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { KindError } from "../errors.ts";
-import { closest } from "../text/closest.ts";
+import { didYouMean } from "../text/closest.ts";
 import { DEFAULT_HTTP_MAX_CONNECTIONS, DEFAULT_HTTP_REQUEST_TIMEOUT_MS } from "../limits.ts";
 
 /** One option: its type, the placeholder of its value, a short letter and its help. */
@@ -232,12 +232,6 @@ function spelled(rawName: string): string {
   return rawName.startsWith("--") || rawName.length === 2 ? rawName : `--${rawName}`;
 }
 
-/** " (did you mean --json?)", or "" when nothing is close. */
-export function didYouMean(word: string, candidates: readonly string[]): string {
-  const near = closest(word, candidates, 2);
-  return near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
-}
-
 /**
  * Parses `argv` (without the program name). `optionsOf` names the options a
  * command takes, for the suggestion after an unknown option (default: all).
@@ -267,7 +261,7 @@ export function parseCommandLine(
     const name = spelled(token.rawName);
     if (!Object.hasOwn(OPTIONS, token.name)) {
       const known = optionsOf(command).map((o) => `--${o}`);
-      throw new UsageError(`unknown option ${name}${didYouMean(name, known)}`, command);
+      throw new UsageError(`unknown option ${name}${didYouMean(name, known, { max: 2 })}`, command);
     }
     const spec: OptionSpec = OPTIONS[token.name as OptionName];
     if (spec.type === "string") {

@@ -31,7 +31,8 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
+import { EXIT } from "./program.ts";
 
 /** What a matching digest does not establish. */
 const BUNDLE_SCOPE =
@@ -98,7 +99,7 @@ export async function runBundle(
     const { manifest } = await readBundle(directory);
     if (reviewed === undefined) {
       io.out(values.json ? jsonText(manifest) : renderManifest(manifest));
-      return 0;
+      return EXIT.ok;
     }
     const comparison = compareManifests(reviewed, manifest);
     io.out(
@@ -106,13 +107,13 @@ export async function runBundle(
         ? jsonText({ ...comparison, manifest })
         : renderComparison(comparison, manifest, outStyles(io)),
     );
-    return comparison.matches ? 0 : 1;
+    return comparison.matches ? EXIT.ok : EXIT.failed;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     if (values.json) {
       io.out(jsonText({ schema: BUNDLE_ERROR_SCHEMA, error: error.message, kind: error.kind }));
     } else io.err(`${PREFIX}bundle refused: ${quote(error.message)}\n`);
-    return 2;
+    return EXIT.refused;
   }
 }
 

@@ -26,7 +26,7 @@ import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import type { Styles } from "./style.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {

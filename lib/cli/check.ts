@@ -24,7 +24,8 @@ import {
   signersForCheck,
 } from "./check_signatures.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
+import { EXIT } from "./program.ts";
 
 type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;
 
@@ -80,8 +81,8 @@ export async function runCheck(
     const text = entry.status === "signed" ? "" : `${entry.kind}: ${entry.message}`;
     return level === undefined ? [] : [{ path: entry.path, level, text }];
   });
-  const exitCode = report.exitCode === 0 && findings.some((f) => f.level === "error")
-    ? 1
+  const exitCode = report.exitCode === EXIT.ok && findings.some((f) => f.level === "error")
+    ? EXIT.failed
     : report.exitCode;
   if (format === "sarif") io.out(jsonText(checkSarif(report, cwd, findings)));
   else if (format === "json") {

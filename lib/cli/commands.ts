@@ -23,6 +23,7 @@
  */
 import type { OptionName, OptionValues } from "./args.ts";
 import type { Io } from "./io.ts";
+import { EXIT } from "./program.ts";
 
 /**
  * The modules the commands run from, by file next to this module (types
@@ -33,16 +34,17 @@ export interface CommandModules {
   "./bundle.ts": typeof import("./bundle.ts");
   "./check.ts": typeof import("./check.ts");
   "./doctor.ts": typeof import("./doctor.ts");
-  "./frozen.ts": typeof import("./frozen.ts");
   "./list.ts": typeof import("./list.ts");
   "./lock.ts": typeof import("./lock.ts");
   "./mcp.ts": typeof import("./mcp.ts");
+  "./outdated.ts": typeof import("./outdated.ts");
   "./route.ts": typeof import("./route.ts");
   "./search.ts": typeof import("./search.ts");
   "./show.ts": typeof import("./show.ts");
   "./sign.ts": typeof import("./sign.ts");
   "./sources.ts": typeof import("./sources.ts");
   "./sources_edit.ts": typeof import("./sources_edit.ts");
+  "./sync.ts": typeof import("./sync.ts");
   "./trust.ts": typeof import("./trust.ts");
 }
 
@@ -108,11 +110,11 @@ export interface Command {
   run(positionals: string[], values: OptionValues, cwd: string, io: Io): Promise<number>;
 }
 
-/** The program's name as users type it. */
-export const PROGRAM = "dsh-skills-anywhere";
-
 /** The exit code of bad usage, the same for every command. */
-const USAGE_EXIT = [2, "bad usage (an unknown command or option, a missing --cwd folder)"] as const;
+const USAGE_EXIT = [
+  EXIT.usage,
+  "bad usage (an unknown command or option, a missing --cwd folder)",
+] as const;
 
 /** The command run when none is named. */
 export const DEFAULT_COMMAND = "list";
@@ -302,7 +304,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         "or bad usage",
       ],
     ],
-    run: async (...args) => (await load("./sources.ts")).runSync(...args),
+    run: async (...args) => (await load("./sync.ts")).runSync(...args),
   },
   outdated: {
     group: "catalog",
@@ -323,7 +325,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       [1, "updates are available (a ref names a newer commit upstream, or a source never synced)"],
       [2, "a remote could not be asked or has no such ref, an invalid lock file, or bad usage"],
     ],
-    run: async (...args) => (await load("./frozen.ts")).runOutdated(...args),
+    run: async (...args) => (await load("./outdated.ts")).runOutdated(...args),
   },
   trust: {
     group: "catalog",

@@ -31,6 +31,7 @@ import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { type ColumnFit, formatTable, type TableOptions } from "./table.ts";
+import { EXIT } from "./program.ts";
 
 /** What `doctor --json` prints. */
 type DoctorDoc =
@@ -70,7 +71,7 @@ export async function runDoctor(
     const view = { show, st: outStyles(io), width: tableWidth(io) };
     io.out(doctorText(doc, show(config.stateDir), view).join("\n") + "\n");
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /**

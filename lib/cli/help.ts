@@ -14,7 +14,8 @@
  * @module
  */
 import { GLOBAL_OPTIONS, type OptionName, OPTIONS, type OptionSpec } from "./args.ts";
-import { type CommandGroup, COMMANDS, GROUPS, PROGRAM } from "./commands.ts";
+import { type CommandGroup, COMMANDS, GROUPS } from "./commands.ts";
+import { PROGRAM } from "./program.ts";
 import { VERSION } from "../version.ts";
 
 /** Two-column rows, the first column padded to the widest. */

@@ -30,7 +30,8 @@ import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { type Cell, type ColumnFit, columnWidths, fitText, formatTable } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
+import { EXIT } from "./program.ts";
 
 /** The fewest columns a description gets beside the path before the path moves below. */
 const MIN_DESCRIPTION = 30;
@@ -59,7 +60,7 @@ export async function runList(
   const all = values.all === true;
   if (values.json) io.out(jsonText(listDoc(report, all)));
   else io.out(listText(report, { all, show, io }).join("\n") + "\n");
-  return 0;
+  return EXIT.ok;
 }
 
 /** The `list --json` document; dropped skills only with `--all`. */

@@ -51,16 +51,16 @@ import {
 } from "../lock/format.ts";
 import { lockedNames } from "../lock/names.ts";
 import { checkLockSignatures } from "../lock/signers.ts";
-import { closest } from "../text/closest.ts";
+import { didYouMean } from "../text/closest.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
-import { PROGRAM } from "./commands.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { reportFormat, verifySarif } from "./sarif.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
 
 /** How {@linkcode project} reads the lock before the catalog. */
 interface ProjectOptions {
@@ -278,8 +278,7 @@ export async function readProjectLockOrRefuse(
 function unknownNames(names: readonly string[], published: readonly string[], io: Io): boolean {
   const unknown = names.filter((name) => !published.includes(name));
   for (const name of unknown) {
-    const near = closest(name, published, 3).map(quote);
-    const hint = near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+    const hint = didYouMean(name, published, { show: quote });
     io.err(`${PREFIX}no skill named ${quote(name)}${hint}; run "${PROGRAM} list" to see them\n`);
   }
   return unknown.length > 0;
@@ -315,7 +314,7 @@ export async function runLock(
     named: values.cwd !== undefined,
   });
   const published = catalog.report.skills.filter(scope.skill).map((s) => s.name);
-  if (unknownNames(positionals, published, io)) return 1;
+  if (unknownNames(positionals, published, io)) return EXIT.failed;
   const names = positionals.length === 0 ? undefined : positionals;
   const now = await lockNow(catalog, config, io, scope, names);
   const signers = (lock ?? await previousLock(file, io))?.signers;
@@ -355,7 +354,7 @@ export async function runLock(
       }) in ${escapeTerminal(shown)}\n`,
     );
   }
-  return leftOut.length > 0 ? 1 : 0;
+  return leftOut.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /**
@@ -494,7 +493,7 @@ export async function runVerify(
         : renderReport(report, shown, locked.signers?.require === true, outStyles(io), sourceName),
     );
   }
-  return report.matches ? 0 : 1;
+  return report.matches ? EXIT.ok : EXIT.failed;
 }
 
 /** Where the lock's entries sit in the file just verified (none when it cannot be read again). */

@@ -29,6 +29,7 @@ import { tildePath } from "./table.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { lockFileError } from "./lock.ts";
+import { EXIT } from "./program.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
@@ -203,5 +204,5 @@ export async function runMcp(
     const { runStdio } = await import("../../mcp/mod.ts");
     await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io), lockFile });
   }
-  return 0;
+  return EXIT.ok;
 }

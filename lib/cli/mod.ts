@@ -2,7 +2,9 @@
  * The command-line interface: parse, dispatch, map errors to exit codes.
  *
  * Exit codes: 0 success, 1 a checked thing failed (or an unexpected error),
- * 2 bad usage or unusable input.
+ * 2 bad usage or unusable input, all named in the one table `EXIT`
+ * (`program.ts`): a command returns an outcome, and a thrown error is mapped
+ * to one here.
  *
  * @example
  * ```ts
@@ -15,12 +17,14 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import { VERSION } from "../version.ts";
-import { assertOptions, didYouMean, GLOBAL_OPTIONS, parseCommandLine, UsageError } from "./args.ts";
-import { commandNamed, COMMANDS, DEFAULT_COMMAND, ownersOf, PROGRAM } from "./commands.ts";
+import { didYouMean } from "../text/closest.ts";
+import { assertOptions, GLOBAL_OPTIONS, parseCommandLine, UsageError } from "./args.ts";
+import { commandNamed, COMMANDS, DEFAULT_COMMAND, ownersOf } from "./commands.ts";
 import { KindError } from "../errors.ts";
 import { escapeTerminal } from "./escape.ts";
 import { commandHelp, topHelp } from "./help.ts";
 import { type Io, PREFIX, processIo } from "./io.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 
 /**
  * Runs the CLI with `argv` (without the program name) and returns the exit code.
@@ -55,7 +59,7 @@ function commandOf(word: string): string {
   const names = [...Object.keys(COMMANDS), "help", "version"];
   const quoted = names.map((n) => `"${n}"`);
   throw new UsageError(
-    `unknown command "${escapeTerminal(word)}"${didYouMean(`"${word}"`, quoted)}`,
+    `unknown command "${escapeTerminal(word)}"${didYouMean(`"${word}"`, quoted, { max: 2 })}`,
   );
 }
 
@@ -73,17 +77,17 @@ async function dispatch(argv: string[], io: Io, named: { command?: string }): Pr
   const line = parseCommandLine(argv, optionsOf);
   if (line.command === "version" || (line.values.version && line.command === undefined)) {
     io.out(`${VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   if (line.command === "help") {
     const [topic] = line.positionals;
     io.out(topic === undefined ? topHelp() : commandHelp(commandOf(topic)));
-    return 0;
+    return EXIT.ok;
   }
   const name = line.command === undefined ? DEFAULT_COMMAND : commandOf(line.command);
   if (line.values.help) {
     io.out(line.command === undefined ? topHelp() : commandHelp(name));
-    return 0;
+    return EXIT.ok;
   }
   const command = COMMANDS[name];
   named.command = name;
@@ -95,7 +99,7 @@ async function dispatch(argv: string[], io: Io, named: { command?: string }): Pr
   }
   if (line.values.version) {
     io.out(`${VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   return await command.run(line.positionals, line.values, workingDirectory(line.values.cwd), io);
 }
@@ -107,8 +111,12 @@ async function dispatch(argv: string[], io: Io, named: { command?: string }): Pr
  */
 type FailureClass = "usage" | "failure" | "bug";
 
-/** The one table from a class of thrown error to the CLI's exit code. */
-const EXIT_CODES: Readonly<Record<FailureClass, number>> = { usage: 2, failure: 2, bug: 1 };
+/** Each class of thrown error as an outcome of the one exit-code table ({@linkcode EXIT}). */
+const EXIT_CODES: Readonly<Record<FailureClass, number>> = {
+  usage: EXIT.usage,
+  failure: EXIT.refused,
+  bug: EXIT.bug,
+};
 
 function classify(error: unknown): FailureClass {
   if (error instanceof UsageError) return "usage";

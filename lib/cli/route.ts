@@ -43,7 +43,7 @@ import { tryParseJsonBytes } from "../util.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
-import { PROGRAM } from "./commands.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import type { Io } from "./io.ts";
 import { outStyles } from "./style.ts";
@@ -145,7 +145,7 @@ async function prepare(
   const request = routeRequest(task, candidates, { name: TOOL_NAME, version: VERSION });
   if (values.json) {
     io.out(jsonText(request));
-    return 0;
+    return EXIT.ok;
   }
   const st = outStyles(io);
   const lines = [`Candidates for ${quote(request.task)} (best first):`];
@@ -162,7 +162,7 @@ async function prepare(
       `${PROGRAM} route apply --request <request.json> --response <response.json>`,
   );
   io.out(lines.join("\n") + "\n");
-  return 0;
+  return EXIT.ok;
 }
 
 /** A JSON document a person or a model wrote, read bounded; or why it cannot be used. */

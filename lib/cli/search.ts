@@ -25,12 +25,12 @@ import {
 import { findLimits, findSkills, freshBody } from "../load/find.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
-import { PROGRAM } from "./commands.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { outStyles } from "./style.ts";
 import { type Cell, type ColumnFit, formatTable } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
 
 /** The default and the largest `--limit`, the same as `find_skills`'. */
 const LIMITS = findLimits();
@@ -82,14 +82,14 @@ export async function runSearch(
   const { matches } = found;
   if (values.json) io.out(jsonText({ total, matches: matches.map(matchDoc) }));
   else if (matches.length > 0) io.out(matchLines(matches, io).join("\n") + "\n");
-  if (matches.length > 0) return 0;
+  if (matches.length > 0) return EXIT.ok;
   if (!values.json) {
     io.err(
       `${PREFIX}no skill matches ${quote(query)} (${counted(total, "skill")} searched); ` +
         `try other words, or run "${PROGRAM} list" to see them all\n`,
     );
   }
-  return 1;
+  return EXIT.failed;
 }
 
 /** One match of `search --json`. */

@@ -24,15 +24,15 @@ import { ReadError } from "../fs/mod.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../load/mod.ts";
 import { readSkillNow } from "../load/fresh.ts";
 import { isSkillName } from "../skill/names.ts";
-import { closest } from "../text/closest.ts";
+import { didYouMean } from "../text/closest.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
-import { PROGRAM } from "./commands.ts";
+import { EXIT, PROGRAM } from "./program.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
 
 /** Runs `show`: 0 shown, 1 unknown name or a file that cannot be read now. */
 export async function runShow(
@@ -52,7 +52,7 @@ export async function runShow(
   const skill = isSkillName(name) ? report.skills.find((s) => s.name === name) : undefined;
   if (skill === undefined) {
     io.err(unknownName(name, report.skills.map((s) => s.name)));
-    return 1;
+    return EXIT.failed;
   }
   if (values.raw) return showRaw(skill, config.lenient, io);
   return await showSkill(skill, {
@@ -64,8 +64,7 @@ export async function runShow(
 
 /** The line for a name the catalog does not publish, with the closest names. */
 function unknownName(name: string, names: readonly string[]): string {
-  const near = closest(name, names, 3).map(quote);
-  const hint = near.length === 0 ? "" : ` (did you mean ${near.join(" or ")}?)`;
+  const hint = didYouMean(name, names, { show: quote });
   return `${PREFIX}no skill named ${quote(name)}${hint}; run "${PROGRAM} list" to see them\n`;
 }
 
@@ -81,7 +80,7 @@ function showRaw(skill: DiscoveredSkill, lenient: boolean, io: Io): number {
     if (now.ok) {
       // Strict UTF-8 was checked; keeping the BOM makes the text encode to the same bytes.
       io.out(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(now.bytes));
-      return 0;
+      return EXIT.ok;
     }
     why = now.message;
   } catch (error) {
@@ -89,7 +88,7 @@ function showRaw(skill: DiscoveredSkill, lenient: boolean, io: Io): number {
     why = error.message;
   }
   io.err(`${PREFIX}cannot read ${escapeTerminal(skill.path)}: ${escapeTerminal(why)}\n`);
-  return 1;
+  return EXIT.failed;
 }
 
 /** Options of {@linkcode showSkill}. */
@@ -147,12 +146,12 @@ export async function showSkill(
   const opened = await openForPerson(skill, options.lenient);
   if (!opened.ok) {
     io.err(`${PREFIX}${escapeTerminal(opened.why)}\n`);
-    return 1;
+    return EXIT.failed;
   }
   const { loaded, bundleUnavailable } = opened;
   if (options.json) io.out(jsonText(showDoc(skill, loaded, bundleUnavailable)));
   else io.out(showText(skill, loaded, bundleUnavailable, io, options.home));
-  return 0;
+  return EXIT.ok;
 }
 
 /** The `show --json` document. */

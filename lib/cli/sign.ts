@@ -37,6 +37,7 @@ import { OPTIONS, type OptionValues, UsageError } from "./args.ts";
 import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
+import { EXIT } from "./program.ts";
 
 /** The schema literal of `verify-signature --json`. */
 const VERIFICATION_SCHEMA = "skills-anywhere-signature-verification-1";
@@ -191,11 +192,11 @@ export async function runSign(
         `Allowed signers line: ${signerLine(key, values.identity)}`,
       ].join("\n") + "\n",
     );
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     io.err(`${PREFIX}sign refused: ${error.message}\n`);
-    return 2;
+    return EXIT.refused;
   }
 }
 
@@ -250,7 +251,7 @@ export async function runVerifySignature(
     if (values.json) {
       io.out(jsonText({ schema: VERIFICATION_SCHEMA, valid: false, kind, error: message }));
     } else io.err(`${PREFIX}verify-signature refused: ${message}\n`);
-    return 2;
+    return EXIT.refused;
   }
 }
 
@@ -275,7 +276,7 @@ async function verifySigstore(
   const base = { schema: VERIFICATION_SCHEMA, directory, bundle_sha256: manifest.sha256 };
   const where = shown(directory, cwd);
   if (!result.ok) {
-    const code = SIGSTORE_BAD_INPUT.has(result.kind) ? 2 : 1;
+    const code = SIGSTORE_BAD_INPUT.has(result.kind) ? EXIT.refused : EXIT.failed;
     return printRefusal(result, code, base, where, values, io);
   }
   const { identity, issuer, subject, predicateType, mediaType } = result;
@@ -294,7 +295,7 @@ async function verifySigstore(
     }) over ${quote(where)}`;
     io.out(outStyles(io).ok(words) + "\n");
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /** The SSH options and the Sigstore options of `verify-signature`: one set or the other. */
@@ -350,9 +351,16 @@ function printVerdict(
       } key ${fingerprint} over ${quote(directory)}`;
       io.out(outStyles(io).ok(words) + "\n");
     }
-    return 0;
+    return EXIT.ok;
   }
-  return printRefusal(result, BAD_INPUT.has(result.kind) ? 2 : 1, base, directory, values, io);
+  return printRefusal(
+    result,
+    BAD_INPUT.has(result.kind) ? EXIT.refused : EXIT.failed,
+    base,
+    directory,
+    values,
+    io,
+  );
 }
 
 /** Prints a refusal (JSON on stdout, or one stderr line); returns `code`. */
@@ -364,7 +372,7 @@ function printRefusal(
   values: OptionValues,
   io: Io,
 ): number {
-  const what = code === 2
+  const what = code === EXIT.refused
     ? "verify-signature refused"
     : `invalid signature for ${quote(directory)}`;
   if (values.json) {

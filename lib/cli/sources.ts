@@ -1,9 +1,9 @@
 /**
- * The Git source commands that read the sources files: `sources` (each
- * source, its checkout and its state) and `sync` (fetch every source now),
- * and what `add` and `remove` (in `sources_edit.ts`) share with them: a
- * sources file that cannot be used stops the command with one line naming
- * the file and what is wrong with it.
+ * The `sources` command (each Git source, its checkout and its state), and
+ * what `sync`, `outdated`, `add` and `remove` (in `sync.ts`, `outdated.ts`,
+ * `sources_edit.ts`) share with it: the sources in force, and a sources file
+ * that cannot be used stops the command with one line naming the file and
+ * what is wrong with it.
  *
  * @example
  * ```ts
@@ -31,12 +31,12 @@ import {
   sourceName,
   type SourceSpec,
 } from "../sources/resolve.ts";
-import { syncAll, type SyncResult } from "../sources/sync.ts";
 import type { OptionValues } from "./args.ts";
-import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
+import { cliConfig, stderrLog, stderrWarn } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
+import { EXIT } from "./program.ts";
 
 /**
  * Reads a sources file the command depends on; one that cannot be used throws
@@ -180,7 +180,7 @@ export async function runSources(
       sourcesText(listing, rows.map(({ s, state }) => [s, stateText(state)]), tableWidth(io)),
     );
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /** How the sources table shares a narrow terminal: the source first, then its state. */
@@ -216,72 +216,4 @@ function sourcesText(
     ? ""
     : ` (${untrusted.state === "changed" ? "changed, " : ""}untrusted)`;
   return `${table}\n\nuser file:    ${userFile}\nproject file: ${projectFile}${projectState}\n`;
-}
-
-/**
- * The `sync` and `add` result table.
- *
- * @example
- * ```ts
- * import { syncTable } from "./sources.ts";
- * syncTable([{ source: "o/r", key: "github.com/o/r", status: "cloned", sha: "a".repeat(40), error: null }]);
- * ```
- */
-export function syncTable(results: readonly SyncResult[], width?: number): string {
-  return formatTable([
-    ["SOURCE", "STATUS", "COMMIT"],
-    ...results.map((r) => [r.source, r.status, r.sha?.slice(0, 12) ?? r.error ?? ""]),
-  ], width === undefined ? {} : { width, columns: [{ min: 16, share: 0.4, cut: "middle" }] });
-}
-
-/** Runs `sync`; exit 1 when any source failed, 2 when a sources file cannot be used. */
-export async function runSync(
-  _positionals: string[],
-  values: OptionValues,
-  cwd: string,
-  io: Io,
-): Promise<number> {
-  if (values.frozen) return await (await import("./frozen.ts")).runFrozenSync(values, cwd, io);
-  const { config, sources, untrusted } = await sourcesFor(cwd, io);
-  // Untrusted project sources are never synced; say so once.
-  if (untrusted !== undefined) io.err(untrustedNotice(untrusted, config.home));
-  const results = await syncAll(sources, {
-    lockFile: config.lockFile,
-    force: values.force ?? false,
-    timeoutMs: config.syncTimeoutMs,
-    log: stderrLog(io),
-  });
-  return printSyncResults(results, values, io);
-}
-
-/**
- * Prints sync results (a table, or JSON with `--json`); exit 1 when any failed.
- *
- * @example
- * ```ts
- * import { printSyncResults } from "./sources.ts";
- * import { processIo } from "./io.ts";
- * printSyncResults([], { json: true }, processIo()); // 0
- * ```
- */
-export function printSyncResults(
-  results: readonly SyncResult[],
-  values: OptionValues,
-  io: Io,
-): number {
-  const failed = results.some((r) => r.status === "failed");
-  if (values.json) {
-    const doc = results.map((r) => ({
-      source: r.source,
-      status: r.status,
-      sha: r.sha,
-      error: r.error,
-    }));
-    io.out(jsonText(doc));
-  } else if (results.length === 0) {
-    io.out("No git sources configured.\n");
-  } else {
-    io.out(syncTable(results, tableWidth(io)) + "\n");
-  }
-  return failed ? 1 : 0;
 }

@@ -50,9 +50,11 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig, stderrLog } from "./catalog.ts";
 import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX, tableWidth } from "./io.ts";
-import { readSourcesStrictly, syncTable } from "./sources.ts";
+import { readSourcesStrictly } from "./sources.ts";
+import { syncTable } from "./sync.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
+import { EXIT } from "./program.ts";
 
 /**
  * The sources file `add`/`remove` edit — the project's with `--project`, else the user's — and
@@ -165,18 +167,18 @@ export async function runAdd(
   if (listed !== undefined) {
     const name = label(resolveSource(listed, config.cacheDir, { base }));
     io.out(`${escapeTerminal(name)} is already listed in ${shown}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const local = await checkLocalRepository(source);
   if (!local.ok) {
     io.err(`${PREFIX}${escapeTerminal(local.message)}; nothing was added\n`);
-    return 1;
+    return EXIT.failed;
   }
   await editTarget(values, here, [...existing, spec]);
   io.out(`added ${escapeTerminal(label(source))} to ${shown}\n`);
   if (!(await gitAvailable())) {
     io.err(`${PREFIX}git was not found on PATH; the source will sync once git is installed\n`);
-    return 0;
+    return EXIT.ok;
   }
   const [result] = await syncAll([source], {
     lockFile: config.lockFile,
@@ -184,9 +186,9 @@ export async function runAdd(
     log: stderrLog(io),
   });
   io.out(syncTable([result], tableWidth(io)) + "\n");
-  if (result.status === "failed") return 1;
+  if (result.status === "failed") return EXIT.failed;
   io.out(await addSummary(source, config, here, cwd, io));
-  return 0;
+  return EXIT.ok;
 }
 
 /**
@@ -280,7 +282,7 @@ export async function runRemove(
     const others = ofRepository.flatMap((s) => s === undefined ? [] : [escapeTerminal(label(s))]);
     const listed = others.length === 0 ? "" : `; listed: ${others.join(", ")}`;
     io.err(`${PREFIX}${escapeTerminal(label(wanted))} is not listed in ${shown}${listed}\n`);
-    return 1;
+    return EXIT.failed;
   }
   await editTarget(values, here, existing.filter((_, i) => !hits[i]));
   const names = removed.map((s) => escapeTerminal(label(s))).join(", ");
@@ -304,7 +306,7 @@ async function settleCheckouts(
   const inUse = new Set(
     [...remaining.sources, ...(remaining.untrusted?.sources ?? [])].map((s) => s.dir),
   );
-  let code = 0;
+  let code: number = EXIT.ok;
   for (const source of new Map(removed.map((s) => [s.dir, s])).values()) {
     const where = shownPath(source.dir, config);
     const exists = await stat(source.dir).then(() => true, () => false);
@@ -316,7 +318,7 @@ async function settleCheckouts(
       const result = await purgeCheckout(source, { lockFile: config.lockFile });
       if (!result.ok) {
         io.err(`${PREFIX}${escapeTerminal(result.message)}; delete it yourself if you want\n`);
-        code = 1;
+        code = EXIT.failed;
       } else if (result.deleted) io.out(`deleted the cached checkout ${where}\n`);
     }
   }

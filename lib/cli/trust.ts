@@ -41,8 +41,9 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, PREFIX, tableWidth } from "./io.ts";
-import { counted } from "./words.ts";
+import { counted } from "../text/words.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
+import { EXIT } from "./program.ts";
 
 /** The `trust --json` document. */
 export interface TrustDoc {
@@ -132,7 +133,7 @@ async function revoke(
     const shown = escapeTerminal(tildePath(file, config.home));
     io.out(was ? `revoked trust in ${shown}\n` : `${shown} was not trusted\n`);
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /** A project sources file under review: what it holds and how it stands. */
@@ -167,7 +168,7 @@ export async function runTrust(
   const project = await resolveProject(cwd, cliConfig().home);
   if (values.revoke) return await revoke(project, values, io);
   const review = await openReview(project, io);
-  if (review === undefined) return 2;
+  if (review === undefined) return EXIT.refused;
   const report = (state: TrustState) => {
     if (values.json) io.out(jsonText(trustDoc(review, state)));
   };
@@ -175,7 +176,7 @@ export async function runTrust(
   if (before.state === "trusted") {
     if (values.json) report("trusted");
     else io.out(`${shown} is already trusted (sha256 ${before.sha256.slice(0, 12)})\n`);
-    return 0;
+    return EXIT.ok;
   }
   const preface = before.state === "changed" ? `${shown} changed since it was trusted.\n` : "";
   // With --json, stdout carries only the document.
@@ -183,10 +184,10 @@ export async function runTrust(
   else io.out(preface + grantText(review, tableWidth(io)));
   if (!values.yes && !(await confirmed(io))) {
     report(before.state);
-    return 1;
+    return EXIT.failed;
   }
   await grant(review, values, io);
-  return 0;
+  return EXIT.ok;
 }
 
 /**

@@ -19,7 +19,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
-import { closest } from "../text/closest.ts";
+import { didYouMean, suggestion } from "../text/closest.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import {
@@ -172,19 +172,20 @@ async function skillsBelow(named: string, folder: string): Promise<string> {
   }
   if (skills === 0) return "";
   const base = named.replace(/[\\/]+$/, "");
-  return `Did you mean ${base}/*/SKILL.md? (it holds ${skills} skill folder${
-    skills === 1 ? "" : "s"
-  })`;
+  const holds = ` (it holds ${skills} skill folder${skills === 1 ? "" : "s"})`;
+  return suggestion([`${base}/*/SKILL.md`], "sentence").trimStart() + holds;
 }
 
 /** `Did you mean <sibling>?` for the entry beside a missing path closest to its name, else `""`. */
 async function closestSibling(named: string, absolute: string): Promise<string> {
   const trimmed = named.replace(/[\\/]+$/, "");
   const entries = await readdir(dirname(absolute)).catch(() => [] as string[]);
-  const [best] = closest(basename(absolute), entries.slice(0, MAX_SUGGESTION_ENTRIES), 1);
-  if (best === undefined) return "";
   const cut = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"));
-  return `Did you mean ${trimmed.slice(0, cut + 1)}${best}?`;
+  return didYouMean(basename(absolute), entries.slice(0, MAX_SUGGESTION_ENTRIES), {
+    max: 1,
+    form: "sentence",
+    show: (sibling) => `${trimmed.slice(0, cut + 1)}${sibling}`,
+  }).trimStart();
 }
 
 /** Most folder entries a suggestion looks at (a huge folder costs a bounded listing). */

@@ -8,11 +8,16 @@
  * shorter has at least three characters (`--res` → `--resources`). Ties keep
  * the candidates' order. Pure, no imports.
  *
+ * Every "did you mean" is worded here ({@linkcode didYouMean},
+ * {@linkcode suggestion}); a caller chooses the candidates and how each is
+ * shown (quoted, escaped), never the sentence.
+ *
  * @example
  * ```ts
- * import { closest } from "./closest.ts";
+ * import { closest, didYouMean } from "./closest.ts";
  * closest("lsit", ["list", "show", "search"]); // ["list"]
  * closest("xlxs", ["xlsx", "docx", "pdf"]); // ["xlsx"]
+ * didYouMean("lsit", ["list", "show"]); // " (did you mean list?)"
  * ```
  * @module
  */
@@ -76,4 +81,72 @@ export function closest(word: string, candidates: readonly string[], max = 3): s
   });
   scored.sort((x, y) => x.distance - y.distance || x.index - y.index);
   return scored.slice(0, max).map((s) => s.candidate);
+}
+
+/**
+ * Where a suggestion stands: `"aside"` in parentheses after a clause
+ * (` (did you mean a or b?)`), `"sentence"` as a sentence of its own after a
+ * sentence (` Did you mean a?`).
+ */
+export type SuggestionForm = "aside" | "sentence";
+
+/**
+ * The "did you mean" for `choices` (each already shown as it should read),
+ * with its leading space, or `""` when there is none.
+ *
+ * @example
+ * ```ts
+ * import { suggestion } from "./closest.ts";
+ * suggestion(['"pdf"', '"pdf-forms"']); // ' (did you mean "pdf" or "pdf-forms"?)'
+ * suggestion(["notes/SKILL.md"], "sentence"); // " Did you mean notes/SKILL.md?"
+ * suggestion([]); // ""
+ * ```
+ */
+export function suggestion(choices: readonly string[], form: SuggestionForm = "aside"): string {
+  if (choices.length === 0) return "";
+  const list = choices.join(" or ");
+  return form === "aside" ? ` (did you mean ${list}?)` : ` Did you mean ${list}?`;
+}
+
+/** Options of {@linkcode didYouMean}. */
+export interface DidYouMeanOptions {
+  /**
+   * The most candidates named.
+   *
+   * @default {3}
+   */
+  max?: number;
+  /**
+   * How each candidate reads in the suggestion (quoted, escaped, put back on its path).
+   *
+   * @default {(candidate) => candidate}
+   */
+  show?: (candidate: string) => string;
+  /**
+   * Where the suggestion stands ({@linkcode SuggestionForm}).
+   *
+   * @default {"aside"}
+   */
+  form?: SuggestionForm;
+}
+
+/**
+ * The "did you mean" naming the candidates {@linkcode closest} to `word`,
+ * with its leading space, or `""` when none is close.
+ *
+ * @example
+ * ```ts
+ * import { didYouMean } from "./closest.ts";
+ * didYouMean("--jsn", ["--json", "--all"], { max: 2 }); // " (did you mean --json?)"
+ * didYouMean("pfd", ["pdf"], { show: (n) => `"${n}"` }); // ' (did you mean "pdf"?)'
+ * didYouMean("zzz", ["list"]); // ""
+ * ```
+ */
+export function didYouMean(
+  word: string,
+  candidates: readonly string[],
+  options: DidYouMeanOptions = {},
+): string {
+  const { max = 3, show = (candidate: string) => candidate, form = "aside" } = options;
+  return suggestion(closest(word, candidates, max).map(show), form);
 }

@@ -1,5 +1,5 @@
 /**
- * Counted words for human output, one rule for every command: "1 skill",
+ * Counted words for human output, one rule for every surface: "1 skill",
  * "2 skills", "0 files", "1 hidden duplicate".
  *
  * @example
