@@ -76,7 +76,11 @@ export const DEFAULT_HTTP_HOST = "127.0.0.1";
 
 /** Options of {@linkcode listenHttp}. */
 export interface HttpOptions {
-  /** The interface to bind (default `127.0.0.1`). */
+  /**
+   * The interface to bind.
+   *
+   * @default {"127.0.0.1"}
+   */
   host?: string;
   /** The port; 0 picks a free one (the bound URL says which). */
   port: number;

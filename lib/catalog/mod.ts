@@ -48,11 +48,19 @@ export interface Catalog {
 export interface LoadOptions {
   /** Working directory; its project root adds project roots and the project sources file. */
   cwd?: string;
-  /** Where warnings and progress lines go (default: nowhere). */
+  /**
+   * Where warnings and progress lines go.
+   *
+   * @default nowhere
+   */
   log?: Log;
   /** Stops discovery; the promise then rejects. */
   signal?: AbortSignal;
-  /** The project lock's names, when the caller has read the lock (default: read at the root). */
+  /**
+   * The project lock's names, when the caller has read the lock.
+   *
+   * @default read at the root
+   */
   locked?: LockedNames;
   /** Called as skill files are read: how many of how many. */
   onProgress?: (done: number, total: number) => void;

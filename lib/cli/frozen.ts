@@ -80,11 +80,16 @@ async function frozenPlan(
  * Exit 0 all checked out, 1 one cannot be had (nothing changed), 2 no lock,
  * an invalid one, or bad usage.
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
  * import { runFrozenSync } from "./frozen.ts";
  * import { processIo } from "./io.ts";
- * await runFrozenSync({ frozen: true }, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it syncs the sources of the project at /repo.
+ * async function example() {
+ *   await runFrozenSync({ frozen: true }, "/repo", processIo());
+ * }
  * ```
  */
 export async function runFrozenSync(values: OptionValues, cwd: string, io: Io): Promise<number> {

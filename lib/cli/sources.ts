@@ -44,6 +44,8 @@ import { type ColumnFit, formatTable, tildePath } from "./table.ts";
  * one line naming the file and what is wrong, ending "; fix or remove it"
  * (exit 2). The user's file may be a symlink; a project's must be a regular file.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
  * import { readSourcesStrictly } from "./sources.ts";
@@ -259,9 +261,10 @@ export async function runSync(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { printSyncResults } from "./sources.ts";
  * import { processIo } from "./io.ts";
- * printSyncResults([], { json: true }, processIo()); // 0
+ * assert.equal(printSyncResults([], { json: true }, processIo()), 0);
  * ```
  */
 export function printSyncResults(

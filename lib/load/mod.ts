@@ -89,7 +89,11 @@ export interface OpenOptions {
   includeDisabled?: boolean;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
-  /** The surface's words in the rendered text (default: neutral ones). */
+  /**
+   * The surface's words in the rendered text.
+   *
+   * @default neutral ones
+   */
   words?: RenderWords;
   /**
    * Where a reader that cannot see this machine's paths (a remote client) finds the skill: shown
@@ -324,6 +328,7 @@ function loadedOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openSkill } from "./mod.ts";
  * const target = {
  *   name: "gone",
@@ -333,7 +338,7 @@ function loadedOf(
  *   origin: { kind: "agent", agent: "codex", scope: "user" },
  * } as const;
  * const result = await openSkill(target, { lenient: true });
- * console.log(result.ok ? result.skill.name : result.kind); // "unreadable"
+ * assert.equal(result.ok ? result.skill.name : result.kind, "unreadable");
  * ```
  */
 export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {

@@ -23,9 +23,10 @@
  * ```ts
  * import { readShareable } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const shared = await readShareable(skill);
- * if (!shared.ok) console.log(shared.kind, shared.message);
+ * async function example(skill: DiscoveredSkill) {
+ *   const shared = await readShareable(skill);
+ *   if (!shared.ok) console.log(shared.kind, shared.message);
+ * }
  * ```
  * @module
  */
@@ -89,9 +90,10 @@ export interface Shareable {
  * import { readShareable } from "./share.ts";
  * import { DigestCache } from "../bundle/digests.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const shared = await readShareable(skill, { digests: new DigestCache() });
- * if (shared.ok) console.log(shared.files.length);
+ * async function example(skill: DiscoveredSkill) {
+ *   const shared = await readShareable(skill, { digests: new DigestCache() });
+ *   if (shared.ok) console.log(shared.files.length);
+ * }
  * ```
  */
 export async function readShareable(
@@ -176,9 +178,17 @@ export interface SharedSkill {
 
 /** Options of {@linkcode shareSkills}. */
 export interface ShareOptions {
-  /** Digests kept by file identity across reads (default: none kept). */
+  /**
+   * Digests kept by file identity across reads.
+   *
+   * @default none kept
+   */
   digests?: DigestCache;
-  /** Parse leniently (the catalog's setting; default strict). */
+  /**
+   * Parse leniently (the catalog's setting).
+   *
+   * @default {false}
+   */
   lenient?: boolean;
   /**
    * Reads of skill objects seen before, reused and filled in: a catalog that keeps an unchanged
@@ -198,9 +208,10 @@ export interface ShareOptions {
  * ```ts
  * import { shareSkills } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skills: DiscoveredSkill[];
- * for (const { skill, place } of await shareSkills(skills)) {
- *   if (place?.ok === false) console.log(skill.name, place.kind, place.message);
+ * async function example(skills: DiscoveredSkill[]) {
+ *   for (const { skill, place } of await shareSkills(skills)) {
+ *     if (place?.ok === false) console.log(skill.name, place.kind, place.message);
+ *   }
  * }
  * ```
  */
@@ -256,10 +267,11 @@ export type ShareVerdictKind = ShareRefusal | SpaceRefusalKind | "name";
  * ```ts
  * import { shareSkills, shareVerdict } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skills: DiscoveredSkill[];
- * for (const one of await shareSkills(skills)) {
- *   const refused = shareVerdict(one);
- *   if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ * async function example(skills: DiscoveredSkill[]) {
+ *   for (const one of await shareSkills(skills)) {
+ *     const refused = shareVerdict(one);
+ *     if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ *   }
  * }
  * ```
  */

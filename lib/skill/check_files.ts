@@ -36,7 +36,11 @@ import { checkResources, type ResourcesReport } from "./resources.ts";
 
 /** Options of {@linkcode checkFiles}. */
 export interface CheckFilesOptions extends CheckGates {
-  /** Directory that relative paths are resolved against (default: the process cwd). */
+  /**
+   * Directory that relative paths are resolved against.
+   *
+   * @default the process cwd
+   */
   cwd?: string;
   /** Check local resource links (implied by `failOnResourceIssues`). */
   resources?: boolean;

@@ -15,9 +15,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { specFindings } from "./spec.ts";
  * const spec = specFindings("---\nname: demo\ndescription: Demo.\n---\n", { directoryName: "demo" });
- * console.log(spec.ok); // true
+ * assert.equal(spec.ok, true);
  * ```
  * @module
  */
@@ -133,7 +134,8 @@ function keyLines(yaml: string, firstLine: number): Map<string, number> {
  *
  * @example
  * ```ts
- * specFindings("---\nname: Bad_Name\ndescription: x\n---\n").findings[0].rule; // "name-charset"
+ * import assert from "node:assert/strict";
+ * assert.equal(specFindings("---\nname: Bad_Name\ndescription: x\n---\n").findings[0].rule, "name-charset");
  * ```
  */
 export function specFindings(raw: string, options: SpecOptions = {}): SpecReport {

@@ -17,9 +17,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { readSourcesFile, userSourcesFile, writeSourcesFile } from "./files.ts";
- * const file = userSourcesFile("/home/me/.dsh");
+ * const dsh = mkdtempSync(join(tmpdir(), "dsh-"));
+ * const file = userSourcesFile(dsh);
  * await writeSourcesFile(file, [...(await readSourcesFile(file)), "anthropics/skills"]);
+ * assert.deepEqual(await readSourcesFile(file), [{ repo: "anthropics/skills" }]);
+ * rmSync(dsh, { recursive: true });
  * ```
  * @module
  */
@@ -65,7 +72,8 @@ export type LockFile = Record<string, LockEntry>;
  *
  * @example
  * ```ts
- * userSourcesFile("/home/me/.dsh"); // "/home/me/.dsh/skills-anywhere/sources.json"
+ * import assert from "node:assert/strict";
+ * assert.equal(userSourcesFile("/home/me/.dsh"), "/home/me/.dsh/skills-anywhere/sources.json");
  * ```
  */
 export function userSourcesFile(dshHome: string): string {
@@ -77,7 +85,8 @@ export function userSourcesFile(dshHome: string): string {
  *
  * @example
  * ```ts
- * projectSourcesFile("/work/app"); // "/work/app/.dsh/skills-anywhere.json"
+ * import assert from "node:assert/strict";
+ * assert.equal(projectSourcesFile("/work/app"), "/work/app/.dsh/skills-anywhere.json");
  * ```
  */
 export function projectSourcesFile(projectRoot: string): string {
@@ -123,6 +132,8 @@ function specObject(spec: SourceSpec): SourceSpec {
  * symlink not to be followed, out of `root` (a project's file), or
  * unreadable. No message quotes the file's content.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
  * const bytes = await readConfigBytes("/work/app/.dsh/skills-anywhere.json");
@@ -153,9 +164,12 @@ export async function readConfigBytes(
  * `{"sources": [...]}` or a bare array; string entries become `{repo}`.
  * Throws {@linkcode SourceError} like {@linkcode readSourcesFile}.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
- * parseSourcesFile(new TextEncoder().encode('["o/r"]'), "sources.json"); // [{ repo: "o/r" }]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseSourcesFile(new TextEncoder().encode('["o/r"]'), "sources.json"), [{ repo: "o/r" }]);
  * ```
  */
 export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] {
@@ -206,9 +220,18 @@ export async function readSourcesFile(
  * the one writer (`options`: its root and mode; a link in place of the file
  * is refused).
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
- * await writeSourcesFile("/tmp/sources.json", ["o/r", { repo: "o/x", ref: "v1" }]);
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "sources-"));
+ * await writeSourcesFile(join(dir, "sources.json"), ["o/r", { repo: "o/x", ref: "v1" }]);
+ * assert.deepEqual(await readSourcesFile(join(dir, "sources.json")), [{ repo: "o/r" }, { repo: "o/x", ref: "v1" }]);
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export async function writeSourcesFile(
@@ -341,11 +364,20 @@ export async function readSyncFailures(
  * created, through the one writer. Throws a `WriteError` when the file cannot
  * be written.
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
- * await writeLock("/tmp/lock.json", {
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "state-"));
+ * await writeLock(join(dir, "lock.json"), {
  *   "github.com/o/r": { url: "https://github.com/o/r.git", sha: "0".repeat(40), syncedAt: new Date().toISOString() },
  * });
+ * assert.equal((await readLock(join(dir, "lock.json")))["github.com/o/r"]?.sha, "0".repeat(40));
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export async function writeLock(path: string, lock: LockFile): Promise<void> {
@@ -358,10 +390,11 @@ export async function writeLock(path: string, lock: LockFile): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveSource } from "./resolve.ts";
  * const a = resolveSource("o/r/skills", "/cache");
  * const b = resolveSource({ repo: "o/r", path: "skills" }, "/cache");
- * mergeSources([a], [b]).length; // 1
+ * assert.equal(mergeSources([a], [b]).length, 1);
  * ```
  */
 export function mergeSources(...lists: readonly (readonly ResolvedSource[])[]): ResolvedSource[] {

@@ -10,9 +10,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closest } from "./closest.ts";
- * closest("lsit", ["list", "show", "search"]); // ["list"]
- * closest("xlxs", ["xlsx", "docx", "pdf"]); // ["xlsx"]
+ * assert.deepEqual(closest("lsit", ["list", "show", "search"]), ["list"]);
+ * assert.deepEqual(closest("xlxs", ["xlsx", "docx", "pdf"]), ["xlsx"]);
  * ```
  * @module
  */
@@ -23,8 +24,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { editDistance } from "./closest.ts";
- * editDistance("--jsn", "--json"); // 1
+ * assert.equal(editDistance("--jsn", "--json"), 1);
  * ```
  */
 export function editDistance(a: string, b: string, limit = Infinity): number {
@@ -56,9 +58,10 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closest } from "./closest.ts";
- * closest("--jsn", ["--json", "--all"]); // ["--json"]
- * closest("zzz", ["list"]); // []
+ * assert.deepEqual(closest("--jsn", ["--json", "--all"]), ["--json"]);
+ * assert.deepEqual(closest("zzz", ["list"]), []);
  * ```
  */
 export function closest(word: string, candidates: readonly string[], max = 3): string[] {
