@@ -9,11 +9,14 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { currentDenoDir } from "./deno_dir.ts";
 
 /** The shipped modules whose examples run (the same list `deno task check` type-checks). */
 const TARGETS = ["lib/", "mcp/", "dsh/", "web/src/", "main.ts", "mod.ts"];
 
 const ROOT = new URL("..", import.meta.url).pathname;
+// Asked before HOME changes: under the fresh HOME, Deno would look for (and fill) a cache there.
+const denoDir = await currentDenoDir();
 const sandbox = realpathSync(mkdtempSync(join(tmpdir(), "doc-test-")));
 try {
   const child = new Deno.Command(Deno.execPath(), {
@@ -32,7 +35,13 @@ try {
       ...TARGETS,
     ],
     cwd: ROOT,
-    env: { HOME: sandbox, DSH_HOME: join(sandbox, ".dsh"), TMPDIR: sandbox, NO_COLOR: "1" },
+    env: {
+      HOME: sandbox,
+      DSH_HOME: join(sandbox, ".dsh"),
+      TMPDIR: sandbox,
+      DENO_DIR: denoDir,
+      NO_COLOR: "1",
+    },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",
