@@ -105,6 +105,8 @@ export interface SkillsAnywhereServerOptions {
   /**
    * The client is remote (Streamable HTTP): tool output names each skill's `skill://` URIs and
    * never a path on this machine (default `false`: local clients get the paths they open).
+   *
+   * @default {false}
    */
   remote?: boolean;
 }

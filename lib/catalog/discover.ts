@@ -540,6 +540,8 @@ export interface DiscoveryCacheOptions {
   /**
    * A file whose modification or change time is less than this many milliseconds old is read but
    * not kept (default 1000; see the module doc).
+   *
+   * @default {1000}
    */
   settleMs?: number;
   /**

@@ -67,6 +67,8 @@ export interface LoadOptions {
   /**
    * Scan every agent's project folder anywhere in the project tree, as from the project root
    * (default `false`: the working directory's folders only; see the module doc).
+   *
+   * @default {false}
    */
   wholeProject?: boolean;
 }

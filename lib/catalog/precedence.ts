@@ -84,7 +84,9 @@ export interface PrecedenceOptions {
   /**
    * The key of a skill's parsed body: equal bodies must have equal keys (equal keys need not
    * mean equal bodies; a duplicate is confirmed by real path or bundle digest). Dedupe compares
-   * only skills with the same key; a skill without one is never a duplicate. Default: none.
+   * only skills with the same key; a skill without one is never a duplicate.
+   *
+   * @default none
    */
   bodyKey?: (skill: DiscoveredSkill) => string | undefined;
   /**

@@ -637,6 +637,8 @@ export interface IndexUpdateOptions<T> {
    * alive while it waits). Work in the background that nobody waits for passes a timer that does
    * not (`node:timers`' `setTimeout(resolve, 0).unref()`), so that a process with nothing else to
    * do can end. The ranker imports nothing from `node:`: the browser page loads it too.
+   *
+   * @default a zero-delay timer
    */
   turn?: () => Promise<void>;
   /**
@@ -645,6 +647,8 @@ export interface IndexUpdateOptions<T> {
    * the list no longer names is taken as that skill, and nothing is read. It must change whenever
    * anything the ranker reads changes (name, description, `whenToUse`, `source`, `provider`,
    * body); `undefined`: no version known.
+   *
+   * @default none
    */
   key?: (skill: T) => string | undefined;
 }

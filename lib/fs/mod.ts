@@ -102,6 +102,8 @@ export interface BoundedReadOptions {
   /**
    * Follow a final symlink (default `false`: refuse it). A followed link never
    * leads under `/proc`, `/sys` or `/dev`.
+   *
+   * @default {false}
    */
   followSymlinks?: boolean;
   /** With `followSymlinks`: a real directory a followed link must resolve inside. */
@@ -448,6 +450,8 @@ export interface StreamOptions {
    * Check the handle's identity again after the last byte (default `true`).
    * A caller that re-checks every file itself afterwards (the bundle reader
    * re-walks the whole tree) may skip it.
+   *
+   * @default {true}
    */
   verifyAfter?: boolean;
 }

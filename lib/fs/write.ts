@@ -116,6 +116,8 @@ export interface WriteOptions {
   /**
    * A folder the target must lie in, through every link (default: none, any
    * folder but `/proc`, `/sys` and "/dev"). Created when missing.
+   *
+   * @default none
    */
   within?: string;
   /** How messages name `within` (default: its path), as in "leads outside the project". */

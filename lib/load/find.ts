@@ -99,6 +99,8 @@ export interface FindOptions<T extends SearchableSkill> {
   /**
    * An index the caller keeps between searches (default: none): `body` is then read only for
    * skills new to it (by object identity), and it forgets skills no longer searched.
+   *
+   * @default none
    */
   index?: SearchIndex<T>;
 }

@@ -99,6 +99,8 @@ export interface OpenOptions {
    * Where a reader that cannot see this machine's paths (a remote client) finds the skill: shown
    * instead of the directory and the path in the result, its text and its refusals (default:
    * the paths). The paths still go to `warn`.
+   *
+   * @default the paths
    */
   location?: { directory: string; path: string };
   /**

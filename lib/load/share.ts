@@ -194,6 +194,8 @@ export interface ShareOptions {
    * Reads of skill objects seen before, reused and filled in: a catalog that keeps an unchanged
    * skill as the same object across reports has only its new or changed skills read (default:
    * every skill is read).
+   *
+   * @default none
    */
   known?: WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>;
 }

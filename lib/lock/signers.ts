@@ -109,6 +109,8 @@ export interface SignersFileOptions {
    * the file itself not a link: a file a project names. Default: none, a
    * file the user names, whose final link is followed (never into `/proc`,
    * `/sys` or `/dev`).
+   *
+   * @default none
    */
   within?: string;
   /**

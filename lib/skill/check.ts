@@ -60,6 +60,8 @@ export interface CheckSkillOptions {
    * The profile the report is for (default `strict`). Under `reference` the
    * `spec` section reports extension fields as errors, as the reference
    * validator does; under every other profile they are warnings.
+   *
+   * @default {"strict"}
    */
   profile?: CheckProfile;
 }

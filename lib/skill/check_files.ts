@@ -47,6 +47,8 @@ export interface CheckFilesOptions extends CheckGates {
   /**
    * How the report's scope sentence says local links get checked (default
    * `"when resources are checked"`); a surface names its own switch.
+   *
+   * @default {"when resources are checked"}
    */
   resourcesHint?: string;
 }

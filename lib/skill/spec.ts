@@ -72,6 +72,8 @@ export interface SpecOptions {
    * The severity of `extension-field` (a top-level key outside the
    * specification's six): `"warning"` (default) follows the specification's
    * text; `"error"` gives the reference validator's verdict.
+   *
+   * @default {"warning"}
    */
   extensionSeverity?: "warning" | "error";
 }

@@ -42,12 +42,16 @@ export interface ConfigReadOptions {
   /**
    * Follow a symlink named by `path` (default `false`). The user's own files
    * may be links; a project's file is read only when it is a regular file.
+   *
+   * @default {false}
    */
   followSymlinks?: boolean;
   /**
    * The project root a project's file must really lie in (links in its
    * folders resolved, a linked `.dsh` included); default none (the user's own
    * files).
+   *
+   * @default none
    */
   root?: string;
 }

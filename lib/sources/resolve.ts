@@ -590,6 +590,8 @@ export interface ResolveOptions {
    * The directory a relative local path (`./x`, `../x`) resolves against: the
    * directory of what names it (see the module doc). Default: the working
    * directory, right only for what a person types on a command line.
+   *
+   * @default the working directory
    */
   base?: string;
 }
