@@ -124,9 +124,10 @@ export function budgetLimit(limit: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { catalogConfig, ProviderConfig } from "./config.ts";
  * const parsed = ProviderConfig.parse({ catalog: { limit: 2.5 } });
- * console.log(catalogConfig(parsed).catalog.limit); // 2
+ * assert.equal(catalogConfig(parsed).catalog.limit, 2);
  * ```
  */
 export function catalogConfig(config: ProviderConfigValue): DshConfig {

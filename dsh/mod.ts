@@ -7,8 +7,9 @@
  * ```ts
  * import * as skillsAnywhere from "./mod.ts";
  * // `ctx`: a Cordis context with dsh's SkillRegistry plugged in.
- * declare const ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> };
- * await ctx.plugin(skillsAnywhere, {});
+ * async function example(ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> }) {
+ *   await ctx.plugin(skillsAnywhere, {});
+ * }
  * ```
  * @module
  */

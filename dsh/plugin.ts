@@ -19,8 +19,9 @@
  * ```ts
  * import * as skillsAnywhere from "./plugin.ts";
  * // `ctx`: a Cordis context with dsh's SkillRegistry plugged in.
- * declare const ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> };
- * await ctx.plugin(skillsAnywhere, { catalog: { limit: 20 } });
+ * async function example(ctx: { plugin(plugin: object, config?: unknown): Promise<unknown> }) {
+ *   await ctx.plugin(skillsAnywhere, { catalog: { limit: 20 } });
+ * }
  * ```
  * @module
  */

@@ -14,9 +14,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readDshRecord } from "./record.ts";
  * const record = readDshRecord({ skillsAnywhere: { catalog: "hidden" } });
- * console.log(record.catalog); // "hidden"
+ * assert.equal(record.catalog, "hidden");
  * ```
  * @module
  */
@@ -128,8 +129,9 @@ function toDshMetadata(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readDshRecord } from "./record.ts";
- * console.log(readDshRecord(undefined)); // {}
+ * assert.deepEqual(readDshRecord(undefined), {});
  * ```
  */
 export function readDshRecord(
@@ -180,8 +182,9 @@ const BUDGET_HIDDEN_NOTE =
  * ```ts
  * import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
  * import { toCandidate } from "./record.ts";
- * declare const skill: DiscoveredSkill;
- * console.log(toCandidate(skill, "hidden", "skills-anywhere").invocation.modelInvocable); // false
+ * function example(skill: DiscoveredSkill) {
+ *   console.log(toCandidate(skill, "hidden", "skills-anywhere").invocation.modelInvocable); // false
+ * }
  * ```
  */
 export function toCandidate(
@@ -224,9 +227,9 @@ export function toCandidate(
  * ```ts
  * import type { ParsedSkill } from "../lib/skill/parse.ts";
  * import { type Candidate, toDefinition } from "./record.ts";
- * declare const candidate: Candidate;
- * declare const now: ParsedSkill;
- * console.log(toDefinition(candidate, now).content);
+ * function example(candidate: Candidate, now: ParsedSkill) {
+ *   console.log(toDefinition(candidate, now).content);
+ * }
  * ```
  */
 export function toDefinition(candidate: Candidate, now: ParsedSkill): Definition {

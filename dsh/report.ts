@@ -6,13 +6,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reportView } from "./report.ts";
  * const view = reportView(
  *   { skills: [], dropped: [], invalid: [], roots: [], complete: true },
  *   new Map(),
  *   { catalog: { limit: 50, pin: [], hide: [] }, excludeSkills: [] },
  * );
- * console.log(view.listed); // 0
+ * assert.equal(view.listed, 0);
  * ```
  * @module
  */
@@ -62,8 +63,9 @@ export interface ReportView {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { originGroup } from "./report.ts";
- * originGroup({ kind: "custom", scope: "user" }); // "User skill directories"
+ * assert.equal(originGroup({ kind: "custom", scope: "user" }), "User skill directories");
  * ```
  */
 export function originGroup(origin: Origin): string {

@@ -130,9 +130,10 @@ function hostname(host: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trustedRequest } from "./report_route.ts";
- * trustedRequest({ host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080" }); // true
- * trustedRequest({ host: "evil.example:8080" }); // false
+ * assert.equal(trustedRequest({ host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080" }), true);
+ * assert.equal(trustedRequest({ host: "evil.example:8080" }), false);
  * ```
  */
 export function trustedRequest(headers: Record<string, string | string[] | undefined>): boolean {

@@ -11,10 +11,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { catalogConfig, ProviderConfig } from "./config.ts";
  * import { settingsBase } from "./settings.ts";
  * const base = settingsBase(catalogConfig(ProviderConfig.parse({ catalog: { limit: 9 } })));
- * console.log(base.catalog.limit); // 9
+ * assert.equal(base.catalog.limit, 9);
  * ```
  * @module
  */

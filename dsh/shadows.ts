@@ -12,11 +12,12 @@
  * @example
  * ```ts
  * import { shadowedNames } from "./shadows.ts";
- * declare const registry: {
+ * async function example(registry: {
  *   list(o: { cwd?: string; scope?: unknown }): Promise<{ name: string; provider: string }[]>;
- * };
- * const shadowed = await shadowedNames(registry, "skills-anywhere", { cwd: "/repo" }, ["pdf"]);
- * console.log(shadowed.has("pdf"));
+ * }) {
+ *   const shadowed = await shadowedNames(registry, "skills-anywhere", { cwd: "/repo" }, ["pdf"]);
+ *   console.log(shadowed.has("pdf"));
+ * }
  * ```
  * @module
  */

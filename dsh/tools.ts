@@ -12,8 +12,9 @@
  * @example
  * ```ts
  * import * as tools from "./tools.ts";
- * declare const ctx: { plugin(plugin: unknown, config: unknown): Promise<unknown> };
- * await ctx.plugin(tools, { findLimit: 5 });
+ * async function example(ctx: { plugin(plugin: unknown, config: unknown): Promise<unknown> }) {
+ *   await ctx.plugin(tools, { findLimit: 5 });
+ * }
  * ```
  * @module
  */
@@ -333,8 +334,9 @@ function registerOpen(ctx: ToolsContext, provider: string): void {
  * @example
  * ```ts
  * import { apply } from "./tools.ts";
- * declare const ctx: Parameters<typeof apply>[0];
- * apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true, provider: "skills-anywhere" });
+ * function example(ctx: Parameters<typeof apply>[0]) {
+ *   apply(ctx, { findLimit: 10, findMaxLimit: 50, find: true, open: true, provider: "skills-anywhere" });
+ * }
  * ```
  */
 export function apply(ctx: PluginContext, config: ToolsConfigValue): void {

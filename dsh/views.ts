@@ -7,10 +7,11 @@
  * ```ts
  * import type { DiscoveryReport } from "../lib/catalog/discover.ts";
  * import { ProjectViews } from "./views.ts";
- * declare const report: DiscoveryReport;
- * const views = new ProjectViews();
- * const states = views.remember("/repo", report, { limit: 1, pin: [], hide: [] });
- * console.log(views.state("/repo", "pdf"), states.size);
+ * function example(report: DiscoveryReport) {
+ *   const views = new ProjectViews();
+ *   const states = views.remember("/repo", report, { limit: 1, pin: [], hide: [] });
+ *   console.log(views.state("/repo", "pdf"), states.size);
+ * }
  * ```
  * @module
  */

@@ -42,8 +42,9 @@ export interface Failure<K extends string = string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failure } from "./errors.ts";
- * console.log(failure("missing", "no such file").kind); // "missing"
+ * assert.equal(failure("missing", "no such file").kind, "missing");
  * ```
  */
 export function failure<K extends string>(kind: K, message: string): Failure<K> {

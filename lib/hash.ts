@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./hash.ts";
- * console.log(sha256Hex("")); // "e3b0c442…b855"
+ * assert.equal(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
  * ```
  * @module
  */
@@ -51,8 +52,9 @@ export function createDigest(algorithm: "sha1" | "sha256"): Digest {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { digestHex } from "./hash.ts";
- * console.log(digestHex("sha1", "abc")); // "a9993e36…9cd0d89d"
+ * assert.equal(digestHex("sha1", "abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
  * ```
  */
 export function digestHex(algorithm: "sha1" | "sha256", data: Uint8Array | string): string {
@@ -68,8 +70,9 @@ export function digestHex(algorithm: "sha1" | "sha256", data: Uint8Array | strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { randomHex } from "./hash.ts";
- * randomHex(4).length; // 8
+ * assert.equal(randomHex(4).length, 8);
  * ```
  */
 export function randomHex(bytes: number): string {

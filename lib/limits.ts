@@ -7,8 +7,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatBytes, MAX_BUNDLE_SKILL_BYTES } from "./limits.ts";
- * console.log(`SKILL.md exceeds ${formatBytes(MAX_BUNDLE_SKILL_BYTES)}`); // "… 128 KiB"
+ * assert.equal(`SKILL.md exceeds ${formatBytes(MAX_BUNDLE_SKILL_BYTES)}`, "SKILL.md exceeds 128 KiB");
  * ```
  * @module
  */
@@ -92,8 +93,9 @@ export const MAX_FALLBACK_NAME_LENGTH = 128;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatBytes } from "./limits.ts";
- * console.log(formatBytes(32 * 1024 * 1024)); // "32 MiB"
+ * assert.equal(formatBytes(32 * 1024 * 1024), "32 MiB");
  * ```
  */
 export function formatBytes(bytes: number): string {

@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareCodeUnits } from "./util.ts";
- * console.log(["b", "B", "a"].sort(compareCodeUnits)); // ["B", "a", "b"]
+ * assert.deepEqual(["b", "B", "a"].sort(compareCodeUnits), ["B", "a", "b"]);
  * ```
  * @module
  */
@@ -23,8 +24,9 @@ export const silentLog: Log = () => {};
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareCodeUnits } from "./util.ts";
- * console.log(compareCodeUnits("a", "b")); // -1
+ * assert.equal(compareCodeUnits("a", "b"), -1);
  * ```
  */
 export function compareCodeUnits(a: string, b: string): number {
@@ -177,8 +179,9 @@ function jsonErrorOffset(text: string): number | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notJsonMessage } from "./util.ts";
- * console.log(notJsonMessage('"AWS_SECRET=x" junk')); // "not valid JSON (line 1, column 16)"
+ * assert.equal(notJsonMessage('"AWS_SECRET=x" junk'), "not valid JSON (line 1, column 16)");
  * ```
  */
 export function notJsonMessage(text: string): string {
@@ -200,9 +203,10 @@ export function notJsonMessage(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tryParseJsonBytes } from "./util.ts";
  * const read = tryParseJsonBytes(new TextEncoder().encode('{"a":1}'));
- * console.log(read.ok ? read.value : read.message); // { a: 1 }
+ * assert.deepEqual(read.ok ? read.value : read.message, { a: 1 });
  * ```
  */
 export function tryParseJsonBytes(bytes: Uint8Array): JsonBytes {

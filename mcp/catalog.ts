@@ -52,7 +52,11 @@ export interface ServedCatalogOptions {
   cacheMs?: number;
   /** Serve only what this project lock allows. */
   lock?: LockGate;
-  /** The live catalog's own options (`mode: "poll"` polls every folder; default: watch). */
+  /**
+   * The live catalog's own options (`mode: "poll"` polls every folder).
+   *
+   * @default {{ mode: "watch" }}
+   */
   live?: Omit<LiveCatalogOptions, "cwd" | "log">;
 }
 

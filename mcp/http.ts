@@ -76,7 +76,11 @@ export const DEFAULT_HTTP_HOST = "127.0.0.1";
 
 /** Options of {@linkcode listenHttp}. */
 export interface HttpOptions {
-  /** The interface to bind (default `127.0.0.1`). */
+  /**
+   * The interface to bind.
+   *
+   * @default {"127.0.0.1"}
+   */
   host?: string;
   /** The port; 0 picks a free one (the bound URL says which). */
   port: number;
@@ -85,12 +89,16 @@ export interface HttpOptions {
   /**
    * Most connections open at once (default `DEFAULT_HTTP_MAX_CONNECTIONS`, 256); one more is
    * answered 503 with `Retry-After` and closed.
+   *
+   * @default {DEFAULT_HTTP_MAX_CONNECTIONS}
    */
   maxConnections?: number;
   /**
    * Longest wait, in milliseconds, for a request's headers, and then again for its body (default
    * `DEFAULT_HTTP_REQUEST_TIMEOUT_MS`, 10 s); a slower client is answered 408 and closed. Answers
    * (event streams included) are never cut by it.
+   *
+   * @default {DEFAULT_HTTP_REQUEST_TIMEOUT_MS}
    */
   requestTimeoutMs?: number;
   /** Out-of-band errors of the handler (reporting only). */

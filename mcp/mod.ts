@@ -16,7 +16,10 @@
  * @example
  * ```ts
  * import { runStdio } from "./mod.ts";
- * await runStdio({ cwd: "/repo" });
+ * // Type-checked, not run by the doc test: it serves on this process's stdin and stdout.
+ * async function serve() {
+ *   await runStdio({ cwd: "/repo" });
+ * }
  * ```
  * @module
  */
@@ -137,7 +140,10 @@ function signalled(): Promise<void> {
  * @example
  * ```ts
  * import { runHttp } from "./mod.ts";
- * await runHttp({ cwd: "/repo", port: 0, onListening: (e) => console.error(e.url) });
+ * // Type-checked, not run by the doc test: it serves until SIGINT or SIGTERM.
+ * async function serve() {
+ *   await runHttp({ cwd: "/repo", port: 0, onListening: (e) => console.error(e.url) });
+ * }
  * ```
  */
 export async function runHttp(options: HttpServeOptions): Promise<void> {

@@ -17,9 +17,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { batchesAllowed, paramsRefusal } from "./protocol.ts";
  * console.log(batchesAllowed("2025-03-26"), batchesAllowed("2025-11-25")); // true false
- * console.log(paramsRefusal({ jsonrpc: "2.0", id: 1, method: "ping", params: [1] })?.error.code); // -32602
+ * assert.equal(paramsRefusal({ jsonrpc: "2.0", id: 1, method: "ping", params: [1] })?.error.code, -32602);
  * ```
  * @module
  */
@@ -47,8 +48,9 @@ export interface ErrorResponse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { batchesAllowed } from "./protocol.ts";
- * batchesAllowed(undefined); // false
+ * assert.equal(batchesAllowed(undefined), false);
  * ```
  */
 export function batchesAllowed(version: string | undefined): boolean {
@@ -90,8 +92,9 @@ export function isRequestId(id: unknown): id is string | number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { paramsRefusal } from "./protocol.ts";
- * paramsRefusal({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }); // undefined
+ * assert.equal(paramsRefusal({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }), undefined);
  * ```
  */
 export function paramsRefusal(message: unknown): ErrorResponse | undefined {
@@ -205,9 +208,10 @@ export interface HttpRefusal {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { httpRefusal } from "./protocol.ts";
  * const body = new TextEncoder().encode('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
- * console.log(httpRefusal(body, "2025-11-25")?.status); // 400
+ * assert.equal(httpRefusal(body, "2025-11-25")?.status, 400);
  * ```
  */
 export function httpRefusal(

@@ -72,17 +72,37 @@ export const stderrLog: Log = (_level, message) => {
 
 /** Options of {@linkcode createSkillsAnywhereServer}. */
 export interface SkillsAnywhereServerOptions {
-  /** Working directory (project selection); default the process cwd. */
+  /**
+   * Working directory (project selection).
+   *
+   * @default the process cwd
+   */
   cwd?: string;
   /** Raw configuration (shared `.agents` folders default on), or an already resolved one. */
   config?: RawConfig | ResolvedConfig;
-  /** Diagnostics sink, adding its own prefix (default {@linkcode stderrLog}). */
+  /**
+   * Diagnostics sink, adding its own prefix.
+   *
+   * @default {stderrLog}
+   */
   log?: Log;
-  /** Polling interval of the catalog's fallback in ms (default 2000; see lib/catalog/live.ts). */
+  /**
+   * Polling interval of the catalog's fallback in ms (see lib/catalog/live.ts).
+   *
+   * @default {2000}
+   */
   cacheMs?: number;
-  /** Default `find_skills` limit (default 10). */
+  /**
+   * Default `find_skills` limit.
+   *
+   * @default {10}
+   */
   findLimit?: number;
-  /** Largest `limit` accepted (default 200). */
+  /**
+   * Largest `limit` accepted.
+   *
+   * @default {200}
+   */
   maxLimit?: number;
   /** Serve only what the project lock at this path allows (`mcp --locked`); ignored with `catalog`. */
   lockFile?: string;
@@ -91,6 +111,8 @@ export interface SkillsAnywhereServerOptions {
   /**
    * The client is remote (Streamable HTTP): tool output names each skill's `skill://` URIs and
    * never a path on this machine (default `false`: local clients get the paths they open).
+   *
+   * @default {false}
    */
   remote?: boolean;
 }

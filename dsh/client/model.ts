@@ -7,10 +7,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matches, parseBudget, pinned } from "./model.ts";
- * matches({ name: "pdf", description: "PDF forms", origin: "codex (user)" }, "forms codex"); // true
- * parseBudget("12"); // 12
- * pinned({ limit: 3, pin: [], hide: ["pdf"] }, "pdf"); // { limit: 3, pin: ["pdf"], hide: [] }
+ * assert.equal(matches({ name: "pdf", description: "PDF forms", origin: "codex (user)" }, "forms codex"), true);
+ * assert.equal(parseBudget("12"), 12);
+ * assert.deepEqual(pinned({ limit: 3, pin: [], hide: ["pdf"] }, "pdf"), { limit: 3, pin: ["pdf"], hide: [] });
  * ```
  * @module
  */

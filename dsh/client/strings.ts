@@ -96,8 +96,9 @@ export const STRINGS: { en: Record<StringKey, string>; zh: Record<StringKey, str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fill } from "./strings.ts";
- * fill("{n} skills", { n: 3 }); // "3 skills"
+ * assert.equal(fill("{n} skills", { n: 3 }), "3 skills");
  * ```
  */
 export function fill(text: string, values: Record<string, string | number> = {}): string {

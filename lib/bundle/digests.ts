@@ -27,9 +27,17 @@ export interface CachedDigest {
 
 /** Options of {@linkcode DigestCache}. */
 export interface DigestCacheOptions {
-  /** Most files kept; the oldest is forgotten first (default 200,000). */
+  /**
+   * Most files kept; the oldest is forgotten first.
+   *
+   * @default {200_000}
+   */
   maxEntries?: number;
-  /** A file changed less than this many milliseconds ago is not kept (default 1000). */
+  /**
+   * A file changed less than this many milliseconds ago is not kept.
+   *
+   * @default {1000}
+   */
   settleMs?: number;
 }
 

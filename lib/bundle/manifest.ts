@@ -331,8 +331,9 @@ export function assertNoFileIsDirectory(paths: readonly string[]): void {
  * @example
  * ```ts
  * import { type BundleManifest, compareManifests } from "./manifest.ts";
- * declare const reviewed: BundleManifest, current: BundleManifest;
- * compareManifests(reviewed, current).changed; // ["scripts/review.py"]
+ * function example(reviewed: BundleManifest, current: BundleManifest) {
+ *   compareManifests(reviewed, current).changed; // ["scripts/review.py"]
+ * }
  * ```
  */
 export function compareManifests(

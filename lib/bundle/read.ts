@@ -7,8 +7,11 @@
  * @example
  * ```ts
  * import { readBundle } from "./read.ts";
- * const { manifest, skillBytes } = await readBundle("/skills/pdf-forms");
- * console.log(manifest.sha256, skillBytes.length);
+ * // Type-checked, not run by the doc test: it reads the skill folder /skills/pdf-forms.
+ * async function example() {
+ *   const { manifest, skillBytes } = await readBundle("/skills/pdf-forms");
+ *   console.log(manifest.sha256, skillBytes.length);
+ * }
  * ```
  * @module
  */
@@ -61,8 +64,9 @@ export const READ_MESSAGES: Readonly<Record<FixedKind, string>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NO_SUCH_DIRECTORY } from "./read.ts";
- * console.log(NO_SUCH_DIRECTORY); // "No such directory"
+ * assert.equal(NO_SUCH_DIRECTORY, "No such directory");
  * ```
  */
 export const NO_SUCH_DIRECTORY = "No such directory";
@@ -77,8 +81,9 @@ function refuse(kind: FixedKind): BundleError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notDirectory } from "./read.ts";
- * notDirectory("/nonexistent").message; // "No such directory"
+ * assert.equal(notDirectory("/nonexistent").message, "No such directory");
  * ```
  */
 export function notDirectory(path: string): BundleError {

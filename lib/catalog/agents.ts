@@ -21,9 +21,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { agentById, AGENTS } from "./agents.ts";
- * agentById("codex")?.user; // ".codex/skills"
- * AGENTS.length; // 72
+ * assert.equal(agentById("codex")?.user, ".codex/skills");
+ * assert.equal(AGENTS.length, 72);
  * ```
  * @module
  */
@@ -321,7 +322,8 @@ const BY_ID = new Map(AGENTS.map((row) => [row.id, row]));
  *
  * @example
  * ```ts
- * agentById("claude-code")?.label; // "Claude Code"
+ * import assert from "node:assert/strict";
+ * assert.equal(agentById("claude-code")?.label, "Claude Code");
  * ```
  */
 export function agentById(id: string): AgentRow | undefined {

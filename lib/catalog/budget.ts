@@ -7,8 +7,10 @@
  * @example
  * ```ts
  * import { applyCatalogBudget, type BudgetSkill } from "./budget.ts";
- * declare const skills: BudgetSkill[]; // in precedence order
- * applyCatalogBudget(skills, { limit: 2, pin: new Set(), hide: new Set() });
+ * // in precedence order
+ * function example(skills: BudgetSkill[]) {
+ *   applyCatalogBudget(skills, { limit: 2, pin: new Set(), hide: new Set() });
+ * }
  * ```
  * @module
  */

@@ -13,9 +13,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveConfig } from "./config.ts";
  * const config = resolveConfig({ sharedDirs: true }, { HOME: "/home/me" });
- * config.cacheDir; // "/home/me/.dsh/skills-anywhere/cache"
+ * assert.equal(config.cacheDir, "/home/me/.dsh/skills-anywhere/cache");
  * ```
  * @module
  */
@@ -77,8 +78,9 @@ export interface ConfigField {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CONFIG_FIELDS } from "./config.ts";
- * console.log(CONFIG_FIELDS.syncTimeoutMs.default); // 120000
+ * assert.equal(CONFIG_FIELDS.syncTimeoutMs.default, 120000);
  * ```
  */
 export const CONFIG_FIELDS = {

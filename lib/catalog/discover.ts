@@ -167,7 +167,11 @@ export interface DiscoverOptions {
   log?: Log;
   /** Called as files are read: (read so far, total found). */
   onProgress?: (done: number, total: number) => void;
-  /** Keeps walks and parses between discoveries (see the module doc). Default: none. */
+  /**
+   * Keeps walks and parses between discoveries (see the module doc).
+   *
+   * @default none
+   */
   cache?: DiscoveryCache;
 }
 
@@ -536,9 +540,15 @@ export interface DiscoveryCacheOptions {
   /**
    * A file whose modification or change time is less than this many milliseconds old is read but
    * not kept (default 1000; see the module doc).
+   *
+   * @default {1000}
    */
   settleMs?: number;
-  /** Called with the path of each skill file actually read (to count reads). Default: none. */
+  /**
+   * Called with the path of each skill file actually read (to count reads).
+   *
+   * @default none
+   */
   onRead?: (path: string) => void;
 }
 
@@ -583,12 +593,13 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { discover, DiscoveryCache } from "./discover.ts";
  * const cache = new DiscoveryCache({ onRead: (path) => console.log("read", path) });
  * const first = await discover([], { cache });
  * cache.forget(["/home/me/.claude/skills/pdf/SKILL.md"]);
  * const second = await discover([], { cache });
- * console.log(first.skills.length === second.skills.length); // true
+ * assert.equal(first.skills.length === second.skills.length, true);
  * ```
  */
 export class DiscoveryCache {

@@ -93,19 +93,47 @@ export interface LiveCatalogOptions {
    * catalog's life, and `cwd` defaults to `project.cwd` (default: resolved from `cwd`).
    */
   project?: Project;
-  /** Diagnostics sink (default: nowhere). */
+  /**
+   * Diagnostics sink.
+   *
+   * @default nowhere
+   */
   log?: Log;
-  /** `watch` (default): watch folders, polling only as the fallback; `poll`: poll every folder. */
+  /**
+   * `watch`: watch folders, polling only as the fallback; `poll`: poll every folder.
+   *
+   * @default {"watch"}
+   */
   mode?: "watch" | "poll";
-  /** The polling interval of the fallback, in milliseconds (default 2000). */
+  /**
+   * The polling interval of the fallback, in milliseconds.
+   *
+   * @default {2000}
+   */
   pollMs?: number;
-  /** How long events are gathered before they are applied, in milliseconds (default 100, at most 200). */
+  /**
+   * How long events are gathered before they are applied, in milliseconds (at most 200).
+   *
+   * @default {100}
+   */
   debounceMs?: number;
-  /** Most folders watched at once (default 64); the others are polled. */
+  /**
+   * Most folders watched at once; the others are polled.
+   *
+   * @default {64}
+   */
   maxWatchers?: number;
-  /** The read cache's settle time (see {@linkcode DiscoveryCacheOptions.settleMs}; default 1000). */
+  /**
+   * The read cache's settle time (see {@linkcode DiscoveryCacheOptions.settleMs}).
+   *
+   * @default {1000}
+   */
   settleMs?: number;
-  /** Called with each skill file read and parsed (to count reads). Default: none. */
+  /**
+   * Called with each skill file read and parsed (to count reads).
+   *
+   * @default none
+   */
   onRead?: (path: string) => void;
 }
 

@@ -67,17 +67,27 @@ export interface LoadOptions {
    * `cwd`, when one is given.
    */
   project?: Project;
-  /** Where warnings and progress lines go (default: nowhere). */
+  /**
+   * Where warnings and progress lines go.
+   *
+   * @default nowhere
+   */
   log?: Log;
   /** Stops discovery; the promise then rejects. */
   signal?: AbortSignal;
-  /** The project lock's names, when the caller has read the lock (default: read at the root). */
+  /**
+   * The project lock's names, when the caller has read the lock.
+   *
+   * @default read at the root
+   */
   locked?: LockedNames;
   /** Called as skill files are read: how many of how many. */
   onProgress?: (done: number, total: number) => void;
   /**
    * Scan every agent's project folder anywhere in the project tree, as from the project root
    * (default `false`: the working directory's folders only; see the module doc).
+   *
+   * @default {false}
    */
   wholeProject?: boolean;
 }

@@ -88,8 +88,9 @@ function missOf(root: string, entry: DirEntry): NearMiss | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nearMisses } from "./near.ts";
- * nearMisses(["/nonexistent"]); // []
+ * assert.deepEqual(nearMisses(["/nonexistent"]), []);
  * ```
  */
 export function nearMisses(roots: readonly string[]): NearMiss[] {

@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { originLabel } from "./origin.ts";
- * originLabel({ kind: "agent", agent: "codex", scope: "user" }); // "codex (user)"
+ * assert.equal(originLabel({ kind: "agent", agent: "codex", scope: "user" }), "codex (user)");
  * ```
  * @module
  */

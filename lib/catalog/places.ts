@@ -76,9 +76,17 @@ export interface ProjectTree {
 export interface TreeOptions {
   /** The agents whose project folders count (those in force). */
   agents: readonly AgentRow[];
-  /** Deepest folder listed, the root being 0 (default {@linkcode MAX_PROJECT_TREE_DEPTH}). */
+  /**
+   * Deepest folder listed, the root being 0.
+   *
+   * @default {MAX_PROJECT_TREE_DEPTH}
+   */
   maxDepth?: number;
-  /** Most entries listed in all (default {@linkcode MAX_PROJECT_TREE_ENTRIES}). */
+  /**
+   * Most entries listed in all.
+   *
+   * @default {MAX_PROJECT_TREE_ENTRIES}
+   */
   maxEntries?: number;
 }
 
@@ -189,8 +197,9 @@ function projectRelative(root: string, path: string): string {
  * ```ts
  * import { placeCollisions } from "./places.ts";
  * import type { DiscoveredSkill } from "./discover.ts";
- * declare const skills: DiscoveredSkill[];
- * for (const c of placeCollisions(skills, "/repo")) console.log(c.name, c.places.length);
+ * function example(skills: DiscoveredSkill[]) {
+ *   for (const c of placeCollisions(skills, "/repo")) console.log(c.name, c.places.length);
+ * }
  * ```
  */
 export function placeCollisions(

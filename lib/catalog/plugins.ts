@@ -315,7 +315,10 @@ function parseInstall(
  * @example
  * ```ts
  * import { projectEnabledPlugins } from "./plugins.ts";
- * projectEnabledPlugins("/repo"); // ["helper@team-marketplace"]
+ * // Type-checked, not run by the doc test: it reads the settings of the project at /repo.
+ * function example() {
+ *   projectEnabledPlugins("/repo"); // ["helper@team-marketplace"]
+ * }
  * ```
  */
 export function projectEnabledPlugins(projectRoot: string): string[] {

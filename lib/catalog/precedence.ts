@@ -39,8 +39,9 @@
  * ```ts
  * import { applyPrecedence } from "./precedence.ts";
  * import type { DiscoveredSkill } from "./discover.ts";
- * declare const found: DiscoveredSkill[];
- * const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
+ * async function example(found: DiscoveredSkill[]) {
+ *   const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
+ * }
  * ```
  * @module
  */
@@ -83,10 +84,16 @@ export interface PrecedenceOptions {
   /**
    * The key of a skill's parsed body: equal bodies must have equal keys (equal keys need not
    * mean equal bodies; a duplicate is confirmed by real path or bundle digest). Dedupe compares
-   * only skills with the same key; a skill without one is never a duplicate. Default: none.
+   * only skills with the same key; a skill without one is never a duplicate.
+   *
+   * @default none
    */
   bodyKey?: (skill: DiscoveredSkill) => string | undefined;
-  /** The project lock's place of each published name: that skill keeps the name. Default: none. */
+  /**
+   * The project lock's place of each published name: that skill keeps the name.
+   *
+   * @default none
+   */
   locked?: LockedNames;
 }
 
@@ -102,8 +109,9 @@ function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
  * ```ts
  * import { renamePrefix } from "./precedence.ts";
  * import type { DiscoveredSkill } from "./discover.ts";
- * declare const skill: DiscoveredSkill;
- * renamePrefix(skill); // "codex" for a skill of the codex agent's folder
+ * function example(skill: DiscoveredSkill) {
+ *   renamePrefix(skill); // "codex" for a skill of the codex agent's folder
+ * }
  * ```
  */
 export function renamePrefix(skill: DiscoveredSkill): string {
@@ -160,9 +168,10 @@ function rename(skill: DiscoveredSkill, newName: string, because: RenameReason):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyPrecedence } from "./precedence.ts";
  * const { skills } = await applyPrecedence([], { dedupe: true, excludeSkills: [] });
- * console.log(skills.length); // 0
+ * assert.equal(skills.length, 0);
  * ```
  */
 export async function applyPrecedence(

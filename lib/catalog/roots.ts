@@ -113,7 +113,11 @@ export interface RootInputs {
   sources: readonly SourceRoot[];
   /** The project tree, walked: its agent folders below the root are roots too (see the module doc). */
   tree?: ProjectTree;
-  /** Where warnings about Claude Code's plugin files go (default: nowhere). */
+  /**
+   * Where warnings about Claude Code's plugin files go.
+   *
+   * @default nowhere
+   */
   log?: Log;
 }
 
@@ -203,9 +207,10 @@ export function buildRoots(config: ResolvedConfig, inputs: RootInputs): Root[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { agentsInForce } from "./roots.ts";
  * import { resolveConfig } from "./config.ts";
- * agentsInForce(resolveConfig({ excludeAgents: ["codex"] })).some((a) => a.id === "codex"); // false
+ * assert.equal(agentsInForce(resolveConfig({ excludeAgents: ["codex"] })).some((a) => a.id === "codex"), false);
  * ```
  */
 export function agentsInForce(config: ResolvedConfig): AgentRow[] {
@@ -220,8 +225,9 @@ export function agentsInForce(config: ResolvedConfig): AgentRow[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isHome } from "./roots.ts";
- * isHome("/home/me/", "/home/me"); // true
+ * assert.equal(isHome("/home/me/", "/home/me"), true);
  * ```
  */
 export function isHome(projectRoot: string, home: string): boolean {

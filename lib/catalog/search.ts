@@ -68,9 +68,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryTerms, searchSkills } from "./search.ts";
- * queryTerms("PDF forms, pdf!"); // ["pdf", "forms"]
- * queryTerms("write the tests"); // ["write", "tests"]
+ * assert.deepEqual(queryTerms("PDF forms, pdf!"), ["pdf", "forms"]);
+ * assert.deepEqual(queryTerms("write the tests"), ["write", "tests"]);
  * ```
  * @module
  */
@@ -123,8 +124,9 @@ export interface SearchOptions<T> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STOP_WORDS } from "./search.ts";
- * STOP_WORDS.has("the"); // true
+ * assert.equal(STOP_WORDS.has("the"), true);
  * ```
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -274,8 +276,9 @@ function parseQuery(query: string): { terms: Term[]; phrases: number[][] } {
  *
  * @example
  * ```ts
- * queryTerms("a"); // []
- * queryTerms("the and"); // []
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(queryTerms("a"), []);
+ * assert.deepEqual(queryTerms("the and"), []);
  * ```
  */
 export function queryTerms(query: string): string[] {
@@ -364,8 +367,9 @@ interface Doc {
  * @example
  * ```ts
  * import { type SearchableSkill, searchSkills } from "./search.ts";
- * declare const skills: SearchableSkill[];
- * searchSkills(skills, "react testing", 2).map((m) => m.skill.name); // ["react-testing", "react"]
+ * function example(skills: SearchableSkill[]) {
+ *   searchSkills(skills, "react testing", 2).map((m) => m.skill.name); // ["react-testing", "react"]
+ * }
  * ```
  */
 export function searchSkills<T extends SearchableSkill>(
@@ -622,13 +626,19 @@ function nextTurn(): Promise<void> {
 
 /** Options of {@linkcode SearchIndex.updateAsync}. */
 export interface IndexUpdateOptions<T> {
-  /** Gives the event loop a turn after this many new skills (default 500). */
+  /**
+   * Gives the event loop a turn after this many new skills.
+   *
+   * @default {500}
+   */
   yieldEvery?: number;
   /**
    * How the event loop is given a turn (default: a zero-delay timer, which keeps the process
    * alive while it waits). Work in the background that nobody waits for passes a timer that does
    * not (`node:timers`' `setTimeout(resolve, 0).unref()`), so that a process with nothing else to
    * do can end. The ranker imports nothing from `node:`: the browser page loads it too.
+   *
+   * @default a zero-delay timer
    */
   turn?: () => Promise<void>;
   /**
@@ -637,6 +647,8 @@ export interface IndexUpdateOptions<T> {
    * the list no longer names is taken as that skill, and nothing is read. It must change whenever
    * anything the ranker reads changes (name, description, `whenToUse`, `source`, `provider`,
    * body); `undefined`: no version known.
+   *
+   * @default none
    */
   key?: (skill: T) => string | undefined;
 }
@@ -653,11 +665,12 @@ export interface IndexUpdateOptions<T> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SearchIndex } from "./search.ts";
  * const skills = [{ name: "xlsx", description: "Spreadsheets." }, { name: "pdf", description: "PDF." }];
  * const index = new SearchIndex<(typeof skills)[number]>();
  * index.update(skills, (s) => (s.name === "xlsx" ? "Open Excel files." : undefined));
- * index.search("excel", 5).map((m) => m.skill.name); // ["xlsx"]
+ * assert.deepEqual(index.search("excel", 5).map((m) => m.skill.name), ["xlsx"]);
  * ```
  */
 export class SearchIndex<T extends SearchableSkill> {

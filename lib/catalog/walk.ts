@@ -22,7 +22,10 @@
  * @example
  * ```ts
  * import { walkRoot } from "./walk.ts";
- * const found = await walkRoot({ path: "/home/me/.claude/skills", mode: "flat", maxDepth: 1 });
+ * // Type-checked, not run by the doc test: it walks the reader's ~/.claude/skills.
+ * async function example() {
+ *   const found = await walkRoot({ path: "/home/me/.claude/skills", mode: "flat", maxDepth: 1 });
+ * }
  * ```
  * @module
  */

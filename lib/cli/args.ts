@@ -236,9 +236,12 @@ function spelled(rawName: string): string {
  * Parses `argv` (without the program name). `optionsOf` names the options a
  * command takes, for the suggestion after an unknown option (default: all).
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
- * parseCommandLine(["--version"]).values.version; // true
+ * import assert from "node:assert/strict";
+ * assert.equal(parseCommandLine(["--version"]).values.version, true);
  * ```
  */
 export function parseCommandLine(
@@ -282,9 +285,14 @@ export function parseCommandLine(
 /**
  * Refuses options that `command` does not take, naming where they belong.
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
- * assertOptions("list", { lenient: true }, ["json"]); // throws "list does not take --lenient"
+ * import assert from "node:assert/strict";
+ * assert.throws(() => assertOptions("list", { lenient: true }, ["json"]), {
+ *   message: "list does not take --lenient",
+ * });
  * ```
  */
 export function assertOptions(

@@ -77,6 +77,8 @@ async function readReviewedManifest(path: string, directory: string): Promise<Bu
 /**
  * Runs `bundle`; returns the exit code (0 generated or matching, 1 differs, 2 refused).
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
  * import { runBundle } from "./bundle.ts";

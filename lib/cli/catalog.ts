@@ -7,8 +7,9 @@
  * ```ts
  * import { cliCatalog } from "./catalog.ts";
  * import type { Io } from "./io.ts";
- * declare const io: Io;
- * const { report, show } = await cliCatalog("/repo", io);
+ * async function example(io: Io) {
+ *   const { report, show } = await cliCatalog("/repo", io);
+ * }
  * ```
  * @module
  */
@@ -55,8 +56,9 @@ export function stderrWarn(io: Io): (message: string) => void {
  * @example
  * ```ts
  * import type { UntrustedProject } from "../sources/collect.ts";
- * declare const untrusted: UntrustedProject;
- * untrustedNotice(untrusted, "/home/me");
+ * function example(untrusted: UntrustedProject) {
+ *   untrustedNotice(untrusted, "/home/me");
+ * }
  * ```
  */
 export function untrustedNotice(untrusted: UntrustedProject, home: string): string {
@@ -98,9 +100,10 @@ export interface FailedSource {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failedSources } from "./catalog.ts";
  * const failed = await failedSources([], "/home/me/.dsh/skills-anywhere/lock.json");
- * console.log(failed.length); // 0
+ * assert.equal(failed.length, 0);
  * ```
  */
 export async function failedSources(
@@ -190,9 +193,10 @@ export interface HiddenRow {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hiddenSections } from "./catalog.ts";
  * import { styles } from "./style.ts";
- * hiddenSections([], (p) => p, styles(false)); // []
+ * assert.deepEqual(hiddenSections([], (p) => p, styles(false)), []);
  * ```
  */
 export function hiddenSections(

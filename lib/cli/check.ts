@@ -47,6 +47,8 @@ function selectProfile(values: OptionValues): CheckProfile {
 /**
  * Runs `check`; returns the exit code (0 all passed, 1 a file failed, 2 an input error).
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
  * import { runCheck } from "./check.ts";

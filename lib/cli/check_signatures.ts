@@ -10,9 +10,10 @@
  * ```ts
  * import { checkSignatures, signersForCheck } from "./check_signatures.ts";
  * import type { FileCheckReport } from "../skill/check_files.ts";
- * declare const report: FileCheckReport;
- * const signers = await signersForCheck({ "allowed-signers": "allowed_signers" }, "/repo");
- * if (signers !== undefined) console.log(await checkSignatures(report, signers, "/repo"));
+ * async function example(report: FileCheckReport) {
+ *   const signers = await signersForCheck({ "allowed-signers": "allowed_signers" }, "/repo");
+ *   if (signers !== undefined) console.log(await checkSignatures(report, signers, "/repo"));
+ * }
  * ```
  * @module
  */
@@ -52,6 +53,8 @@ async function namedSigners(path: string): Promise<string> {
  * signers file throws its one line (exit 2); an invalid lock is not
  * `check`'s concern and is passed over.
  *
+ * @throws {KindError} On an expected failure (its `kind` says which).
+ *
  * @example
  * ```ts
  * import { signersForCheck } from "./check_signatures.ts";
@@ -81,8 +84,9 @@ export async function signersForCheck(
  * ```ts
  * import { checkSignatures } from "./check_signatures.ts";
  * import type { FileCheckReport } from "../skill/check_files.ts";
- * declare const report: FileCheckReport;
- * const entries = await checkSignatures(report, { text: "", require: false }, "/repo");
+ * async function example(report: FileCheckReport) {
+ *   const entries = await checkSignatures(report, { text: "", require: false }, "/repo");
+ * }
  * ```
  */
 export async function checkSignatures(
@@ -113,8 +117,9 @@ export async function checkSignatures(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signatureLevel } from "./check_signatures.ts";
- * signatureLevel({ path: "SKILL.md", status: "unsigned", kind: "unsigned", message: "" }, false); // "note"
+ * assert.equal(signatureLevel({ path: "SKILL.md", status: "unsigned", kind: "unsigned", message: "" }, false), "note");
  * ```
  */
 export function signatureLevel(entry: SignatureEntry, require: boolean): SarifLevel | undefined {

@@ -16,8 +16,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { COMMANDS } from "./commands.ts";
- * console.log(Object.keys(COMMANDS).includes("list")); // true
+ * assert.equal(Object.keys(COMMANDS).includes("list"), true);
  * ```
  * @module
  */
@@ -649,8 +650,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { commandNamed } from "./commands.ts";
- * commandNamed("rm"); // "remove"
+ * assert.equal(commandNamed("rm"), "remove");
  * ```
  */
 export function commandNamed(name: string): string | undefined {
@@ -663,8 +665,9 @@ export function commandNamed(name: string): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ownersOf } from "./commands.ts";
- * ownersOf("against"); // ["bundle"]
+ * assert.deepEqual(ownersOf("against"), ["bundle"]);
  * ```
  */
 export function ownersOf(option: OptionName): string[] {

@@ -11,7 +11,10 @@
  * ```ts
  * import { runDoctor } from "./doctor.ts";
  * import { processIo } from "./io.ts";
- * const code = await runDoctor([], { json: true }, "/repo", processIo()); // always 0
+ * // Type-checked, not run by the doc test: it runs the command on the project at /repo and the user's home, printing to this process's stdout.
+ * async function example() {
+ *   const code = await runDoctor([], { json: true }, "/repo", processIo()); // always 0
+ * }
  * ```
  * @module
  */

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeTerminal, quote } from "./escape.ts";
- * escapeTerminal("a\u001b[31mb"); // "a\\u001b[31mb"
- * quote("x\ny"); // "\"x\\ny\""
+ * assert.equal(escapeTerminal("a\u001b[31mb"), "a\\u001b[31mb");
+ * assert.equal(quote("x\ny"), "\"x\\ny\"");
  * ```
  * @module
  */
@@ -45,7 +46,8 @@ function escapeChar(ch: string): string {
  *
  * @example
  * ```ts
- * escapeTerminal("ok"); // "ok"
+ * import assert from "node:assert/strict";
+ * assert.equal(escapeTerminal("ok"), "ok");
  * ```
  */
 export function escapeTerminal(text: string): string {
@@ -58,7 +60,8 @@ export function escapeTerminal(text: string): string {
  *
  * @example
  * ```ts
- * quote('a "b"'); // "\"a \\\"b\\\"\""
+ * import assert from "node:assert/strict";
+ * assert.equal(quote('a "b"'), "\"a \\\"b\\\"\"");
  * ```
  */
 export function quote(text: string): string {
@@ -72,7 +75,8 @@ export function quote(text: string): string {
  *
  * @example
  * ```ts
- * jsonText({ name: "a\u009bb" }); // '{\n  "name": "a\\u009bb"\n}\n'
+ * import assert from "node:assert/strict";
+ * assert.equal(jsonText({ name: "a\u009bb" }), '{\n  "name": "a\\u009bb"\n}\n');
  * ```
  */
 export function jsonText(value: unknown): string {

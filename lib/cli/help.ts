@@ -37,8 +37,9 @@ function optionLabel(name: OptionName): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { topHelp } from "./help.ts";
- * topHelp().startsWith("dsh-skills-anywhere"); // true
+ * assert.equal(topHelp().startsWith("dsh-skills-anywhere"), true);
  * ```
  */
 export function topHelp(): string {
@@ -72,8 +73,9 @@ export function topHelp(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { usageLine } from "./help.ts";
- * usageLine("bundle").includes("[--cwd <dir>]"); // true
+ * assert.equal(usageLine("bundle").includes("[--cwd <dir>]"), true);
  * ```
  */
 export function usageLine(name: string): string {
@@ -93,8 +95,9 @@ export function usageLine(name: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { commandHelp } from "./help.ts";
- * commandHelp("bundle").includes("Exit codes:"); // true
+ * assert.equal(commandHelp("bundle").includes("Exit codes:"), true);
  * ```
  */
 export function commandHelp(name: string): string {
@@ -154,8 +157,9 @@ const AT_THE_SHELL = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cliReference } from "./help.ts";
- * cliReference().startsWith("# Command reference"); // true
+ * assert.equal(cliReference().startsWith("# Command reference"), true);
  * ```
  */
 export function cliReference(): string {
@@ -187,8 +191,9 @@ const README_END = "<!-- end of command reference -->";
  * @example
  * ```ts
  * import { readmeWithHelp } from "./help.ts";
- * declare const readme: string;
- * const updated = readmeWithHelp(readme);
+ * function example(readme: string) {
+ *   const updated = readmeWithHelp(readme);
+ * }
  * ```
  */
 export function readmeWithHelp(readme: string): string {

@@ -50,9 +50,10 @@ export interface Io {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { colorWanted } from "./io.ts";
- * colorWanted(true, { NO_COLOR: "1" }); // false
- * colorWanted(false, { FORCE_COLOR: "1" }); // true
+ * assert.equal(colorWanted(true, { NO_COLOR: "1" }), false);
+ * assert.equal(colorWanted(false, { FORCE_COLOR: "1" }), true);
  * ```
  */
 export function colorWanted(isTty: boolean, env: Record<string, string | undefined>): boolean {

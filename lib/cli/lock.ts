@@ -14,7 +14,10 @@
  * ```ts
  * import { runVerify } from "./lock.ts";
  * import { processIo } from "./io.ts";
- * const exitCode = await runVerify([], { json: true }, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it verifies the project at /repo and prints to this process's stdout.
+ * async function example() {
+ *   const exitCode = await runVerify([], { json: true }, "/repo", processIo());
+ * }
  * ```
  * @module
  */
@@ -237,11 +240,16 @@ function invalidLock(shown: string, why: string): KindError {
 /**
  * The lock, or the one line (exit 2) of a command that needs one and finds none.
  *
+ * @throws {KindError} On an expected failure (its `kind` says which).
+ *
  * @example
  * ```ts
  * import { lockOrRefuse, readProjectLockOrRefuse } from "./lock.ts";
- * const shown = "~/app/skills-anywhere.lock.json";
- * const lock = lockOrRefuse(await readProjectLockOrRefuse("/home/me/app/skills-anywhere.lock.json", shown), shown);
+ * // Type-checked, not run by the doc test: it reads a lock file in the reader's home.
+ * async function example() {
+ *   const shown = "~/app/skills-anywhere.lock.json";
+ *   const lock = lockOrRefuse(await readProjectLockOrRefuse("/home/me/app/skills-anywhere.lock.json", shown), shown);
+ * }
  * ```
  */
 export function lockOrRefuse(
@@ -297,7 +305,10 @@ function unknownNames(names: readonly string[], published: readonly string[], io
  * ```ts
  * import { runLock } from "./lock.ts";
  * import { processIo } from "./io.ts";
- * await runLock(["pdf"], {}, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it writes the lock of the project at /repo.
+ * async function example() {
+ *   await runLock(["pdf"], {}, "/repo", processIo());
+ * }
  * ```
  */
 export async function runLock(
@@ -445,7 +456,10 @@ function lockNow(
  * ```ts
  * import { runVerify } from "./lock.ts";
  * import { processIo } from "./io.ts";
- * await runVerify([], {}, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it verifies the project at /repo and prints to this process's stdout.
+ * async function example() {
+ *   await runVerify([], {}, "/repo", processIo());
+ * }
  * ```
  */
 export async function runVerify(

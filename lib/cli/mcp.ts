@@ -12,7 +12,10 @@
  * ```ts
  * import { runMcp } from "./mcp.ts";
  * import { processIo } from "./io.ts";
- * await runMcp([], {}, "/repo", processIo()); // serves until stdin closes
+ * // Type-checked, not run by the doc test: it serves on this process's stdin and stdout.
+ * async function example() {
+ *   await runMcp([], {}, "/repo", processIo()); // serves until stdin closes
+ * }
  * ```
  * @module
  */
@@ -175,6 +178,8 @@ async function serveHttp(
  * Runs the stdio server until stdin ends or SIGINT/SIGTERM, or with `--http`
  * the HTTP server until SIGINT/SIGTERM; exit 0. Started with stdin a terminal,
  * the stdio server first says on stderr what it is and how to stop it.
+ *
+ * @throws {UsageError} When the command line asks for something the command does not take.
  */
 export async function runMcp(
   _positionals: string[],

@@ -14,7 +14,10 @@
  * ```ts
  * import { runRoute } from "./route.ts";
  * import { processIo } from "./io.ts";
- * const code = await runRoute(["prepare", "fill", "a", "pdf"], { json: true }, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it routes over the project at /repo and prints to this process's stdout.
+ * async function example() {
+ *   const code = await runRoute(["prepare", "fill", "a", "pdf"], { json: true }, "/repo", processIo());
+ * }
  * ```
  * @module
  */

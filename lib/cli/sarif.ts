@@ -12,13 +12,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verifySarif } from "./sarif.ts";
  * const report = {
  *   schema: "skills-anywhere-verify-1" as const, matches: false, locked: 1,
  *   changed: [], unverifiable: [], missing: ["pdf"], added: [], moved: [], sources: [],
  * };
  * const log = verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
- * console.log(log.runs[0].results[0].ruleId); // "missing"
+ * assert.equal(log.runs[0].results[0].ruleId, "missing");
  * ```
  * @module
  */
@@ -114,11 +115,14 @@ const OWN_RULES: Readonly<Record<CheckRule | VerifyRule, string>> = {
  * The report format asked for: `--format text|json|sarif`, `--json` being
  * `--format json`.
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reportFormat } from "./sarif.ts";
- * reportFormat({ format: "sarif" }); // "sarif"
- * reportFormat({ json: true }); // "json"
+ * assert.equal(reportFormat({ format: "sarif" }), "sarif");
+ * assert.equal(reportFormat({ json: true }), "json");
  * ```
  */
 export function reportFormat(values: OptionValues): "text" | "json" | "sarif" {
@@ -210,10 +214,11 @@ function surfaceResults(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkSarif } from "./sarif.ts";
  * import { checkFiles } from "../skill/check_files.ts";
  * const log = checkSarif(await checkFiles(["SKILL.md"], { cwd: "/repo" }), "/repo");
- * console.log(log.version); // "2.1.0"
+ * assert.equal(log.version, "2.1.0");
  * ```
  */
 export function checkSarif(
@@ -272,7 +277,11 @@ export interface VerifyPlaces {
   lockLines?: LockLines;
   /** Whether the lock requires signatures (a signature finding is then an error, else a warning). */
   signaturesRequired?: boolean;
-  /** A source's one name by its lock key (`sourceName`); default: the key itself. */
+  /**
+   * A source's one name by its lock key (`sourceName`).
+   *
+   * @default the key itself
+   */
   sourceName?: (key: string) => string;
 }
 
@@ -306,8 +315,9 @@ const FILE_CHANGES = {
  * ```ts
  * import { verifySarif } from "./sarif.ts";
  * import type { VerifyReport } from "../lock/compare.ts";
- * declare const report: VerifyReport;
- * verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
+ * function example(report: VerifyReport) {
+ *   verifySarif(report, { root: "/repo", lockFile: "/repo/skills-anywhere.lock.json" });
+ * }
  * ```
  */
 export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLog {
@@ -387,8 +397,9 @@ export function verifySarif(report: VerifyReport, places: VerifyPlaces): SarifLo
  * @example
  * ```ts
  * import { mergeSarif, type SarifLog } from "./sarif.ts";
- * declare const check: SarifLog, verify: SarifLog;
- * mergeSarif([check, verify]).runs[0].results.length;
+ * function example(check: SarifLog, verify: SarifLog) {
+ *   mergeSarif([check, verify]).runs[0].results.length;
+ * }
  * ```
  */
 export function mergeSarif(logs: readonly SarifLog[]): SarifLog {

@@ -14,7 +14,10 @@
  * ```ts
  * import { runShow } from "./show.ts";
  * import { processIo } from "./io.ts";
- * const code = await runShow(["pdf"], { json: true }, "/repo", processIo()); // 1 if unknown
+ * // Type-checked, not run by the doc test: it runs the command on the project at /repo and the user's home, printing to this process's stdout.
+ * async function example() {
+ *   const code = await runShow(["pdf"], { json: true }, "/repo", processIo()); // 1 if unknown
+ * }
  * ```
  * @module
  */
@@ -97,7 +100,11 @@ export interface ShowOptions {
   lenient: boolean;
   /** One JSON document instead of text. */
   json: boolean;
-  /** The home folder: text output shows paths below it as `~/…`, as `list` does (default: none). */
+  /**
+   * The home folder: text output shows paths below it as `~/…`, as `list` does.
+   *
+   * @default none
+   */
   home?: string;
 }
 
@@ -134,8 +141,9 @@ async function openForPerson(skill: DiscoveredSkill, lenient: boolean): Promise<
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
  * import { showSkill } from "./show.ts";
  * import { processIo } from "./io.ts";
- * declare const skill: DiscoveredSkill;
- * await showSkill(skill, { lenient: true, json: false }, processIo());
+ * async function example(skill: DiscoveredSkill) {
+ *   await showSkill(skill, { lenient: true, json: false }, processIo());
+ * }
  * ```
  */
 export async function showSkill(

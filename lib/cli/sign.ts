@@ -159,6 +159,8 @@ function signerLine(key: PublicKey, identity: string | undefined): string {
 /**
  * Runs `sign`; returns the exit code (0 signed, 2 refused).
  *
+ * @throws {UsageError} When the command line asks for something the command does not take.
+ *
  * @example
  * ```ts
  * import { runSign } from "./sign.ts";

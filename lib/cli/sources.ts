@@ -43,6 +43,8 @@ import { EXIT } from "./program.ts";
  * one line naming the file and what is wrong, ending "; fix or remove it"
  * (exit 2). The user's file may be a symlink; a project's must be a regular file.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
  * import { readSourcesStrictly } from "./sources.ts";

@@ -143,6 +143,8 @@ function shownPath(path: string, config: ResolvedConfig): string {
  * Runs `add`; exit 0 (added, already listed, or git missing), 1 when the local
  * repository does not exist (nothing saved) or the first sync failed; a source
  * string or sources file that cannot be used throws (exit 2).
+ *
+ * @throws {UsageError} When the command line asks for something the command does not take.
  */
 export async function runAdd(
   positionals: string[],
@@ -254,6 +256,8 @@ function narrowedTo(wanted: ResolvedSource, source: ResolvedSource | undefined):
  * nothing matched or a checkout was refused; an unusable source or file throws (exit 2).
  * Without `--ref`/`--path` (nor a ref or path in the source string) every entry of the
  * repository goes, and the output names each.
+ *
+ * @throws {UsageError} When the command line asks for something the command does not take.
  */
 export async function runRemove(
   positionals: string[],

@@ -42,8 +42,9 @@ const plain: Style = (text) => text;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { styles } from "./style.ts";
- * styles(false).bad("FAILED"); // "FAILED"
+ * assert.equal(styles(false).bad("FAILED"), "FAILED");
  * ```
  */
 export function styles(color: boolean): Styles {

@@ -15,8 +15,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatTable } from "./table.ts";
- * formatTable([["NAME", "PATH"], ["demo", "~/x"]]); // "NAME  PATH\ndemo  ~/x"
+ * assert.equal(formatTable([["NAME", "PATH"], ["demo", "~/x"]]), "NAME  PATH\ndemo  ~/x");
  * formatTable([["a-very-long-name", "x"]], { width: 10, columns: [{ min: 6, cut: "middle" }] });
  * // "a-v…ame  x"
  * ```
@@ -56,10 +57,11 @@ const NOT_NARROW = /[^\u0020-\u007e]/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cellWidth } from "./table.ts";
- * cellWidth("pdf"); // 3
- * cellWidth("表計算"); // 6
- * cellWidth("e\u0301"); // 1
+ * assert.equal(cellWidth("pdf"), 3);
+ * assert.equal(cellWidth("表計算"), 6);
+ * assert.equal(cellWidth("e\u0301"), 1);
  * ```
  */
 export function cellWidth(text: string): number {
@@ -93,8 +95,9 @@ function render(cell: Cell): { width: number; shown: string } {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { columnWidths } from "./table.ts";
- * columnWidths([["NAME", "PATH"], ["a-long-name", "~/x"]]); // [11, 4]
+ * assert.deepEqual(columnWidths([["NAME", "PATH"], ["a-long-name", "~/x"]]), [11, 4]);
  * ```
  */
 export function columnWidths(rows: readonly (readonly Cell[])[]): number[] {
@@ -110,19 +113,39 @@ export type Cut = "end" | "middle";
 
 /** How one column is fitted to a width (see the module doc). */
 export interface ColumnFit {
-  /** The fewest cells the column keeps while others are cut (default 10, or its widest cell). */
+  /**
+   * The fewest cells the column keeps while others are cut.
+   *
+   * @default 10, or its widest cell
+   */
   min?: number;
-  /** The share of the width it takes before the columns after it (default: an equal share). */
+  /**
+   * The share of the width it takes before the columns after it.
+   *
+   * @default an equal share
+   */
   share?: number;
-  /** Where its cells lose text when cut (default `"end"`). */
+  /**
+   * Where its cells lose text when cut.
+   *
+   * @default {"end"}
+   */
   cut?: Cut;
 }
 
 /** Options of {@linkcode formatTable}. */
 export interface TableOptions {
-  /** Fit the table to this many terminal cells (default: none, every cell whole). */
+  /**
+   * Fit the table to this many terminal cells.
+   *
+   * @default none, every cell whole
+   */
   width?: number;
-  /** How each column is fitted, by position (default: `{}` for each). */
+  /**
+   * How each column is fitted, by position.
+   *
+   * @default `{}` for each
+   */
   columns?: readonly ColumnFit[];
 }
 
@@ -136,9 +159,10 @@ const DEFAULT_MIN = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fitWidths } from "./table.ts";
- * fitWidths([20, 30, 60], 80); // [20, 30, 26]
- * fitWidths([20, 30, 60], 200); // [20, 30, 60]
+ * assert.deepEqual(fitWidths([20, 30, 60], 80), [20, 30, 26]);
+ * assert.deepEqual(fitWidths([20, 30, 60], 200), [20, 30, 60]);
  * ```
  */
 export function fitWidths(
@@ -196,9 +220,10 @@ function take(units: readonly string[], budget: number, fromEnd: boolean): strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fitText } from "./table.ts";
- * fitText("Extract text and tables from PDF files", 16); // "Extract text an…"
- * fitText("~/.claude/skills/pdf-forms/SKILL.md", 20, "middle"); // "~/.claude/…/SKILL.md"
+ * assert.equal(fitText("Extract text and tables from PDF files", 16), "Extract text an…");
+ * assert.equal(fitText("~/.claude/skills/pdf-forms/SKILL.md", 20, "middle"), "~/.claude/…/SKILL.md");
  * fitText("a\u001bb", 5); // "a…" (the escape "\u001b" does not fit whole)
  * ```
  */
@@ -219,8 +244,9 @@ export function fitText(text: string, width: number, cut: Cut = "end"): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fitCell } from "./table.ts";
- * fitCell([["claude-code-pdf"], [" (renamed from pdf)"]], 22); // [["claude-code-pdf"], [" (ren…"]]
+ * assert.deepEqual(fitCell([["claude-code-pdf"], [" (renamed from pdf)"]], 22), [["claude-code-pdf"], [" (rena…"]]);
  * fitCell([["claude plugin "], ["skill-creator", undefined, "key"], ["@official"]], 19);
  * // [["clau…"], ["skill-creator", undefined, "key"], ["…"]]
  * ```
@@ -269,8 +295,9 @@ export function fitCell(cell: Cell, width: number, cut: Cut = "end"): Cell {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatTable } from "./table.ts";
- * formatTable([["NAME", "FROM"], ["pdf", "claude (user)"]], { width: 12 }); // "NAME  FROM\npdf   claud…"
+ * assert.equal(formatTable([["NAME", "FROM"], ["pdf", "claude (user)"]], { width: 12 }), "NAME  FROM\npdf   claud…");
  * ```
  */
 export function formatTable(
@@ -305,7 +332,8 @@ export function formatTable(
  *
  * @example
  * ```ts
- * tildePath("/home/me/.claude/skills", "/home/me"); // "~/.claude/skills"
+ * import assert from "node:assert/strict";
+ * assert.equal(tildePath("/home/me/.claude/skills", "/home/me"), "~/.claude/skills");
  * ```
  */
 export function tildePath(path: string, home: string): string {

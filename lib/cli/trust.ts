@@ -11,7 +11,10 @@
  * ```ts
  * import { runTrust } from "./trust.ts";
  * import { processIo } from "./io.ts";
- * const code = await runTrust([], { json: true }, "/repo", processIo()); // 1: no terminal to ask on
+ * // Type-checked, not run by the doc test: it runs the command on the project at /repo and the user's home, printing to this process's stdout.
+ * async function example() {
+ *   const code = await runTrust([], { json: true }, "/repo", processIo()); // 1: no terminal to ask on
+ * }
  * ```
  * @module
  */
@@ -157,6 +160,8 @@ interface Review {
 /**
  * Runs `trust`; exit 0 trusted, 1 not trusted, 2 no project sources file (one that cannot be
  * read or parsed throws: exit 2 too).
+ *
+ * @throws {UsageError} When the command line asks for something the command does not take.
  */
 export async function runTrust(
   _positionals: string[],

@@ -28,8 +28,16 @@
  * @example
  * ```ts
  * import { decodeUtf8, readBounded } from "./mod.ts";
- * const { bytes } = await readBounded("SKILL.md", { maxBytes: 131072, followSymlinks: true });
- * const text = decodeUtf8(bytes);
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
+ * const { bytes } = await readBounded(path, { maxBytes: 131072, followSymlinks: true });
+ * assert.equal(decodeUtf8(bytes), "---\nname: demo\n---\n");
+ * rmSync(dir, { recursive: true });
  * ```
  * @module
  */
@@ -94,6 +102,8 @@ export interface BoundedReadOptions {
   /**
    * Follow a final symlink (default `false`: refuse it). A followed link never
    * leads under `/proc`, `/sys` or `/dev`.
+   *
+   * @default {false}
    */
   followSymlinks?: boolean;
   /** With `followSymlinks`: a real directory a followed link must resolve inside. */
@@ -160,7 +170,8 @@ const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
  *
  * @example
  * ```ts
- * isSystemPath("/proc/self/environ"); // true
+ * import assert from "node:assert/strict";
+ * assert.equal(isSystemPath("/proc/self/environ"), true);
  * ```
  */
 export function isSystemPath(real: string): boolean {
@@ -183,9 +194,14 @@ function linkText(path: string, fallback: string): string {
  * `outside` (with the refused link) or, when nothing is there, `missing`.
  * `link` names the link to report, when it is not `path` itself.
  *
+ * @throws {ReadError} When the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
- * const real = resolveLink("/repo/.claude/skills/alias", { within: "/repo" });
+ * // Type-checked, not run by the doc test: it resolves a link in the project at /repo.
+ * function example() {
+ *   const real = resolveLink("/repo/.claude/skills/alias", { within: "/repo" });
+ * }
  * ```
  */
 export function resolveLink(
@@ -259,9 +275,21 @@ function openChecked(path: string, options: BoundedReadOptions): { fd: number; f
  * followed, the read looks unusual (nothing read, or too much) or
  * `verifySize` is set, which keeps the common case at open, read, read, close.
  *
+ * @throws {ReadError} When the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
- * const { bytes } = readBoundedSync("/tmp/SKILL.md", { maxBytes: 1024 });
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
+ * const { bytes } = readBoundedSync(path, { maxBytes: 1024 });
+ * assert.equal(bytes.length, 19);
+ * assert.throws(() => readBoundedSync(path, { maxBytes: 10 }), { kind: "too-large" });
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export function readBoundedSync(path: string, options: BoundedReadOptions): BoundedRead {
@@ -275,9 +303,19 @@ export function readBoundedSync(path: string, options: BoundedReadOptions): Boun
  * straight from the read buffer (no copy of the bytes): how discovery reads
  * thousands of skill files.
  *
+ * @throws {ReadError} When the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
- * const text = readBoundedTextSync("/tmp/SKILL.md", { maxBytes: 1024 });
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
+ * assert.equal(readBoundedTextSync(path, { maxBytes: 1024 }), "---\nname: demo\n---\n");
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export function readBoundedTextSync(path: string, options: BoundedReadOptions): string {
@@ -319,9 +357,20 @@ function readIntoScratch(path: string, options: BoundedReadOptions): number {
 /**
  * {@linkcode readBoundedSync} for callers that prefer a promise.
  *
+ * @throws {ReadError} Rejects with one when the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
- * const { bytes } = await readBounded("/tmp/SKILL.md", { maxBytes: 1024 });
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
+ * const { bytes } = await readBounded(path, { maxBytes: 1024 });
+ * assert.equal(bytes.length, 19);
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export function readBounded(path: string, options: BoundedReadOptions): Promise<BoundedRead> {
@@ -337,10 +386,13 @@ export function readBounded(path: string, options: BoundedReadOptions): Promise<
  * `ReadError` of kind `not-utf8`, never U+FFFD, and a leading byte-order mark
  * stays in the text.
  *
+ * @throws {ReadError} When the bytes are not UTF-8 (kind `not-utf8`).
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeUtf8 } from "./mod.ts";
- * console.log(decodeUtf8(new Uint8Array([0x68, 0x69]))); // "hi"
+ * assert.equal(decodeUtf8(new Uint8Array([0x68, 0x69])), "hi");
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array): string {
@@ -398,6 +450,8 @@ export interface StreamOptions {
    * Check the handle's identity again after the last byte (default `true`).
    * A caller that re-checks every file itself afterwards (the bundle reader
    * re-walks the whole tree) may skip it.
+   *
+   * @default {true}
    */
   verifyAfter?: boolean;
 }
@@ -417,11 +471,22 @@ export interface StreamResult {
  * identity (size included) after the last byte; otherwise a `changed` or
  * `grew` error. Callers that need the tree stable re-check it afterwards.
  *
+ * @throws {ReadError} Rejects with one when the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
  * import { createHash } from "node:crypto";
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
  * const hash = createHash("sha256");
- * await streamRegularFile("/tmp/SKILL.md", { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
+ * await streamRegularFile(path, { maxBytes: 1 << 20, onChunk: (c) => hash.update(c) });
+ * assert.equal(hash.digest("hex").length, 64);
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export function streamRegularFile(
@@ -442,10 +507,21 @@ const chunkBuffer = new Uint8Array(CHUNK);
 /**
  * {@linkcode streamRegularFile} with synchronous system calls (what it runs on).
  *
+ * @throws {ReadError} When the file cannot be read as asked (its `kind` says why).
+ *
  * @example
  * ```ts
  * import { streamRegularFileSync } from "./mod.ts";
- * const { size } = streamRegularFileSync("/tmp/SKILL.md", { maxBytes: 1 << 20, onChunk: () => {} });
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "skill-"));
+ * const path = join(dir, "SKILL.md");
+ * writeFileSync(path, "---\nname: demo\n---\n");
+ * const { size } = streamRegularFileSync(path, { maxBytes: 1 << 20, onChunk: () => {} });
+ * assert.equal(size, 19);
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export function streamRegularFileSync(path: string, options: StreamOptions): StreamResult {
@@ -527,8 +603,9 @@ function checkAfter(fd: number, before: BigIntStats, maxBytes: number): void {
  *
  * @example
  * ```ts
- * isWithin("/a/b/..c", "/a/b"); // true
- * isWithin("/a/bc", "/a/b"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(isWithin("/a/b/..c", "/a/b"), true);
+ * assert.equal(isWithin("/a/bc", "/a/b"), false);
  * ```
  */
 export function isWithin(
@@ -559,9 +636,10 @@ export {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { realPaths } from "./mod.ts";
  * const realOf = realPaths();
- * realOf("/nowhere/at/all"); // "/nowhere/at/all"
+ * assert.equal(realOf("/nowhere/at/all"), "/nowhere/at/all");
  * ```
  */
 export function realPaths(): (path: string) => string {

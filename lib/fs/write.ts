@@ -36,11 +36,18 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { writeWhole } from "./write.ts";
- * await writeWhole("/work/app/skills-anywhere.lock.json", "{}\n", {
- *   within: "/work/app",
+ * const app = mkdtempSync(join(tmpdir(), "app-"));
+ * await writeWhole(join(app, "skills-anywhere.lock.json"), "{}\n", {
+ *   within: app,
  *   rootWords: "the project",
  * });
+ * assert.equal(readFileSync(join(app, "skills-anywhere.lock.json"), "utf8"), "{}\n");
+ * rmSync(app, { recursive: true });
  * ```
  * @module
  */
@@ -109,11 +116,17 @@ export interface WriteOptions {
   /**
    * A folder the target must lie in, through every link (default: none, any
    * folder but `/proc`, `/sys` and "/dev"). Created when missing.
+   *
+   * @default none
    */
   within?: string;
   /** How messages name `within` (default: its path), as in "leads outside the project". */
   rootWords?: string;
-  /** Permission bits of a new file, less the umask (default 0o644); an existing file keeps its own. */
+  /**
+   * Permission bits of a new file, less the umask; an existing file keeps its own.
+   *
+   * @default {0o644}
+   */
   mode?: number;
 }
 
@@ -246,10 +259,19 @@ function realFolder(folder: string, target: string, options: WriteOptions): stri
  * (never through a link, confined to `within` when given) and returns its
  * real path.
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, statSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { makeFolder } from "./write.ts";
- * const cache = await makeFolder("/home/me/.dsh/skills-anywhere/cache");
+ * const home = mkdtempSync(join(tmpdir(), "home-"));
+ * const cache = await makeFolder(join(home, ".dsh/skills-anywhere/cache"));
+ * assert.ok(statSync(cache).isDirectory());
+ * rmSync(home, { recursive: true });
  * ```
  */
 export function makeFolder(path: string, options: WriteOptions = {}): Promise<string> {
@@ -340,10 +362,19 @@ function syncFolder(folder: string): void {
 /**
  * {@linkcode writeWhole} with synchronous system calls (what it runs on).
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { writeWholeSync } from "./write.ts";
- * writeWholeSync("/tmp/state/trust.json", "{}\n");
+ * const state = mkdtempSync(join(tmpdir(), "state-"));
+ * writeWholeSync(join(state, "trust.json"), "{}\n");
+ * assert.equal(readFileSync(join(state, "trust.json"), "utf8"), "{}\n");
+ * rmSync(state, { recursive: true });
  * ```
  */
 export function writeWholeSync(
@@ -399,12 +430,19 @@ export function writeWholeSync(
  * link is refused; so is a folder. Throws
  * {@linkcode WriteError}.
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { writeWhole } from "./write.ts";
- * await writeWhole("/home/me/.dsh/skills-anywhere/trust.json", "{}\n", {
- *   within: "/home/me/.dsh",
- * });
+ * const dsh = mkdtempSync(join(tmpdir(), "dsh-"));
+ * await writeWhole(join(dsh, "skills-anywhere/trust.json"), "{}\n", { within: dsh });
+ * assert.equal(readFileSync(join(dsh, "skills-anywhere/trust.json"), "utf8"), "{}\n");
+ * rmSync(dsh, { recursive: true });
  * ```
  */
 export function writeWhole(
@@ -424,7 +462,11 @@ export function writeWhole(
 export interface AppendOptions {
   /** A folder the file must not lie in, through every link (the workspace a pull request fills). */
   notWithin?: string;
-  /** How messages name `notWithin` (default: its path). */
+  /**
+   * How messages name `notWithin`.
+   *
+   * @default its path
+   */
   notWithinWords?: string;
 }
 
@@ -435,10 +477,15 @@ export interface AppendOptions {
  * a regular file (a pipe or device is refused without blocking) and its real
  * path must not lie in `notWithin`. Throws {@linkcode WriteError}.
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
  * import { appendText } from "./write.ts";
- * await appendText("/runner/_temp/step_summary", "## Report\n", { notWithin: "/runner/work/repo" });
+ * // Type-checked, not run by the doc test: it appends to a GitHub runner's step summary.
+ * async function example() {
+ *   await appendText("/runner/_temp/step_summary", "## Report\n", { notWithin: "/runner/work/repo" });
+ * }
  * ```
  */
 export function appendText(

@@ -58,8 +58,9 @@ export interface FindLimits {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findLimits } from "./find.ts";
- * console.log(findLimits(5, 2)); // { defaultLimit: 5, maxLimit: 5 }
+ * assert.deepEqual(findLimits(5, 2), { defaultLimit: 5, maxLimit: 5 });
  * ```
  */
 export function findLimits(defaultLimit = 10, maxLimit = 200): FindLimits {
@@ -71,7 +72,11 @@ export function findLimits(defaultLimit = 10, maxLimit = 200): FindLimits {
 export interface FindRequest {
   /** Keywords, as the user or model typed them. */
   query: string;
-  /** How many matches at most (default and cap from the limits). */
+  /**
+   * How many matches at most (capped by the limits).
+   *
+   * @default the limits' default
+   */
   limit?: number;
 }
 
@@ -79,13 +84,23 @@ export interface FindRequest {
 export interface FindOptions<T extends SearchableSkill> {
   /** The default and largest number of matches. */
   limits: FindLimits;
-  /** Keeps only matches a model may open (default: every match). */
+  /**
+   * Keeps only matches a model may open.
+   *
+   * @default every match
+   */
   openable?: (skill: T) => boolean | Promise<boolean>;
-  /** The skill's instructions now, searched after its name and description (default: none). */
+  /**
+   * The skill's instructions now, searched after its name and description.
+   *
+   * @default none
+   */
   body?: (skill: T) => string | undefined | Promise<string | undefined>;
   /**
    * An index the caller keeps between searches (default: none): `body` is then read only for
    * skills new to it (by object identity), and it forgets skills no longer searched.
+   *
+   * @default none
    */
   index?: SearchIndex<T>;
 }
@@ -101,9 +116,10 @@ export type FindResult<T extends SearchableSkill> =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findLimits, findSkills } from "./find.ts";
  * const blank = await findSkills([], { query: "  " }, { limits: findLimits() });
- * console.log(blank.ok ? blank.total : blank.kind); // "empty-query"
+ * assert.equal(blank.ok ? blank.total : blank.kind, "empty-query");
  * ```
  */
 export async function findSkills<T extends SearchableSkill>(
@@ -155,8 +171,9 @@ export interface BodySource {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { freshBody } from "./find.ts";
- * freshBody({ name: "gone", path: "/nowhere/gone/SKILL.md" }, true); // undefined
+ * assert.equal(freshBody({ name: "gone", path: "/nowhere/gone/SKILL.md" }, true), undefined);
  * ```
  */
 export function freshBody(skill: BodySource, lenient: boolean): string | undefined {
@@ -186,8 +203,9 @@ export interface Invocability {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isOpenable } from "./find.ts";
- * console.log(isOpenable({ modelInvocable: false, hiddenOnlyByBudget: true })); // true
+ * assert.equal(isOpenable({ modelInvocable: false, hiddenOnlyByBudget: true }), true);
  * ```
  */
 export function isOpenable(skill: Invocability): boolean {
@@ -203,8 +221,9 @@ export type OpenRefusalKind = "invalid-name" | "unknown" | "disabled";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { disabledByAuthor } from "./find.ts";
- * console.log(disabledByAuthor("secret").kind); // "disabled"
+ * assert.equal(disabledByAuthor("secret").kind, "disabled");
  * ```
  */
 export function disabledByAuthor(name: string): Failure<"disabled"> {
@@ -220,9 +239,10 @@ export function disabledByAuthor(name: string): Failure<"disabled"> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findOpenable } from "./find.ts";
  * const found = await findOpenable("Bad Name", () => Promise.resolve(undefined), () => true);
- * console.log(found.ok ? "found" : found.kind); // "invalid-name"
+ * assert.equal(found.ok ? "found" : found.kind, "invalid-name");
  * ```
  */
 export async function findOpenable<T>(

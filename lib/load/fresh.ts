@@ -71,9 +71,10 @@ export function staysInside(path: string, confineTo: string | undefined): boolea
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readSkillNow } from "./fresh.ts";
  * const now = readSkillNow("/gone/SKILL.md", { fallbackName: "gone", lenient: true });
- * console.log(now.ok ? now.skill.name : now.kind); // "missing"
+ * assert.equal(now.ok ? now.skill.name : now.kind, "missing");
  * ```
  */
 export function readSkillNow(path: string, options: FreshOptions): FreshRead {

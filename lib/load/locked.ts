@@ -40,10 +40,11 @@
  * ```ts
  * import { LockGate } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skills: DiscoveredSkill[];
- * const gate = new LockGate("/repo/skills-anywhere.lock.json");
- * const served = await gate.allowed(skills);
- * console.log(served.length);
+ * async function example(skills: DiscoveredSkill[]) {
+ *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ *   const served = await gate.allowed(skills);
+ *   console.log(served.length);
+ * }
  * ```
  * @module
  */
@@ -200,8 +201,9 @@ function placeKey(origin: LockOrigin, path: string): string {
  * ```ts
  * import { entryFor, type LockSnapshot } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const snapshot: LockSnapshot, skill: DiscoveredSkill;
- * console.log(entryFor(snapshot, skill)?.lock); // "project", "user" or undefined
+ * function example(snapshot: LockSnapshot, skill: DiscoveredSkill) {
+ *   console.log(entryFor(snapshot, skill)?.lock); // "project", "user" or undefined
+ * }
  * ```
  */
 export function entryFor(
@@ -224,7 +226,11 @@ export interface Allowed {
   ok: true;
   entry: LockSkill;
   bundleSha256: string;
-  /** Which lock allowed it (default `project`). */
+  /**
+   * Which lock allowed it.
+   *
+   * @default {"project"}
+   */
   lock?: LockKind;
   /** The SHA-256 of that lock file's bytes. */
   lockSha256?: string;
@@ -268,12 +274,13 @@ async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers
  * ```ts
  * import { LockGate, signedVerdict, verdictOf } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill, digest: string;
- * const gate = new LockGate("/repo/skills-anywhere.lock.json");
- * const state = await gate.state();
- * if (state.ok) {
- *   const verdict = await signedVerdict(verdictOf(state, skill, digest), skill, await gate.signers(state));
- *   console.log(verdict.ok ? verdict.signer?.principal : verdict.kind);
+ * async function example(skill: DiscoveredSkill, digest: string) {
+ *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ *   const state = await gate.state();
+ *   if (state.ok) {
+ *     const verdict = await signedVerdict(verdictOf(state, skill, digest), skill, await gate.signers(state));
+ *     console.log(verdict.ok ? verdict.signer?.principal : verdict.kind);
+ *   }
  * }
  * ```
  */
@@ -332,10 +339,10 @@ function unbundlableNow(name: string, kind?: UnbundlableKind): Failure<"unbundla
  * ```ts
  * import { verdictOf, type LockSnapshot } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const snapshot: LockSnapshot;
- * declare const skill: DiscoveredSkill;
- * const verdict = verdictOf(snapshot, skill, "0".repeat(64));
- * console.log(verdict.ok ? "served" : verdict.kind);
+ * function example(snapshot: LockSnapshot, skill: DiscoveredSkill) {
+ *   const verdict = verdictOf(snapshot, skill, "0".repeat(64));
+ *   console.log(verdict.ok ? "served" : verdict.kind);
+ * }
  * ```
  */
 export function verdictOf(
@@ -560,10 +567,11 @@ function settled(key: string): boolean {
  * ```ts
  * import { LockGate, openLocked } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const gate = new LockGate("/repo/skills-anywhere.lock.json");
- * const result = await openLocked(gate, skill, { lenient: true });
- * console.log(result.ok ? result.skill.receipt.lock_sha256 : result.kind);
+ * async function example(skill: DiscoveredSkill) {
+ *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
+ *   const result = await openLocked(gate, skill, { lenient: true });
+ *   console.log(result.ok ? result.skill.receipt.lock_sha256 : result.kind);
+ * }
  * ```
  */
 export async function openLocked(
@@ -614,9 +622,10 @@ export type LockedRead =
  * ```ts
  * import { LockGate, readLocked } from "./locked.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const read = await readLocked(new LockGate("/repo/skills-anywhere.lock.json"), skill, { lenient: true });
- * console.log(read.ok ? read.skill.content : read.message);
+ * async function example(skill: DiscoveredSkill) {
+ *   const read = await readLocked(new LockGate("/repo/skills-anywhere.lock.json"), skill, { lenient: true });
+ *   console.log(read.ok ? read.skill.content : read.message);
+ * }
  * ```
  */
 export async function readLocked(

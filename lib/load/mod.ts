@@ -89,12 +89,18 @@ export interface OpenOptions {
   includeDisabled?: boolean;
   /** Look up `source_commit` for the receipt (Git-source skills only). */
   sourceCommit?: { cacheDir: string; warn?: (message: string) => void };
-  /** The surface's words in the rendered text (default: neutral ones). */
+  /**
+   * The surface's words in the rendered text.
+   *
+   * @default neutral ones
+   */
   words?: RenderWords;
   /**
    * Where a reader that cannot see this machine's paths (a remote client) finds the skill: shown
    * instead of the directory and the path in the result, its text and its refusals (default:
    * the paths). The paths still go to `warn`.
+   *
+   * @default the paths
    */
   location?: { directory: string; path: string };
   /**
@@ -324,6 +330,7 @@ function loadedOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openSkill } from "./mod.ts";
  * const target = {
  *   name: "gone",
@@ -333,7 +340,7 @@ function loadedOf(
  *   origin: { kind: "agent", agent: "codex", scope: "user" },
  * } as const;
  * const result = await openSkill(target, { lenient: true });
- * console.log(result.ok ? result.skill.name : result.kind); // "unreadable"
+ * assert.equal(result.ok ? result.skill.name : result.kind, "unreadable");
  * ```
  */
 export async function openSkill(target: LoadTarget, options: OpenOptions): Promise<LoadResult> {

@@ -64,12 +64,13 @@ function escapeText(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderSkill } from "./render.ts";
  * const text = renderSkill(
  *   { name: "demo", directory: "/skills/demo", content: "Do it.", declaredTools: ["Read"] },
  *   { declaredToolsNote: "This host cannot restrict your tools." },
  * );
- * console.log(text.includes("This host cannot restrict your tools.")); // true
+ * assert.equal(text.includes("This host cannot restrict your tools."), true);
  * ```
  */
 export function renderSkill(input: RenderInput, words: RenderWords = NEUTRAL_WORDS): string {

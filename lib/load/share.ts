@@ -23,9 +23,10 @@
  * ```ts
  * import { readShareable } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const shared = await readShareable(skill);
- * if (!shared.ok) console.log(shared.kind, shared.message);
+ * async function example(skill: DiscoveredSkill) {
+ *   const shared = await readShareable(skill);
+ *   if (!shared.ok) console.log(shared.kind, shared.message);
+ * }
  * ```
  * @module
  */
@@ -100,9 +101,10 @@ export interface Shareable {
  * import { readShareable } from "./share.ts";
  * import { DigestCache } from "../bundle/digests.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * const shared = await readShareable(skill, { digests: new DigestCache() });
- * if (shared.ok) console.log(shared.files.length);
+ * async function example(skill: DiscoveredSkill) {
+ *   const shared = await readShareable(skill, { digests: new DigestCache() });
+ *   if (shared.ok) console.log(shared.files.length);
+ * }
  * ```
  */
 export async function readShareable(
@@ -187,14 +189,24 @@ export interface SharedSkill {
 
 /** Options of {@linkcode shareSkills}. */
 export interface ShareOptions {
-  /** Digests kept by file identity across reads (default: none kept). */
+  /**
+   * Digests kept by file identity across reads.
+   *
+   * @default none kept
+   */
   digests?: DigestCache;
-  /** Parse leniently (the catalog's setting; default strict). */
+  /**
+   * Parse leniently (the catalog's setting).
+   *
+   * @default {false}
+   */
   lenient?: boolean;
   /**
    * Reads of skill objects seen before, reused and filled in: a catalog that keeps an unchanged
    * skill as the same object across reports has only its new or changed skills read (default:
    * every skill is read).
+   *
+   * @default none
    */
   known?: WeakMap<DiscoveredSkill, Shareable | Failure<ShareRefusal>>;
 }
@@ -209,9 +221,10 @@ export interface ShareOptions {
  * ```ts
  * import { shareSkills } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skills: DiscoveredSkill[];
- * for (const { skill, place } of await shareSkills(skills)) {
- *   if (place?.ok === false) console.log(skill.name, place.kind, place.message);
+ * async function example(skills: DiscoveredSkill[]) {
+ *   for (const { skill, place } of await shareSkills(skills)) {
+ *     if (place?.ok === false) console.log(skill.name, place.kind, place.message);
+ *   }
  * }
  * ```
  */
@@ -314,10 +327,11 @@ void _everySpaceRefusal;
  * ```ts
  * import { shareSkills, shareVerdict } from "./share.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skills: DiscoveredSkill[];
- * for (const one of await shareSkills(skills)) {
- *   const refused = shareVerdict(one);
- *   if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ * async function example(skills: DiscoveredSkill[]) {
+ *   for (const one of await shareSkills(skills)) {
+ *     const refused = shareVerdict(one);
+ *     if (refused !== undefined) console.log(one.skill.name, refused.kind, refused.message);
+ *   }
  * }
  * ```
  */

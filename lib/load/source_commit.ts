@@ -58,7 +58,11 @@ export interface SourceCommitOptions {
   checkout: string;
   /** The source cache; the checkout must be strictly inside it. */
   cacheDir: string;
-  /** Per git command, in milliseconds (default 10 000). */
+  /**
+   * Per git command, in milliseconds.
+   *
+   * @default {10_000}
+   */
   timeoutMs?: number;
 }
 

@@ -38,12 +38,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { placeSkills } from "./uri_space.ts";
  * const [pdf, hostile] = placeSkills([
  *   { name: "pdf", path: "pdf", files: ["SKILL.md", "scripts/fill.py"] },
  *   { name: "pdf-scripts", path: "pdf/scripts", files: ["SKILL.md", "fill.py"] },
  * ]);
- * console.log(pdf.ok); // true
+ * assert.equal(pdf.ok, true);
  * if (!hostile.ok) console.log(hostile.kind, hostile.message);
  * // taken its URI skill://pdf/scripts/fill.py is taken by skill "pdf"
  * ```
@@ -100,8 +101,9 @@ export type Placement<T extends SpaceClaim = SpaceClaim> = Placed<T> | SpaceRefu
  * ```ts
  * import { skillPath } from "./uri_space.ts";
  * import type { DiscoveredSkill } from "../catalog/discover.ts";
- * declare const skill: DiscoveredSkill;
- * skillPath(skill); // "pdf", or "codex/configure" for codex's renamed "configure"
+ * function example(skill: DiscoveredSkill) {
+ *   skillPath(skill); // "pdf", or "codex/configure" for codex's renamed "configure"
+ * }
  * ```
  */
 export function skillPath(skill: DiscoveredSkill): string {
@@ -143,9 +145,10 @@ function uriOf(segments: readonly string[]): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { skillRootUri } from "./uri_space.ts";
- * skillRootUri("codex/configure"); // "skill://codex/configure"
- * skillRootUri("my plugin/x"); // "skill://my%20plugin/x"
+ * assert.equal(skillRootUri("codex/configure"), "skill://codex/configure");
+ * assert.equal(skillRootUri("my plugin/x"), "skill://my%20plugin/x");
  * ```
  */
 export function skillRootUri(path: string): string | undefined {

@@ -20,9 +20,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareLocks } from "./compare.ts";
  * const empty = { schema: "skills-anywhere-lock-1" as const, skills: [], sources: [] };
- * console.log(compareLocks(empty, empty).matches); // true
+ * assert.equal(compareLocks(empty, empty).matches, true);
  * ```
  * @module
  */
@@ -239,8 +240,9 @@ function compareSources(locked: readonly LockSource[], now: readonly LockSource[
  * ```ts
  * import { compareLocks } from "./compare.ts";
  * import type { ProjectLock } from "./format.ts";
- * declare const reviewed: ProjectLock, now: ProjectLock;
- * compareLocks(reviewed, now).changed.map((c) => c.name);
+ * function example(reviewed: ProjectLock, now: ProjectLock) {
+ *   compareLocks(reviewed, now).changed.map((c) => c.name);
+ * }
  * ```
  */
 export function compareLocks(locked: ProjectLock, now: ProjectLock): VerifyReport {

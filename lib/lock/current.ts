@@ -57,13 +57,25 @@ export interface LockableCatalog {
 export interface CurrentOptions {
   /** The user's `lock.json` of synced commits. */
   lockFile: string;
-  /** Only these published names (default: every published skill). */
+  /**
+   * Only these published names.
+   *
+   * @default every published skill
+   */
   names?: readonly string[];
   /** Told why an existing `lock.json` was not read. */
   warn?: (message: string) => void;
-  /** Only the skills this accepts (default: every one; see `./scope.ts` for whose a skill is). */
+  /**
+   * Only the skills this accepts.
+   *
+   * @default every one; see `./scope.ts` for whose a skill is
+   */
   include?: (skill: LockableSkill) => boolean;
-  /** Only the sources this accepts (default: every one). */
+  /**
+   * Only the sources this accepts.
+   *
+   * @default every one
+   */
   includeSource?: (source: ResolvedSource) => boolean;
 }
 
@@ -136,9 +148,10 @@ async function entryOf(
  * ```ts
  * import { currentLock } from "./current.ts";
  * import type { LockableCatalog } from "./current.ts";
- * declare const catalog: LockableCatalog;
- * const lock = await currentLock(catalog, { lockFile: "/home/me/.dsh/skills-anywhere/lock.json", names: ["pdf"] });
- * console.log(lock.skills.length);
+ * async function example(catalog: LockableCatalog) {
+ *   const lock = await currentLock(catalog, { lockFile: "/home/me/.dsh/skills-anywhere/lock.json", names: ["pdf"] });
+ *   console.log(lock.skills.length);
+ * }
  * ```
  */
 export async function currentLock(

@@ -39,8 +39,9 @@ export type ProjectLockRead =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { projectLockPath } from "./file.ts";
- * projectLockPath("/repo"); // "/repo/skills-anywhere.lock.json"
+ * assert.equal(projectLockPath("/repo"), "/repo/skills-anywhere.lock.json");
  * ```
  */
 export function projectLockPath(root: string): string {
@@ -56,8 +57,9 @@ export const USER_LOCK_FILE_NAME = "user.lock.json";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { userLockPath } from "./file.ts";
- * userLockPath("/home/me/.dsh/skills-anywhere"); // "/home/me/.dsh/skills-anywhere/user.lock.json"
+ * assert.equal(userLockPath("/home/me/.dsh/skills-anywhere"), "/home/me/.dsh/skills-anywhere/user.lock.json");
  * ```
  */
 export function userLockPath(stateDir: string): string {

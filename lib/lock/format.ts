@@ -52,10 +52,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseLock, serialiseLock } from "./format.ts";
  * const text = serialiseLock({ schema: "skills-anywhere-lock-1", skills: [], sources: [] });
  * const parsed = await parseLock(new TextEncoder().encode(text));
- * console.log(parsed.ok); // true
+ * assert.equal(parsed.ok, true);
  * ```
  * @module
  */
@@ -133,9 +134,10 @@ export const UNBUNDLABLE_KINDS: readonly UnbundlableKind[] = Object.keys(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isUnbundlableKind } from "./format.ts";
- * isUnbundlableKind("link"); // true
- * isUnbundlableKind("digest-mismatch"); // false
+ * assert.equal(isUnbundlableKind("link"), true);
+ * assert.equal(isUnbundlableKind("digest-mismatch"), false);
  * ```
  */
 export function isUnbundlableKind(kind: unknown): kind is UnbundlableKind {
@@ -298,8 +300,9 @@ export const SKILL_ENTRY_FAULTS: Readonly<Record<SkillEntryFault, string>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { skillEntryFault } from "./format.ts";
- * skillEntryFault({ name: "pdf" }); // "keys"
+ * assert.equal(skillEntryFault({ name: "pdf" }), "keys");
  * ```
  */
 export function skillEntryFault(value: unknown): SkillEntryFault | undefined {
@@ -328,9 +331,10 @@ export function skillEntryFault(value: unknown): SkillEntryFault | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkLockSkill } from "./format.ts";
  * const refused = await checkLockSkill({ name: "pdf" });
- * console.log(refused?.kind); // "bad-skill"
+ * assert.equal(refused?.kind, "bad-skill");
  * ```
  */
 export async function checkLockSkill(value: unknown): Promise<Failure<LockErrorKind> | undefined> {
@@ -353,9 +357,10 @@ export async function checkLockSkill(value: unknown): Promise<Failure<LockErrorK
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSignersPath } from "./format.ts";
- * isSignersPath(".github/allowed_signers"); // true
- * isSignersPath("../../etc/passwd"); // false
+ * assert.equal(isSignersPath(".github/allowed_signers"), true);
+ * assert.equal(isSignersPath("../../etc/passwd"), false);
  * ```
  */
 export function isSignersPath(path: unknown): path is string {
@@ -377,9 +382,10 @@ function isSigners(value: unknown): value is LockSigners {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLockSource } from "./format.ts";
- * isLockSource({ key: "o/r", url: "https://example.com/o/r", ref: null, commit: null }); // true
- * isLockSource({ key: "o/r", url: "", ref: null, commit: null }); // false
+ * assert.equal(isLockSource({ key: "o/r", url: "https://example.com/o/r", ref: null, commit: null }), true);
+ * assert.equal(isLockSource({ key: "o/r", url: "", ref: null, commit: null }), false);
  * ```
  */
 export function isLockSource(value: unknown): value is LockSource {

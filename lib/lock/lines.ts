@@ -8,9 +8,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lockLines } from "./lines.ts";
  * const text = '{\n  "schema": "skills-anywhere-lock-1",\n  "skills": [\n    {\n      "name": "pdf"\n    }\n  ],\n  "sources": []\n}\n';
- * console.log(lockLines(text).skills.get("pdf")); // 5
+ * assert.equal(lockLines(text).skills.get("pdf"), 5);
  * ```
  * @module
  */

@@ -12,8 +12,11 @@
  * @example
  * ```ts
  * import { readLockedNames } from "./names.ts";
- * const locked = await readLockedNames("/repo", (message) => console.error(message));
- * console.log(locked?.get("pdf")?.path); // "pdf/SKILL.md"
+ * // Type-checked, not run by the doc test: it reads the lock of the project at /repo.
+ * async function example() {
+ *   const locked = await readLockedNames("/repo", (message) => console.error(message));
+ *   console.log(locked?.get("pdf")?.path); // "pdf/SKILL.md"
+ * }
  * ```
  * @module
  */
@@ -47,8 +50,9 @@ export type LockedNames = ReadonlyMap<string, LockedPlace>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lockOrigin } from "./names.ts";
- * lockOrigin({ kind: "source", repo: "o/r", checkout: "/cache/r" }); // { kind: "source", repo: "o/r" }
+ * assert.deepEqual(lockOrigin({ kind: "source", repo: "o/r", checkout: "/cache/r" }), { kind: "source", repo: "o/r" });
  * ```
  */
 export function lockOrigin(origin: SkillOrigin): LockOrigin {
@@ -71,9 +75,10 @@ export function lockOrigin(origin: SkillOrigin): LockOrigin {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLockedPlace } from "./names.ts";
  * const place = { origin: { kind: "custom", scope: "user" }, path: "pdf/SKILL.md" };
- * isLockedPlace(place, { kind: "custom", scope: "user" }, "pdf/SKILL.md"); // true
+ * assert.equal(isLockedPlace(place, { kind: "custom", scope: "user" }, "pdf/SKILL.md"), true);
  * ```
  */
 export function isLockedPlace(place: LockedPlace, origin: SkillOrigin, path: string): boolean {
@@ -92,8 +97,9 @@ export function isLockedPlace(place: LockedPlace, origin: SkillOrigin, path: str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lockedNames } from "./names.ts";
- * lockedNames({ schema: "skills-anywhere-lock-1", skills: [], sources: [] }).size; // 0
+ * assert.equal(lockedNames({ schema: "skills-anywhere-lock-1", skills: [], sources: [] }).size, 0);
  * ```
  */
 export function lockedNames(lock: ProjectLock): LockedNames {

@@ -15,9 +15,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lockScopeOf } from "./scope.ts";
- * lockScopeOf({ kind: "agent", agent: "claude-code", scope: "project" }, new Set()); // "project"
- * lockScopeOf({ kind: "claude-plugins", marketplace: "m", plugin: "p" }, new Set()); // "user"
+ * assert.equal(lockScopeOf({ kind: "agent", agent: "claude-code", scope: "project" }, new Set()), "project");
+ * assert.equal(lockScopeOf({ kind: "claude-plugins", marketplace: "m", plugin: "p" }, new Set()), "user");
  * ```
  * @module
  */
@@ -33,8 +34,9 @@ export type LockScope = "project" | "user";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lockScopeOf } from "./scope.ts";
- * lockScopeOf({ kind: "source", repo: "o/r", checkout: "/cache/r" }, new Set(["/cache/r"])); // "project"
+ * assert.equal(lockScopeOf({ kind: "source", repo: "o/r", checkout: "/cache/r" }, new Set(["/cache/r"])), "project");
  * ```
  */
 export function lockScopeOf(origin: SkillOrigin, projectCheckouts: ReadonlySet<string>): LockScope {
@@ -58,9 +60,10 @@ export function lockScopeOf(origin: SkillOrigin, projectCheckouts: ReadonlySet<s
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPersonalOrigin } from "./scope.ts";
- * isPersonalOrigin({ kind: "custom", scope: "user" }); // true
- * isPersonalOrigin({ kind: "source", repo: "o/r" }); // false
+ * assert.equal(isPersonalOrigin({ kind: "custom", scope: "user" }), true);
+ * assert.equal(isPersonalOrigin({ kind: "source", repo: "o/r" }), false);
  * ```
  */
 export function isPersonalOrigin(origin: LockOrigin): boolean {

@@ -26,11 +26,12 @@
  * ```ts
  * import { readAllowedSigners, verifySkillSignature } from "./signers.ts";
  * import type { LockSkill } from "./format.ts";
- * declare const entry: LockSkill;
- * const signers = await readAllowedSigners("/repo", { allowed_signers: "allowed_signers", require: true });
- * if (signers.ok) {
- *   const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, signers.text);
- *   console.log(verdict.ok ? verdict.principal : verdict.kind);
+ * async function example(entry: LockSkill) {
+ *   const signers = await readAllowedSigners("/repo", { allowed_signers: "allowed_signers", require: true });
+ *   if (signers.ok) {
+ *     const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, signers.text);
+ *     console.log(verdict.ok ? verdict.principal : verdict.kind);
+ *   }
  * }
  * ```
  * @module
@@ -68,8 +69,9 @@ export type SkillSignature = SignatureVerified | Failure<SkillSignatureKind>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signatureFileOf } from "./signers.ts";
- * signatureFileOf("/repo/skills/pdf"); // "/repo/skills/pdf.skills-anywhere.sig"
+ * assert.equal(signatureFileOf("/repo/skills/pdf"), "/repo/skills/pdf.skills-anywhere.sig");
  * ```
  */
 export function signatureFileOf(directory: string): string {
@@ -133,7 +135,11 @@ function changedFiles(locked: readonly BundleFile[], current: readonly BundleFil
 export interface SkillSignatureOptions {
   /** The rows that were reviewed (a lock's): a signature over them names the changed files. */
   locked?: readonly BundleFile[];
-  /** The time signer lines' validity is checked at (default: the present). */
+  /**
+   * The time signer lines' validity is checked at.
+   *
+   * @default the present
+   */
   now?: Date;
 }
 
@@ -147,9 +153,10 @@ export interface SkillSignatureOptions {
  * ```ts
  * import { verifySkillSignature } from "./signers.ts";
  * import type { LockSkill } from "./format.ts";
- * declare const entry: LockSkill, allowed: string;
- * const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, allowed);
- * console.log(verdict.ok ? verdict.fingerprint : verdict.message);
+ * async function example(entry: LockSkill, allowed: string) {
+ *   const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, allowed);
+ *   console.log(verdict.ok ? verdict.fingerprint : verdict.message);
+ * }
  * ```
  */
 export async function verifySkillSignature(
@@ -204,9 +211,10 @@ function skillVerdict(
  * ```ts
  * import { checkLockSignatures } from "./signers.ts";
  * import type { ProjectLock } from "./format.ts";
- * declare const locked: ProjectLock, now: ProjectLock;
- * const checked = await checkLockSignatures(locked, now, new Map([["pdf", "/repo/skills/pdf"]]), "/repo");
- * if (checked.ok) console.log(checked.signatures.map((s) => `${s.name}: ${s.kind}`));
+ * async function example(locked: ProjectLock, now: ProjectLock) {
+ *   const checked = await checkLockSignatures(locked, now, new Map([["pdf", "/repo/skills/pdf"]]), "/repo");
+ *   if (checked.ok) console.log(checked.signatures.map((s) => `${s.name}: ${s.kind}`));
+ * }
  * ```
  */
 export async function checkLockSignatures(
@@ -244,9 +252,10 @@ export async function checkLockSignatures(
  * @example
  * ```ts
  * import { verifyDirectorySignature } from "./signers.ts";
- * declare const allowed: string;
- * const verdict = await verifyDirectorySignature("/repo/skills/pdf", allowed);
- * console.log(verdict.ok ? verdict.principal : verdict.kind);
+ * async function example(allowed: string) {
+ *   const verdict = await verifyDirectorySignature("/repo/skills/pdf", allowed);
+ *   console.log(verdict.ok ? verdict.principal : verdict.kind);
+ * }
  * ```
  */
 export async function verifyDirectorySignature(

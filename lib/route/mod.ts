@@ -43,6 +43,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decideRoute, routeRequest } from "./mod.ts";
  * const request = routeRequest("fill a pdf form", [{
  *   id: "pdf-forms", description: "Fill PDF forms.", origin: "claude-code (user)",
@@ -51,7 +52,7 @@
  * const result = decideRoute(request, { choice: "pdf-forms", confidence: 0.9 }, {
  *   current: () => ({ openable: true, path: request.candidates[0].path, contentHash: "0".repeat(64) }),
  * });
- * console.log(result.outcome); // "selected"
+ * assert.equal(result.outcome, "selected");
  * ```
  * @module
  */
@@ -127,7 +128,11 @@ export interface CurrentSkill {
 
 /** Options of {@linkcode decideRoute}. */
 export interface DecideOptions {
-  /** The confidence a choice needs, from 0 to 1 (default {@linkcode DEFAULT_THRESHOLD}). */
+  /**
+   * The confidence a choice needs, from 0 to 1.
+   *
+   * @default {DEFAULT_THRESHOLD}
+   */
   threshold?: number;
   /** The chosen skill now, by name; `undefined` when the catalog no longer has it. */
   current: (name: string) => CurrentSkill | undefined;
@@ -227,8 +232,9 @@ const HASH = /^[0-9a-f]{64}$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRouteRequest } from "./mod.ts";
- * console.log(readRouteRequest({ schema: "x" }).ok); // false
+ * assert.equal(readRouteRequest({ schema: "x" }).ok, false);
  * ```
  */
 export function readRouteRequest(
@@ -280,9 +286,10 @@ const RESPONSE_KEYS = new Set(["choice", "confidence", "model"]);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decideRoute, routeRequest } from "./mod.ts";
  * const request = routeRequest("x", [], { name: "t", version: null });
- * console.log(decideRoute(request, { choice: "_none" }, { current: () => undefined }).outcome); // "abstain"
+ * assert.equal(decideRoute(request, { choice: "_none" }, { current: () => undefined }).outcome, "abstain");
  * ```
  */
 export function decideRoute(
@@ -353,8 +360,9 @@ export function decideRoute(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { invalidRoute } from "./mod.ts";
- * console.log(invalidRoute("request: not a JSON object", 0.7).outcome); // "invalid_input"
+ * assert.equal(invalidRoute("request: not a JSON object", 0.7).outcome, "invalid_input");
  * ```
  */
 export function invalidRoute(reason: string, threshold: number): RouteResult {

@@ -61,8 +61,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matchPatternList } from "./allowed_signers.ts";
- * console.log(matchPatternList("ana@example.com", "*@example.com,!eve@example.com")); // true
+ * assert.equal(matchPatternList("ana@example.com", "*@example.com,!eve@example.com"), true);
  * ```
  * @module
  */
@@ -163,8 +164,9 @@ function matchList(s: string, pattern: string): -1 | 0 | 1 {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matchPatternList } from "./allowed_signers.ts";
- * console.log(matchPatternList("git", "file,git")); // true
+ * assert.equal(matchPatternList("git", "file,git"), true);
  * ```
  */
 export function matchPatternList(text: string, list: string): boolean {
@@ -177,8 +179,9 @@ export function matchPatternList(text: string, list: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { principalsOf } from "./allowed_signers.ts";
- * console.log(principalsOf("ana@x,bob@x")); // ["ana@x", "bob@x"]
+ * assert.deepEqual(principalsOf("ana@x,bob@x"), ["ana@x", "bob@x"]);
  * ```
  */
 export function principalsOf(principals: string): string[] {

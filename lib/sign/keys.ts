@@ -175,8 +175,9 @@ function makePublicKey(type: KeyType, blob: Uint8Array, jwk: JsonWebKey): Public
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePublicKeyBlob } from "./keys.ts";
- * console.log(parsePublicKeyBlob(new Uint8Array(3)).ok); // false
+ * assert.equal(parsePublicKeyBlob(new Uint8Array(3)).ok, false);
  * ```
  */
 export function parsePublicKeyBlob(blob: Uint8Array): PublicKeyResult {
@@ -199,8 +200,9 @@ export function parsePublicKeyBlob(blob: Uint8Array): PublicKeyResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePublicKeyFields } from "./keys.ts";
- * console.log(parsePublicKeyFields("ssh-ed25519", "%%").ok); // false
+ * assert.equal(parsePublicKeyFields("ssh-ed25519", "%%").ok, false);
  * ```
  */
 export function parsePublicKeyFields(type: string, base64: string): PublicKeyResult {
@@ -260,9 +262,10 @@ function ecRaw(type: EcType, inner: Uint8Array): Uint8Array<ArrayBuffer> {
  * @example
  * ```ts
  * import { parsePublicKeyBlob, verifyKeySignature } from "./keys.ts";
- * declare const blob: Uint8Array, data: Uint8Array<ArrayBuffer>, signature: Uint8Array;
- * const parsed = parsePublicKeyBlob(blob);
- * if (parsed.ok) console.log(await verifyKeySignature(parsed.key, data, signature));
+ * async function example(blob: Uint8Array, data: Uint8Array<ArrayBuffer>, signature: Uint8Array) {
+ *   const parsed = parsePublicKeyBlob(blob);
+ *   if (parsed.ok) console.log(await verifyKeySignature(parsed.key, data, signature));
+ * }
  * ```
  */
 export async function verifyKeySignature(

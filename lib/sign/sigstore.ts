@@ -22,12 +22,13 @@
  * @example
  * ```ts
  * import { verifySigstoreBundle } from "./sigstore.ts";
- * declare const bundle: Uint8Array, trustedRoot: Uint8Array, digest: string;
- * const result = verifySigstoreBundle(bundle, trustedRoot, digest, {
- *   certificateIdentity: "ana@example.com",
- *   certificateIssuer: "https://accounts.google.com",
- * });
- * console.log(result.ok ? result.identity : `${result.kind}: ${result.message}`);
+ * function example(bundle: Uint8Array, trustedRoot: Uint8Array, digest: string) {
+ *   const result = verifySigstoreBundle(bundle, trustedRoot, digest, {
+ *     certificateIdentity: "ana@example.com",
+ *     certificateIssuer: "https://accounts.google.com",
+ *   });
+ *   console.log(result.ok ? result.identity : `${result.kind}: ${result.message}`);
+ * }
  * ```
  * @module
  */
@@ -267,13 +268,14 @@ function policyRefusal(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verifySigstoreBundle } from "./sigstore.ts";
  * const bytes = new TextEncoder().encode("{}");
  * const result = verifySigstoreBundle(bytes, bytes, "0".repeat(64), {
  *   certificateIdentity: "ana@example.com",
  *   certificateIssuer: "https://accounts.google.com",
  * });
- * console.log(result.ok ? result.identity : result.kind); // "not-bundle"
+ * assert.equal(result.ok ? result.identity : result.kind, "not-bundle");
  * ```
  */
 export function verifySigstoreBundle(

@@ -73,9 +73,10 @@ function dearmor(bytes: Uint8Array): Uint8Array | string {
  * @example
  * ```ts
  * import { parseSignature } from "./sshsig.ts";
- * declare const bytes: Uint8Array;
- * const parsed = parseSignature(bytes);
- * if (parsed.ok) console.log(parsed.signature.namespace);
+ * function example(bytes: Uint8Array) {
+ *   const parsed = parseSignature(bytes);
+ *   if (parsed.ok) console.log(parsed.signature.namespace);
+ * }
  * ```
  */
 export function parseSignature(bytes: Uint8Array): SignatureResult {
@@ -137,8 +138,9 @@ export async function signedData(
  * ```ts
  * import { signMessage } from "./sshsig.ts";
  * import type { PrivateKey } from "./keys.ts";
- * declare const key: PrivateKey;
- * const armored = await signMessage(new TextEncoder().encode("m"), key, "skills-anywhere");
+ * async function example(key: PrivateKey) {
+ *   const armored = await signMessage(new TextEncoder().encode("m"), key, "skills-anywhere");
+ * }
  * ```
  */
 export async function signMessage(

@@ -19,13 +19,18 @@
  * @example
  * ```ts
  * import { verifySignature } from "./verify.ts";
- * declare const message: Uint8Array<ArrayBuffer>, signature: Uint8Array, allowed: string;
- * const result = await verifySignature(message, signature, allowed, {
- *   namespace: "skills-anywhere",
- *   now: new Date(),
- * });
- * if (result.ok) console.log(result.principal, result.fingerprint);
- * else console.log(result.kind, result.message);
+ * async function example(
+ *   message: Uint8Array<ArrayBuffer>,
+ *   signature: Uint8Array,
+ *   allowed: string,
+ * ) {
+ *   const result = await verifySignature(message, signature, allowed, {
+ *     namespace: "skills-anywhere",
+ *     now: new Date(),
+ *   });
+ *   if (result.ok) console.log(result.principal, result.fingerprint);
+ *   else console.log(result.kind, result.message);
+ * }
  * ```
  * @module
  */
@@ -179,12 +184,13 @@ function findSigner(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verifySignature } from "./verify.ts";
  * const result = await verifySignature(new Uint8Array(), new Uint8Array(), "", {
  *   namespace: "skills-anywhere",
  *   now: new Date(),
  * });
- * console.log(result.ok ? result.principal : result.kind); // "not-signature"
+ * assert.equal(result.ok ? result.principal : result.kind, "not-signature");
  * ```
  */
 export async function verifySignature(

@@ -28,9 +28,10 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { WireReader } from "./wire.ts";
  * const reader = new WireReader(new Uint8Array([0, 0, 0, 1]));
- * console.log(reader.uint32()); // 1
+ * assert.equal(reader.uint32(), 1);
  * ```
  */
 export class WireReader {
@@ -113,8 +114,9 @@ export function wireUint32(value: number): Uint8Array {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wireString } from "./wire.ts";
- * console.log(wireString("ab").length); // 6
+ * assert.equal(wireString("ab").length, 6);
  * ```
  */
 export function wireString(value: Uint8Array | string): Uint8Array<ArrayBuffer> {
@@ -168,8 +170,9 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toBase64 } from "./wire.ts";
- * console.log(toBase64(new Uint8Array([0, 1]))); // "AAE="
+ * assert.equal(toBase64(new Uint8Array([0, 1])), "AAE=");
  * ```
  */
 export function toBase64(bytes: Uint8Array): string {
@@ -185,8 +188,9 @@ export function toBase64(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toBase64Url } from "./wire.ts";
- * console.log(toBase64Url(new Uint8Array([251, 255]))); // "-_8"
+ * assert.equal(toBase64Url(new Uint8Array([251, 255])), "-_8");
  * ```
  */
 export function toBase64Url(bytes: Uint8Array): string {

@@ -60,6 +60,8 @@ export interface CheckSkillOptions {
    * The profile the report is for (default `strict`). Under `reference` the
    * `spec` section reports extension fields as errors, as the reference
    * validator does; under every other profile they are warnings.
+   *
+   * @default {"strict"}
    */
   profile?: CheckProfile;
 }
@@ -98,8 +100,9 @@ function frontmatterValue(text: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkSkill } from "./check.ts";
- * console.log(checkSkill("no frontmatter", { fallbackName: "x" }).strict.ok); // false
+ * assert.equal(checkSkill("no frontmatter", { fallbackName: "x" }).strict.ok, false);
  * ```
  */
 export function checkSkill(text: string, options: CheckSkillOptions): LocalCheckReport {
@@ -149,9 +152,10 @@ export interface CheckSource {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fallbackNames } from "./check.ts";
- * console.log(fallbackNames({ fileName: "SKILL.md", folder: "pdf" })); // { fallbackName: "pdf", directoryName: "pdf" }
- * console.log(fallbackNames({ fileName: "notes.md" })); // { fallbackName: "notes" }
+ * assert.deepEqual(fallbackNames({ fileName: "SKILL.md", folder: "pdf" }), { fallbackName: "pdf", directoryName: "pdf" });
+ * assert.deepEqual(fallbackNames({ fileName: "notes.md" }), { fallbackName: "notes" });
  * ```
  */
 export function fallbackNames(source: CheckSource): CheckSkillOptions {
@@ -176,10 +180,11 @@ export type CheckedBytes =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkSkillBytes } from "./check.ts";
  * const bytes = new TextEncoder().encode("---\nname: demo\ndescription: Demo.\n---\n");
  * const checked = checkSkillBytes(bytes, { fileName: "SKILL.md", folder: "demo" });
- * console.log(checked.ok ? checked.report.strict.ok : checked.kind); // true
+ * assert.equal(checked.ok ? checked.report.strict.ok : checked.kind, true);
  * ```
  */
 export function checkSkillBytes(
@@ -218,9 +223,10 @@ export interface CheckGates {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkSkill, unpinnedHosts } from "./check.ts";
  * const report = checkSkill("---\nname: x\ndescription: X.\n---\nSee https://cdn.jsdelivr.net/a", { fallbackName: "x" });
- * console.log(unpinnedHosts(report)); // ["cdn.jsdelivr.net"]
+ * assert.deepEqual(unpinnedHosts(report), ["cdn.jsdelivr.net"]);
  * ```
  */
 export function unpinnedHosts(report: LocalCheckReport): string[] {
@@ -234,9 +240,10 @@ export function unpinnedHosts(report: LocalCheckReport): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkPassed, checkSkill } from "./check.ts";
  * const report = checkSkill("---\nname: x\ndescription: X.\n---\n", { fallbackName: "x" });
- * console.log(checkPassed(report, { profile: "spec" })); // true
+ * assert.equal(checkPassed(report, { profile: "spec" }), true);
  * ```
  */
 export function checkPassed(

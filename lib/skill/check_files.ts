@@ -36,13 +36,19 @@ import { checkResources, type ResourcesReport } from "./resources.ts";
 
 /** Options of {@linkcode checkFiles}. */
 export interface CheckFilesOptions extends CheckGates {
-  /** Directory that relative paths are resolved against (default: the process cwd). */
+  /**
+   * Directory that relative paths are resolved against.
+   *
+   * @default the process cwd
+   */
   cwd?: string;
   /** Check local resource links (implied by `failOnResourceIssues`). */
   resources?: boolean;
   /**
    * How the report's scope sentence says local links get checked (default
    * `"when resources are checked"`); a surface names its own switch.
+   *
+   * @default {"when resources are checked"}
    */
   resourcesHint?: string;
 }

@@ -14,8 +14,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPinnedUrl, readExposure } from "./exposure.ts";
- * isPinnedUrl("https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/a.py"); // true
+ * assert.equal(isPinnedUrl("https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/a.py"), true);
  * const exposure = readExposure("raw file text", { body: "See https://example.com/x.", declaredTools: [] });
  * ```
  * @module
@@ -81,8 +82,9 @@ const COMMIT = /^[0-9a-f]{40}$/i;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractUrls } from "./exposure.ts";
- * extractUrls("a\nsee https://x.example/a.", 5); // [{ url: "https://x.example/a", line: 6 }]
+ * assert.deepEqual(extractUrls("a\nsee https://x.example/a.", 5), [{ url: "https://x.example/a", line: 6 }]);
  * ```
  */
 export function extractUrls(text: string, firstLine = 1): SourceUrl[] {
@@ -104,9 +106,10 @@ export function extractUrls(text: string, firstLine = 1): SourceUrl[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hostOf } from "./exposure.ts";
- * hostOf("http://[::1]:8080/x"); // "[::1]:8080"
- * hostOf("https://User@Example.COM/a"); // "example.com"
+ * assert.equal(hostOf("http://[::1]:8080/x"), "[::1]:8080");
+ * assert.equal(hostOf("https://User@Example.COM/a"), "example.com");
  * ```
  */
 export function hostOf(url: string): string {
@@ -136,7 +139,8 @@ function tail(segments: string[], from: number): boolean {
  *
  * @example
  * ```ts
- * isPinnedUrl("https://github.com.evil.example/o/r/blob/0123456789abcdef0123456789abcdef01234567/a"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(isPinnedUrl("https://github.com.evil.example/o/r/blob/0123456789abcdef0123456789abcdef01234567/a"), false);
  * ```
  */
 export function isPinnedUrl(url: string): boolean {
@@ -179,9 +183,10 @@ const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isReservedHost } from "./exposure.ts";
- * isReservedHost("localhost:5173"); // true
- * isReservedHost("claude.ai"); // false
+ * assert.equal(isReservedHost("localhost:5173"), true);
+ * assert.equal(isReservedHost("claude.ai"), false);
  * ```
  */
 export function isReservedHost(host: string): boolean {

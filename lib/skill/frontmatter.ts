@@ -7,8 +7,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { splitFrontmatter } from "./frontmatter.ts";
- * splitFrontmatter("---\nname: a\n---\nBody")?.body; // "Body"
+ * assert.equal(splitFrontmatter("---\nname: a\n---\nBody")?.body, "Body");
  * ```
  * @module
  */
@@ -38,7 +39,8 @@ const CLOSER = /^(?:---|\.\.\.)[ \t]*$/;
  *
  * @example
  * ```ts
- * splitFrontmatter("\uFEFF---\r\nname: x\r\n...\r\nHi")?.yaml; // "name: x"
+ * import assert from "node:assert/strict";
+ * assert.equal(splitFrontmatter("\uFEFF---\r\nname: x\r\n...\r\nHi")?.yaml, "name: x");
  * splitFrontmatter("---\nname: x\n"); // undefined (never closed)
  * ```
  */

@@ -14,8 +14,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findHiddenCharacters } from "./hidden.ts";
- * findHiddenCharacters("a\u200Bb")[0].name; // "ZERO WIDTH SPACE"
+ * assert.equal(findHiddenCharacters("a\u200Bb")[0].name, "ZERO WIDTH SPACE");
  * ```
  * @module
  */
@@ -205,7 +206,8 @@ function recordFields(frontmatter: unknown, found: Map<number, HiddenCharacter>)
  *
  * @example
  * ```ts
- * revealHiddenCharacters("a\u202eb\u{E0041}"); // "a\\u202eb\\u{e0041}"
+ * import assert from "node:assert/strict";
+ * assert.equal(revealHiddenCharacters("a\u202eb\u{E0041}"), "a\\u202eb\\u{e0041}");
  * ```
  */
 export function revealHiddenCharacters(text: string): string {

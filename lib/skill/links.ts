@@ -16,8 +16,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resourceReferences } from "./links.ts";
- * resourceReferences("See [the form](forms/a.md#top).")[0].path; // "forms/a.md"
+ * assert.equal(resourceReferences("See [the form](forms/a.md#top).")[0].path, "forms/a.md");
  * ```
  * @module
  */
@@ -75,9 +76,10 @@ const CONTROL = /[\u0000-\u001f\u007f\\]/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { classifyDestination } from "./links.ts";
- * console.log(classifyDestination("./a/../b.md#top")); // { path: "b.md" }
- * console.log(classifyDestination("../x")); // { problem: "outside" }
+ * assert.deepEqual(classifyDestination("./a/../b.md#top"), { path: "b.md" });
+ * assert.deepEqual(classifyDestination("../x"), { problem: "outside" });
  * ```
  */
 export function classifyDestination(
@@ -191,9 +193,10 @@ function destinations(markdown: string): Found[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resourceReferences } from "./links.ts";
  * const refs = resourceReferences("---\nname: a\n---\nSee [b](b.md) and [web](https://x.example).");
- * console.log(refs); // [{ url: "b.md", line: 4, source: "link", path: "b.md" }]
+ * assert.deepEqual(refs, [{ url: "b.md", line: 4, source: "link", path: "b.md" }]);
  * ```
  */
 export function resourceReferences(raw: string): ResourceReference[] {

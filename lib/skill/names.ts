@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSkillName, normalizeSkillName } from "./names.ts";
- * isSkillName("pdf-forms"); // true
- * normalizeSkillName("PDF Processing"); // "pdf-processing"
+ * assert.equal(isSkillName("pdf-forms"), true);
+ * assert.equal(normalizeSkillName("PDF Processing"), "pdf-processing");
  * ```
  * @module
  */
@@ -24,8 +25,9 @@ const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  *
  * @example
  * ```ts
- * isSkillName("ok-name"); // true
- * isSkillName("a--b"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(isSkillName("ok-name"), true);
+ * assert.equal(isSkillName("a--b"), false);
  * ```
  */
 export function isSkillName(value: unknown): value is string {
@@ -40,8 +42,9 @@ export function isSkillName(value: unknown): value is string {
  *
  * @example
  * ```ts
- * normalizeSkillName("Café Résumé"); // "cafe-resume"
- * normalizeSkillName("日本語"); // undefined
+ * import assert from "node:assert/strict";
+ * assert.equal(normalizeSkillName("Café Résumé"), "cafe-resume");
+ * assert.equal(normalizeSkillName("日本語"), undefined);
  * ```
  */
 export function normalizeSkillName(value: string): string | undefined {

@@ -171,8 +171,9 @@ function resolveInTree(tree: NameTree, path: string): Resolved {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveInNames } from "./resource_report.ts";
- * resolveInNames(["scripts/a.py"])("Scripts"); // { status: "wrong-case", onDisk: "scripts" }
+ * assert.deepEqual(resolveInNames(["scripts/a.py"])("Scripts"), { status: "wrong-case", onDisk: "scripts" });
  * ```
  */
 export function resolveInNames(files: Iterable<string>): (path: string) => Resolved {
@@ -187,8 +188,9 @@ export function resolveInNames(files: Iterable<string>): (path: string) => Resol
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkResourceNames } from "./resource_report.ts";
- * (await checkResourceNames("[a](a.md)", ["SKILL.md"])).counts; // { total: 1, present: 0, issues: 1 }
+ * assert.deepEqual((await checkResourceNames("[a](a.md)", ["SKILL.md"])).counts, { total: 1, present: 0, issues: 1 });
  * ```
  */
 export function checkResourceNames(raw: string, files: Iterable<string>): Promise<ResourcesReport> {

@@ -9,8 +9,11 @@
  * @example
  * ```ts
  * import { checkResources } from "./resources.ts";
- * const report = await checkResources("/skills/demo/SKILL.md", "See [a](scripts/a.py).");
- * console.log(report.counts);
+ * // Type-checked, not run by the doc test: it reads the skill folder /skills/demo.
+ * async function example() {
+ *   const report = await checkResources("/skills/demo/SKILL.md", "See [a](scripts/a.py).");
+ *   console.log(report.counts);
+ * }
  * ```
  * @module
  */

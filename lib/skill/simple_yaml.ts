@@ -94,8 +94,9 @@ function setOnce(target: Record<string, unknown>, key: string, value: unknown): 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readSimpleYaml } from "./simple_yaml.ts";
- * readSimpleYaml("name: demo\nlicense: MIT"); // { name: "demo", license: "MIT" }
+ * assert.deepEqual(readSimpleYaml("name: demo\nlicense: MIT"), { name: "demo", license: "MIT" });
  * readSimpleYaml("version: 1.0"); // undefined: a number
  * ```
  */

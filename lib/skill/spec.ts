@@ -12,9 +12,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { specFindings } from "./spec.ts";
  * const spec = specFindings("---\nname: demo\ndescription: Demo.\n---\n", { directoryName: "demo" });
- * console.log(spec.ok); // true
+ * assert.equal(spec.ok, true);
  * ```
  * @module
  */
@@ -58,6 +59,8 @@ export interface SpecOptions {
    * The severity of `extension-field` (a top-level key outside the
    * specification's six): `"warning"` (default) follows the specification's
    * text; `"error"` gives the reference validator's verdict.
+   *
+   * @default {"warning"}
    */
   extensionSeverity?: SpecSeverity;
 }
@@ -120,7 +123,8 @@ function keyLines(yaml: string, firstLine: number): Map<string, number> {
  *
  * @example
  * ```ts
- * specFindings("---\nname: Bad_Name\ndescription: x\n---\n").findings[0].rule; // "name-charset"
+ * import assert from "node:assert/strict";
+ * assert.equal(specFindings("---\nname: Bad_Name\ndescription: x\n---\n").findings[0].rule, "name-charset");
  * ```
  */
 export function specFindings(raw: string, options: SpecOptions = {}): SpecReport {

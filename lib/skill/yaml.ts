@@ -35,7 +35,11 @@ export type YamlResult =
 
 /** Options of {@linkcode parseFrontmatterYaml}. */
 export interface YamlOptions {
-  /** The file line of the first YAML line, so errors name file lines (default 1). */
+  /**
+   * The file line of the first YAML line, so errors name file lines.
+   *
+   * @default {1}
+   */
   firstLine?: number;
   /** Read every scalar as a string (the failsafe schema), as the spec rules do. */
   scalarsAsStrings?: boolean;

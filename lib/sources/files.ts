@@ -17,9 +17,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { readSourcesFile, userSourcesFile, writeSourcesFile } from "./files.ts";
- * const file = userSourcesFile("/home/me/.dsh");
+ * const dsh = mkdtempSync(join(tmpdir(), "dsh-"));
+ * const file = userSourcesFile(dsh);
  * await writeSourcesFile(file, [...(await readSourcesFile(file)), "anthropics/skills"]);
+ * assert.deepEqual(await readSourcesFile(file), [{ repo: "anthropics/skills" }]);
+ * rmSync(dsh, { recursive: true });
  * ```
  * @module
  */
@@ -35,12 +42,16 @@ export interface ConfigReadOptions {
   /**
    * Follow a symlink named by `path` (default `false`). The user's own files
    * may be links; a project's file is read only when it is a regular file.
+   *
+   * @default {false}
    */
   followSymlinks?: boolean;
   /**
    * The project root a project's file must really lie in (links in its
    * folders resolved, a linked `.dsh` included); default none (the user's own
    * files).
+   *
+   * @default none
    */
   root?: string;
 }
@@ -65,7 +76,8 @@ export type CommitRecord = Record<string, CommitEntry>;
  *
  * @example
  * ```ts
- * userSourcesFile("/home/me/.dsh"); // "/home/me/.dsh/skills-anywhere/sources.json"
+ * import assert from "node:assert/strict";
+ * assert.equal(userSourcesFile("/home/me/.dsh"), "/home/me/.dsh/skills-anywhere/sources.json");
  * ```
  */
 export function userSourcesFile(dshHome: string): string {
@@ -77,7 +89,8 @@ export function userSourcesFile(dshHome: string): string {
  *
  * @example
  * ```ts
- * projectSourcesFile("/work/app"); // "/work/app/.dsh/skills-anywhere.json"
+ * import assert from "node:assert/strict";
+ * assert.equal(projectSourcesFile("/work/app"), "/work/app/.dsh/skills-anywhere.json");
  * ```
  */
 export function projectSourcesFile(projectRoot: string): string {
@@ -123,6 +136,8 @@ function specObject(spec: SourceSpec): SourceSpec {
  * symlink not to be followed, out of `root` (a project's file), or
  * unreadable. No message quotes the file's content.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
  * const bytes = await readConfigBytes("/work/app/.dsh/skills-anywhere.json");
@@ -153,9 +168,12 @@ export async function readConfigBytes(
  * `{"sources": [...]}` or a bare array; string entries become `{repo}`.
  * Throws {@linkcode SourceError} like {@linkcode readSourcesFile}.
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
- * parseSourcesFile(new TextEncoder().encode('["o/r"]'), "sources.json"); // [{ repo: "o/r" }]
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parseSourcesFile(new TextEncoder().encode('["o/r"]'), "sources.json"), [{ repo: "o/r" }]);
  * ```
  */
 export function parseSourcesFile(bytes: Uint8Array, path: string): SourceSpec[] {
@@ -206,9 +224,18 @@ export async function readSourcesFile(
  * the one writer (`options`: its root and mode; a link in place of the file
  * is refused).
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
- * await writeSourcesFile("/tmp/sources.json", ["o/r", { repo: "o/x", ref: "v1" }]);
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "sources-"));
+ * await writeSourcesFile(join(dir, "sources.json"), ["o/r", { repo: "o/x", ref: "v1" }]);
+ * assert.deepEqual(await readSourcesFile(join(dir, "sources.json")), [{ repo: "o/r" }, { repo: "o/x", ref: "v1" }]);
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export async function writeSourcesFile(
@@ -344,11 +371,20 @@ export async function readSyncFailures(
  * created, through the one writer. Throws a `WriteError` when the file cannot
  * be written.
  *
+ * @throws {WriteError} When the file cannot be written (its `kind` says why).
+ *
  * @example
  * ```ts
- * await writeCommitRecord("/tmp/lock.json", {
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dir = mkdtempSync(join(tmpdir(), "state-"));
+ * await writeCommitRecord(join(dir, "lock.json"), {
  *   "github.com/o/r": { url: "https://github.com/o/r.git", sha: "0".repeat(40), syncedAt: new Date().toISOString() },
  * });
+ * assert.equal((await readCommitRecord(join(dir, "lock.json")))["github.com/o/r"]?.sha, "0".repeat(40));
+ * rmSync(dir, { recursive: true });
  * ```
  */
 export async function writeCommitRecord(path: string, lock: CommitRecord): Promise<void> {
@@ -361,10 +397,11 @@ export async function writeCommitRecord(path: string, lock: CommitRecord): Promi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveSource } from "./resolve.ts";
  * const a = resolveSource("o/r/skills", "/cache");
  * const b = resolveSource({ repo: "o/r", path: "skills" }, "/cache");
- * mergeSources([a], [b]).length; // 1
+ * assert.equal(mergeSources([a], [b]).length, 1);
  * ```
  */
 export function mergeSources(...lists: readonly (readonly ResolvedSource[])[]): ResolvedSource[] {

@@ -86,9 +86,10 @@ function plan(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { syncFrozen } from "./frozen.ts";
  * const results = await syncFrozen([], [], { lockFile: "/state/lock.json" });
- * console.log(results.length); // 0
+ * assert.equal(results.length, 0);
  * ```
  */
 export async function syncFrozen(

@@ -26,10 +26,13 @@
  * @example
  * ```ts
  * import { runGit } from "./git.ts";
- * const head = await runGit(["rev-parse", "HEAD"], {
- *   gitDir: "/cache/r/.git",
- *   workTree: "/cache/r",
- * });
+ * // Type-checked, not run by the doc test: it runs git in a clone at /cache/r.
+ * async function example() {
+ *   const head = await runGit(["rev-parse", "HEAD"], {
+ *     gitDir: "/cache/r/.git",
+ *     workTree: "/cache/r",
+ *   });
+ * }
  * ```
  * @module
  */
@@ -80,15 +83,27 @@ export interface GitOptions {
    * repository around the working directory lends it no configuration.
    */
   noRepository?: boolean;
-  /** Allow `file://` and local-path transports (default false). */
+  /**
+   * Allow `file://` and local-path transports.
+   *
+   * @default {false}
+   */
   allowFileProtocol?: boolean;
-  /** Per command, in milliseconds (default {@linkcode DEFAULT_GIT_TIMEOUT_MS}). */
+  /**
+   * Per command, in milliseconds.
+   *
+   * @default {DEFAULT_GIT_TIMEOUT_MS}
+   */
   timeoutMs?: number;
   /** Aborts the command; it then fails as `stopped`. */
   signal?: AbortSignal;
   /** Extra environment (not `GIT_*`, which is dropped) on top of the process environment. */
   env?: Record<string, string>;
-  /** The git executable (default `git`, looked up on PATH). */
+  /**
+   * The git executable.
+   *
+   * @default `git`, looked up on PATH
+   */
   git?: string;
 }
 
@@ -137,6 +152,9 @@ function gitMessage(stderr: string): string | undefined {
  * Runs git with an argument list (never a shell) under the policy of this
  * module, and resolves with its trimmed stdout once the process has exited
  * and its pipes have closed. Rejects with {@linkcode GitError}.
+ *
+ * @throws {GitError} Rejects with one when the command is refused or does not complete (its `kind`
+ * says which).
  *
  * @example
  * ```ts
@@ -311,7 +329,10 @@ export function gitAvailable(git = "git"): Promise<boolean> {
  * @example
  * ```ts
  * import { remoteCommit } from "./git.ts";
- * const sha = await remoteCommit("https://github.com/o/r.git", "main", { cwd: "/cache" });
+ * // Type-checked, not run by the doc test: it clones over the network.
+ * async function example() {
+ *   const sha = await remoteCommit("https://github.com/o/r.git", "main", { cwd: "/cache" });
+ * }
  * ```
  */
 export async function remoteCommit(

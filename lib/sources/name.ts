@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sourceName } from "./name.ts";
- * sourceName({ display: "o/r/skills", ref: "v1" }); // "o/r/skills@v1"
+ * assert.equal(sourceName({ display: "o/r/skills", ref: "v1" }), "o/r/skills@v1");
  * ```
  * @module
  */
@@ -19,8 +20,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sourceName } from "./name.ts";
- * sourceName({ display: "/srv/skills" }); // "/srv/skills"
+ * assert.equal(sourceName({ display: "/srv/skills" }), "/srv/skills");
  * ```
  */
 export function sourceName(source: { display: string; ref?: string }): string {

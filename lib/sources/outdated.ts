@@ -54,9 +54,17 @@ export interface OutdatedRow {
 
 /** Options of {@linkcode outdatedSources}. */
 export interface OutdatedOptions {
-  /** Per git command, in milliseconds (default `DEFAULT_GIT_TIMEOUT_MS`). */
+  /**
+   * Per git command, in milliseconds.
+   *
+   * @default {DEFAULT_GIT_TIMEOUT_MS}
+   */
   timeoutMs?: number;
-  /** The git executable (default `git`). */
+  /**
+   * The git executable.
+   *
+   * @default {"git"}
+   */
   git?: string;
   /** Extra environment for git. */
   env?: Record<string, string>;
@@ -104,9 +112,10 @@ async function rowOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { outdatedSources } from "./outdated.ts";
  * const rows = await outdatedSources([], () => null, { timeoutMs: 30_000 });
- * console.log(rows.length); // 0
+ * assert.equal(rows.length, 0);
  * ```
  */
 export async function outdatedSources(

@@ -55,10 +55,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveSource } from "./resolve.ts";
  * const source = resolveSource("anthropics/skills@v1", "/home/me/.dsh/skills-anywhere/cache");
- * source.dir; // "/home/me/.dsh/skills-anywhere/cache/github.com_anthropics_skills_v1-<12 hex>"
- * source.key; // "github.com/anthropics/skills@v1"
+ * assert.match(source.dir, /^\/home\/me\/\.dsh\/skills-anywhere\/cache\/github\.com_anthropics_skills_v1-[0-9a-f]{12}$/);
+ * assert.equal(source.key, "github.com/anthropics/skills@v1");
  * ```
  * @module
  */
@@ -589,6 +590,8 @@ export interface ResolveOptions {
    * The directory a relative local path (`./x`, `../x`) resolves against: the
    * directory of what names it (see the module doc). Default: the working
    * directory, right only for what a person types on a command line.
+   *
+   * @default the working directory
    */
   base?: string;
 }
@@ -599,9 +602,10 @@ export interface ResolveOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isRelativeLocal } from "./resolve.ts";
- * isRelativeLocal("./vendor-skills"); // true
- * isRelativeLocal({ repo: "/srv/skills" }); // false
+ * assert.equal(isRelativeLocal("./vendor-skills"), true);
+ * assert.equal(isRelativeLocal({ repo: "/srv/skills" }), false);
  * ```
  */
 export function isRelativeLocal(spec: string | SourceSpec): boolean {
@@ -618,9 +622,10 @@ export function isRelativeLocal(spec: string | SourceSpec): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rebaseSpec } from "./resolve.ts";
- * rebaseSpec("./x@v1", "/work/repo/packages"); // { repo: "/work/repo/packages/x", ref: "v1" }
- * rebaseSpec("./x", "/work/repo/packages", "/work/repo"); // "./packages/x"
+ * assert.deepEqual(rebaseSpec("./x@v1", "/work/repo/packages"), { repo: "/work/repo/packages/x", ref: "v1" });
+ * assert.equal(rebaseSpec("./x", "/work/repo/packages", "/work/repo"), "./packages/x");
  * ```
  */
 export function rebaseSpec(
@@ -649,9 +654,10 @@ export function rebaseSpec(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLocalSource, resolveSource } from "./resolve.ts";
- * isLocalSource(resolveSource("/srv/skills.git", "/cache")); // true
- * isLocalSource(resolveSource("o/r", "/cache")); // false
+ * assert.equal(isLocalSource(resolveSource("/srv/skills.git", "/cache")), true);
+ * assert.equal(isLocalSource(resolveSource("o/r", "/cache")), false);
  * ```
  */
 export function isLocalSource(source: Pick<ResolvedSource, "url">): boolean {
@@ -667,11 +673,14 @@ export function isLocalSource(source: Pick<ResolvedSource, "url">): boolean {
  * `<cache>/<checkoutName>`. A relative local path resolves against
  * `options.base` (see the module doc).
  *
+ * @throws {SourceError} When the source cannot be read as one (its `kind` says why).
+ *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const source = resolveSource("github:vercel-labs/agent-skills/skills/web-design", "/cache");
- * source.path; // "skills/web-design"
- * source.display; // "vercel-labs/agent-skills/skills/web-design"
+ * assert.equal(source.path, "skills/web-design");
+ * assert.equal(source.display, "vercel-labs/agent-skills/skills/web-design");
  * ```
  */
 export function resolveSource(
@@ -753,8 +762,9 @@ function tryIdentify(spec: string | SourceSpec, base?: string): Identity | undef
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { comparablePath } from "./resolve.ts";
- * console.log(comparablePath("./skills/")); // "skills"
+ * assert.equal(comparablePath("./skills/"), "skills");
  * ```
  */
 export function comparablePath(path: string | undefined): string {
@@ -773,8 +783,9 @@ export function comparablePath(path: string | undefined): string {
  *
  * @example
  * ```ts
- * sameRepository("o/r", "https://github.com/o/r.git"); // true
- * sameRepository("o/r", "o/other"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(sameRepository("o/r", "https://github.com/o/r.git"), true);
+ * assert.equal(sameRepository("o/r", "o/other"), false);
  * ```
  */
 export function sameRepository(
@@ -797,9 +808,10 @@ export function sameRepository(
  *
  * @example
  * ```ts
- * sameSource("o/r/skills", { repo: "o/r", path: "skills" }); // true
- * sameSource("o/r", "o/r/skills"); // false
- * sameSource("o/r@v1", "o/r"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(sameSource("o/r/skills", { repo: "o/r", path: "skills" }), true);
+ * assert.equal(sameSource("o/r", "o/r/skills"), false);
+ * assert.equal(sameSource("o/r@v1", "o/r"), false);
  * ```
  */
 export function sameSource(

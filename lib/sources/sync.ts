@@ -425,8 +425,11 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
  * ```ts
  * import { resolveSource } from "./resolve.ts";
  * import { stageCommit } from "./sync.ts";
- * const staged = await stageCommit(resolveSource("o/r", "/cache"), "a".repeat(40));
- * await staged.apply();
+ * // Type-checked, not run by the doc test: it fetches a commit over the network.
+ * async function example() {
+ *   const staged = await stageCommit(resolveSource("o/r", "/cache"), "a".repeat(40));
+ *   await staged.apply();
+ * }
  * ```
  */
 export async function stageCommit(

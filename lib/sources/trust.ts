@@ -26,10 +26,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { projectTrust, trustProject } from "./trust.ts";
+ * const dsh = mkdtempSync(join(tmpdir(), "dsh-"));
  * const bytes = new TextEncoder().encode('{"sources": ["o/r"]}');
- * await trustProject("/home/me/.dsh", "/work/app", bytes);
- * (await projectTrust("/home/me/.dsh", "/work/app", bytes)).state; // "trusted"
+ * await trustProject(dsh, "/work/app", bytes);
+ * assert.equal((await projectTrust(dsh, "/work/app", bytes)).state, "trusted");
+ * rmSync(dsh, { recursive: true });
  * ```
  * @module
  */
@@ -98,7 +104,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  *
  * @example
  * ```ts
- * trustFile("/home/me/.dsh"); // "/home/me/.dsh/skills-anywhere/trust.json"
+ * import assert from "node:assert/strict";
+ * assert.equal(trustFile("/home/me/.dsh"), "/home/me/.dsh/skills-anywhere/trust.json");
  * ```
  */
 export function trustFile(dshHome: string): string {
@@ -111,7 +118,8 @@ export function trustFile(dshHome: string): string {
  *
  * @example
  * ```ts
- * await projectKey("/work/app/."); // "/work/app"
+ * import assert from "node:assert/strict";
+ * assert.equal(await projectKey("/work/app/."), "/work/app");
  * ```
  */
 export async function projectKey(projectRoot: string): Promise<string> {
@@ -226,7 +234,14 @@ async function writeProjects(dshHome: string, projects: TrustedProjects): Promis
  *
  * @example
  * ```ts
- * const record = await trustProject("/home/me/.dsh", "/work/app", new TextEncoder().encode("[]"));
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * const dsh = mkdtempSync(join(tmpdir(), "dsh-"));
+ * const record = await trustProject(dsh, "/work/app", new TextEncoder().encode("[]"));
+ * assert.equal((await projectTrust(dsh, "/work/app", new TextEncoder().encode("[]"))).state, "trusted");
+ * rmSync(dsh, { recursive: true });
  * ```
  */
 export async function trustProject(

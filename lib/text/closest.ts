@@ -14,10 +14,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closest, didYouMean } from "./closest.ts";
- * closest("lsit", ["list", "show", "search"]); // ["list"]
- * closest("xlxs", ["xlsx", "docx", "pdf"]); // ["xlsx"]
- * didYouMean("lsit", ["list", "show"]); // " (did you mean list?)"
+ * assert.deepEqual(closest("lsit", ["list", "show", "search"]), ["list"]);
+ * assert.deepEqual(closest("xlxs", ["xlsx", "docx", "pdf"]), ["xlsx"]);
+ * assert.equal(didYouMean("lsit", ["list", "show"]), " (did you mean list?)");
  * ```
  * @module
  */
@@ -28,8 +29,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { editDistance } from "./closest.ts";
- * editDistance("--jsn", "--json"); // 1
+ * assert.equal(editDistance("--jsn", "--json"), 1);
  * ```
  */
 export function editDistance(a: string, b: string, limit = Infinity): number {
@@ -61,9 +63,10 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closest } from "./closest.ts";
- * closest("--jsn", ["--json", "--all"]); // ["--json"]
- * closest("zzz", ["list"]); // []
+ * assert.deepEqual(closest("--jsn", ["--json", "--all"]), ["--json"]);
+ * assert.deepEqual(closest("zzz", ["list"]), []);
  * ```
  */
 export function closest(word: string, candidates: readonly string[], max = 3): string[] {

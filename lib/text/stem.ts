@@ -154,8 +154,9 @@ const STEP4 = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stem } from "./stem.ts";
- * stem("generously"); // "generous"
+ * assert.equal(stem("generously"), "generous");
  * ```
  */
 export function stem(input: string): string {

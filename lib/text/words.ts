@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { counted } from "./words.ts";
- * counted(1, "hidden duplicate"); // "1 hidden duplicate"
- * counted(3, "match", "matches"); // "3 matches"
+ * assert.equal(counted(1, "hidden duplicate"), "1 hidden duplicate");
+ * assert.equal(counted(3, "match", "matches"), "3 matches");
  * ```
  * @module
  */
@@ -16,8 +17,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { counted } from "./words.ts";
- * counted(0, "skill"); // "0 skills"
+ * assert.equal(counted(0, "skill"), "0 skills");
  * ```
  */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {

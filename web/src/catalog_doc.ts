@@ -13,9 +13,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCatalog } from "./catalog_doc.ts";
  * const parsed = parseCatalog(new TextEncoder().encode('{"skills": [], "invalid": [], "complete": true}'));
- * console.log(parsed.ok); // true
+ * assert.equal(parsed.ok, true);
  * ```
  * @module
  */
@@ -229,8 +230,9 @@ export function catalogFromValue(value: unknown): CatalogParse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { catalogRefusal } from "./catalog_doc.ts";
- * catalogRefusal("too-large").message; // "The catalog exceeds 16 MiB"
+ * assert.equal(catalogRefusal("too-large").message, "The catalog exceeds 16 MiB");
  * ```
  */
 export function catalogRefusal(kind: CatalogRefusalKind): CatalogRefusal {

@@ -10,7 +10,10 @@
  * @example
  * ```ts
  * import { setupCheck } from "./check.ts";
- * setupCheck();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupCheck();
+ * }
  * ```
  * @module
  */
@@ -97,7 +100,10 @@ class CheckSection {
  * @example
  * ```ts
  * import { setupCheck } from "./check.ts";
- * setupCheck();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupCheck();
+ * }
  * ```
  */
 export function setupCheck(): void {

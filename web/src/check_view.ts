@@ -8,7 +8,10 @@
  * @example
  * ```ts
  * import { renderEntry } from "./check_view.ts";
- * document.body.append(...renderEntry({ path: "x.md", status: "input_error", error: "No such file", kind: "missing" }));
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   document.body.append(...renderEntry({ path: "x.md", status: "input_error", error: "No such file", kind: "missing" }));
+ * }
  * ```
  * @module
  */
@@ -171,8 +174,11 @@ function surfaceSections({ surface }: LocalCheckReport): HTMLElement[] {
  * ```ts
  * import { renderEntry } from "./check_view.ts";
  * import { skillEntry } from "./skill_entry.ts";
- * const entry = skillEntry(new Uint8Array(), "", { fileName: "SKILL.md", folder: "" });
- * document.body.append(...renderEntry(entry));
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   const entry = skillEntry(new Uint8Array(), "", { fileName: "SKILL.md", folder: "" });
+ *   document.body.append(...renderEntry(entry));
+ * }
  * ```
  */
 export function renderEntry(entry: FileEntry): Node[] {

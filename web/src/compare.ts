@@ -15,7 +15,10 @@
  * @example
  * ```ts
  * import { setupCompare } from "./compare.ts";
- * setupCompare({ name: "review-helper", reviewed: "{}", current: "{}" });
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupCompare({ name: "review-helper", reviewed: "{}", current: "{}" });
+ * }
  * ```
  * @module
  */
@@ -95,7 +98,10 @@ class Comparison {
  * @example
  * ```ts
  * import { setupCompare } from "./compare.ts";
- * setupCompare({ name: "review-helper", reviewed: "{}", current: "{}" });
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupCompare({ name: "review-helper", reviewed: "{}", current: "{}" });
+ * }
  * ```
  */
 export function setupCompare(example: ExamplePair): void {

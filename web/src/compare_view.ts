@@ -9,7 +9,10 @@
  * @example
  * ```ts
  * import { renderCompare } from "./compare_view.ts";
- * renderCompare({ kind: "empty" }, { kind: "empty" }, "review-helper");
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   renderCompare({ kind: "empty" }, { kind: "empty" }, "review-helper");
+ * }
  * ```
  * @module
  */
@@ -134,8 +137,9 @@ function hideVerdict(note: string): void {
  * @example
  * ```ts
  * import { renderArguments } from "./compare_view.ts";
- * declare const reviewed: import("../../lib/bundle/manifest.ts").BundleManifest;
- * renderArguments(reviewed, "review-helper");
+ * function example(reviewed: import("../../lib/bundle/manifest.ts").BundleManifest) {
+ *   renderArguments(reviewed, "review-helper");
+ * }
  * ```
  */
 export function renderArguments(reviewed: BundleManifest, name: string): void {
@@ -156,7 +160,10 @@ export function renderArguments(reviewed: BundleManifest, name: string): void {
  * @example
  * ```ts
  * import { renderCompare } from "./compare_view.ts";
- * renderCompare({ kind: "loading", label: "a.json" }, { kind: "empty" }, "");
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   renderCompare({ kind: "loading", label: "a.json" }, { kind: "empty" }, "");
+ * }
  * ```
  */
 export function renderCompare(reviewed: SideState, current: SideState, name: string): void {

@@ -7,7 +7,10 @@
  * @example
  * ```ts
  * import { el, reveal } from "./dom.ts";
- * document.body.append(el("p", { text: reveal("a\u202eb") })); // shows a\u202eb
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   document.body.append(el("p", { text: reveal("a\u202eb") })); // shows a\u202eb
+ * }
  * ```
  * @module
  */
@@ -20,7 +23,10 @@ export const UNREADABLE_MESSAGE = "The browser could not read this file; choose 
  *
  * @example
  * ```ts
- * const verdict = byId("verdict");
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   const verdict = byId("verdict");
+ * }
  * ```
  */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -42,7 +48,10 @@ export interface ElementProps {
  *
  * @example
  * ```ts
- * el("li", { className: "changed" }, el("code", { text: "scripts/review.py" }));
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   el("li", { className: "changed" }, el("code", { text: "scripts/review.py" }));
+ * }
  * ```
  */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -68,7 +77,8 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0\u{e0100}-\u
  *
  * @example
  * ```ts
- * reveal("safe\u200bname"); // "safe\\u200bname"
+ * import assert from "node:assert/strict";
+ * assert.equal(reveal("safe\u200bname"), "safe\\u200bname");
  * ```
  */
 export function reveal(text: string): string {
@@ -83,7 +93,10 @@ export function reveal(text: string): string {
  *
  * @example
  * ```ts
- * download("skill-check.json", JSON.stringify({ status: "passed" }, null, 2) + "\n");
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   download("skill-check.json", JSON.stringify({ status: "passed" }, null, 2) + "\n");
+ * }
  * ```
  */
 export function download(fileName: string, text: string): void {
@@ -104,8 +117,11 @@ export function download(fileName: string, text: string): void {
  *
  * @example
  * ```ts
- * const input = byId<HTMLInputElement>("skill-file");
- * input.addEventListener("change", () => console.log(takeFile(input)?.name));
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   const input = byId<HTMLInputElement>("skill-file");
+ *   input.addEventListener("change", () => console.log(takeFile(input)?.name));
+ * }
  * ```
  */
 export function takeFile(input: HTMLInputElement): File | undefined {
@@ -119,7 +135,8 @@ export function takeFile(input: HTMLInputElement): File | undefined {
  *
  * @example
  * ```ts
- * plural(1, "file"); // "1 file"
+ * import assert from "node:assert/strict";
+ * assert.equal(plural(1, "file"), "1 file");
  * ```
  */
 export function plural(count: number, noun: string): string {

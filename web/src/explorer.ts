@@ -11,7 +11,10 @@
  * @example
  * ```ts
  * import { setupExplorer } from "./explorer.ts";
- * setupExplorer();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupExplorer();
+ * }
  * ```
  * @module
  */
@@ -512,7 +515,10 @@ function setupTabs(): void {
  * @example
  * ```ts
  * import { setupExplorer } from "./explorer.ts";
- * setupExplorer();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupExplorer();
+ * }
  * ```
  */
 export function setupExplorer(): void {

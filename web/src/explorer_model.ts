@@ -20,9 +20,10 @@
  * ```ts
  * import { explore, parseFragment } from "./explorer_model.ts";
  * import type { CatalogDoc } from "./catalog_doc.ts";
- * declare const doc: CatalogDoc;
- * const state = parseFragment("#budget=1&q=pdf", doc);
- * explore(doc, state).rows.map((row) => row.skill.name);
+ * function example(doc: CatalogDoc) {
+ *   const state = parseFragment("#budget=1&q=pdf", doc);
+ *   explore(doc, state).rows.map((row) => row.skill.name);
+ * }
  * ```
  * @module
  */
@@ -141,8 +142,9 @@ function names(value: string | null, doc: CatalogDoc): string[] {
  * ```ts
  * import { parseFragment } from "./explorer_model.ts";
  * import type { CatalogDoc } from "./catalog_doc.ts";
- * declare const doc: CatalogDoc;
- * parseFragment("#budget=9&q=pdf", doc); // { budget: 3, q: "pdf", pin: [], hide: [] }
+ * function example(doc: CatalogDoc) {
+ *   parseFragment("#budget=9&q=pdf", doc); // { budget: 3, q: "pdf", pin: [], hide: [] }
+ * }
  * ```
  */
 export function parseFragment(hash: string, doc: CatalogDoc): ExplorerState {
@@ -170,8 +172,9 @@ export function parseFragment(hash: string, doc: CatalogDoc): ExplorerState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultState, fragmentOf } from "./explorer_model.ts";
- * fragmentOf({ ...defaultState(), budget: 1, pin: ["a", "b"] }); // "budget=1&pin=a%2Cb"
+ * assert.equal(fragmentOf({ ...defaultState(), budget: 1, pin: ["a", "b"] }), "budget=1&pin=a%2Cb");
  * ```
  */
 export function fragmentOf(state: ExplorerState): string {

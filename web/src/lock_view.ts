@@ -13,9 +13,9 @@
  * import { compareLock } from "./lock_view.ts";
  * import type { CatalogDoc } from "./catalog_doc.ts";
  * import type { ProjectLock } from "../../lib/lock/format.ts";
- * declare const doc: CatalogDoc;
- * declare const lock: ProjectLock;
- * compareLock(doc, lock).changed.map((c) => c.name);
+ * function example(doc: CatalogDoc, lock: ProjectLock) {
+ *   compareLock(doc, lock).changed.map((c) => c.name);
+ * }
  * ```
  * @module
  */
@@ -72,8 +72,9 @@ function samePlace(skill: CatalogSkill, locked: LockSkill): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareLock } from "./lock_view.ts";
- * compareLock({ skills: [], invalid: [], complete: true }, { schema: "skills-anywhere-lock-1", skills: [], sources: [] }).locked; // 0
+ * assert.equal(compareLock({ skills: [], invalid: [], complete: true }, { schema: "skills-anywhere-lock-1", skills: [], sources: [] }).locked, 0);
  * ```
  */
 export function compareLock(doc: CatalogDoc, lock: ProjectLock): LockComparison {
@@ -111,9 +112,10 @@ export type LockRead = { ok: true; lock: ProjectLock } | { ok: false; message: s
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readLockFile } from "./lock_view.ts";
  * const read = await readLockFile(new File(["{}"], "skills-anywhere.lock.json"));
- * console.log(read.ok); // false
+ * assert.equal(read.ok, false);
  * ```
  */
 export async function readLockFile(file: File): Promise<LockRead> {
@@ -167,9 +169,10 @@ function changedWords(entry: Record<string, unknown>): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readVerifyReport } from "./lock_view.ts";
  * const read = readVerifyReport(new TextEncoder().encode('{"schema":"x"}'));
- * console.log(read.ok); // false
+ * assert.equal(read.ok, false);
  * ```
  */
 export function readVerifyReport(
@@ -214,9 +217,10 @@ export function readVerifyReport(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareLock, withVerify } from "./lock_view.ts";
  * const lock = compareLock({ skills: [], invalid: [], complete: true }, { schema: "skills-anywhere-lock-1", skills: [], sources: [] });
- * withVerify(lock, { byName: new Map() }).locked; // 0
+ * assert.equal(withVerify(lock, { byName: new Map() }).locked, 0);
  * ```
  */
 export function withVerify(lock: LockComparison, marks: VerifyMarks): LockComparison {

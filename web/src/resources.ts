@@ -10,7 +10,10 @@
  * @example
  * ```ts
  * import { setupResources } from "./resources.ts";
- * setupResources();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupResources();
+ * }
  * ```
  * @module
  */
@@ -72,8 +75,9 @@ async function checkOne(file: File, path: string, paths: string[]): Promise<Reso
  * @example
  * ```ts
  * import { checkFolder } from "./resources.ts";
- * declare const files: File[];
- * const results = await checkFolder(files);
+ * async function example(files: File[]) {
+ *   const results = await checkFolder(files);
+ * }
  * ```
  */
 export async function checkFolder(files: readonly File[]): Promise<ResourceFileResult[]> {
@@ -116,7 +120,10 @@ function resultElement(result: ResourceFileResult): HTMLLIElement {
  * @example
  * ```ts
  * import { setupResources } from "./resources.ts";
- * setupResources();
+ * // Type-checked, not run by the doc test: it needs a browser page's document.
+ * function example() {
+ *   setupResources();
+ * }
  * ```
  */
 export function setupResources(): void {

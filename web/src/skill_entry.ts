@@ -13,11 +13,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { skillEntry } from "./skill_entry.ts";
  * import { webSha256Hex } from "../../lib/bundle/manifest.ts";
  * const bytes = new TextEncoder().encode("---\nname: demo\ndescription: Demo.\n---\n");
  * const entry = skillEntry(bytes, await webSha256Hex(bytes), { fileName: "SKILL.md", folder: "demo" });
- * console.log(entry.status); // "passed"
+ * assert.equal(entry.status, "passed");
  * ```
  * @module
  */
@@ -49,8 +50,9 @@ function entryPath(source: SkillSource): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inputError } from "./skill_entry.ts";
- * console.log(inputError({ fileName: "big.md", folder: "" }, "No such file", "missing").status); // "input_error"
+ * assert.equal(inputError({ fileName: "big.md", folder: "" }, "No such file", "missing").status, "input_error");
  * ```
  */
 export function inputError(source: SkillSource, error: string, kind: FileInputKind): FileEntry {
@@ -63,9 +65,10 @@ export function inputError(source: SkillSource, error: string, kind: FileInputKi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { skillEntry } from "./skill_entry.ts";
  * const entry = skillEntry(new Uint8Array([0xff]), "", { fileName: "SKILL.md", folder: "" });
- * console.log(entry.status); // "input_error"
+ * assert.equal(entry.status, "input_error");
  * ```
  */
 export function skillEntry(bytes: Uint8Array, sha256: string, source: SkillSource): FileEntry {
