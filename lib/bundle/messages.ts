@@ -87,8 +87,9 @@ export const MESSAGES: Readonly<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refuse } from "./messages.ts";
- * throw refuse("no-skill"); // BundleError: A bundle must contain SKILL.md
+ * assert.equal(refuse("no-skill").message, "A bundle must contain SKILL.md");
  * ```
  */
 export function refuse(kind: keyof typeof MESSAGES): BundleError {

@@ -91,7 +91,10 @@ async function frozenPlan(
  * ```ts
  * import { runFrozenSync } from "./sync.ts";
  * import { processIo } from "./io.ts";
- * await runFrozenSync({ frozen: true }, "/repo", processIo());
+ * // Type-checked, not run by the doc test: it syncs the sources of a project on the reader's disk.
+ * async function example() {
+ *   await runFrozenSync({ frozen: true }, "/repo", processIo());
+ * }
  * ```
  */
 export async function runFrozenSync(values: OptionValues, cwd: string, io: Io): Promise<number> {

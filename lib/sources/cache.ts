@@ -79,9 +79,13 @@ export const TRASH = ".trash-";
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { resolveSource } from "./resolve.ts";
  * import { placeOf } from "./cache.ts";
- * const place = await placeOf(resolveSource("o/r", "/cache"));
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * const place = await placeOf(resolveSource("o/r", cache));
  * console.log(place.dir);
  * ```
  */
@@ -105,9 +109,13 @@ export async function placeOf(source: ResolvedSource): Promise<Place> {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { assertEntry, placeOf } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * const place = await placeOf(resolveSource("o/r", "/cache"));
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * const place = await placeOf(resolveSource("o/r", cache));
  * await assertEntry(place, place.dir); // fine; "/etc" would throw
  * ```
  */
@@ -131,9 +139,13 @@ export async function assertEntry(place: Place, target: string): Promise<void> {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { placeOf, removeEntry, STAGING, tempEntry } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * const place = await placeOf(resolveSource("o/r", "/cache"));
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * const place = await placeOf(resolveSource("o/r", cache));
  * await removeEntry(place, tempEntry(place, STAGING));
  * ```
  */
@@ -157,9 +169,13 @@ async function renameEntry(place: Place, from: string, to: string): Promise<void
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { placeOf, STAGING, tempEntry } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * const staging = tempEntry(await placeOf(resolveSource("o/r", "/cache")), STAGING);
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * const staging = tempEntry(await placeOf(resolveSource("o/r", cache)), STAGING);
  * ```
  */
 export function tempEntry(place: Place, kind: string): string {
@@ -180,9 +196,13 @@ function processAlive(pid: number): boolean {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { cleanLeftovers, placeOf } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * await cleanLeftovers(await placeOf(resolveSource("o/r", "/cache")));
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * await cleanLeftovers(await placeOf(resolveSource("o/r", cache)));
  * ```
  */
 export async function cleanLeftovers(place: Place): Promise<void> {
@@ -203,8 +223,10 @@ export async function cleanLeftovers(place: Place): Promise<void> {
  * @example
  * ```ts
  * import type { Git } from "./cache.ts";
- * declare const git: Git;
- * const sha = await git(["rev-parse", "HEAD"], "/cache/o-r-1a2b");
+ * // Type-checked, not run by the doc test: it runs git on a checkout in the reader's cache.
+ * async function example(git: Git) {
+ *   const sha = await git(["rev-parse", "HEAD"], "/cache/o-r-1a2b");
+ * }
  * ```
  */
 export type Git = (args: readonly string[], dir?: string) => Promise<string>;
@@ -234,10 +256,12 @@ export type Current =
  * ```ts
  * import { currentCheckout, type Git, placeOf } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * declare const git: Git;
- * const source = resolveSource("o/r", "/cache");
- * const now = await currentCheckout(git, await placeOf(source), source);
- * if (now.state === "foreign") console.log(now.why);
+ * // Type-checked, not run by the doc test: it runs git on the reader's cache.
+ * async function example(git: Git) {
+ *   const source = resolveSource("o/r", "/cache");
+ *   const now = await currentCheckout(git, await placeOf(source), source);
+ *   if (now.state === "foreign") console.log(now.why);
+ * }
  * ```
  */
 export async function currentCheckout(
@@ -278,10 +302,16 @@ export async function currentCheckout(
  *
  * @example
  * ```ts
+ * import { mkdirSync, mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
  * import { placeOf, STAGING, swapIn, tempEntry } from "./cache.ts";
  * import { resolveSource } from "./resolve.ts";
- * const place = await placeOf(resolveSource("o/r", "/cache"));
- * await swapIn(place, tempEntry(place, STAGING));
+ * const cache = join(mkdtempSync(join(tmpdir(), "sources-")), "cache");
+ * const place = await placeOf(resolveSource("o/r", cache));
+ * const staging = tempEntry(place, STAGING);
+ * mkdirSync(staging);
+ * await swapIn(place, staging);
  * ```
  */
 export async function swapIn(place: Place, staging: string): Promise<void> {
