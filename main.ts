@@ -11,7 +11,7 @@
  * @module
  */
 import process from "node:process";
-import { main } from "./lib/cli/mod.ts";
+import { main } from "./cli/mod.ts";
 
 export { main };
 

@@ -20,7 +20,7 @@ import { connect as connectTcp, type Socket } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { readBundle } from "../lib/bundle/read.ts";
+import { readBundle } from "../lib/bundle/mod.ts";
 import { VERSION } from "../lib/version.ts";
 import { npmTool } from "../scripts/npm_tools.ts";
 import {
@@ -773,8 +773,8 @@ async function benchSearch(): Promise<void> {
   // that scans every body per query (what find_skills did, less its file reads). The skills are
   // the corpus's, renamed per copy, each body three excerpts (about 1.2 KB); in-process, bodies
   // from memory, the eval's queries in turn, default limit.
-  const { SearchIndex } = await import("../lib/catalog/search.ts");
-  const { findLimits, findSkills } = await import("../lib/load/find.ts");
+  const { SearchIndex } = await import("../lib/catalog/mod.ts");
+  const { findLimits, findSkills } = await import("../lib/load/mod.ts");
   const base = data.skills;
   const many = Array.from({ length: 10_000 }, (_, i) => ({
     name: `${base[i % base.length].name}-${i}`,

@@ -1,7 +1,7 @@
 /**
  * The search evaluation: the natural queries of `testdata/search-eval/queries.json` over the real
  * public skills of `testdata/search-eval/corpus.json`, ranked by the one ranker
- * (`lib/catalog/search.ts`, bodies included) and by a plain BM25 baseline over name and
+ * (`lib/catalog/_search.ts`, bodies included) and by a plain BM25 baseline over name and
  * description computed in the same run. Per query, the reciprocal rank of the first accepted skill
  * in the top 5 (0 when none) and whether one is in the top 3; their means are MRR@5 and hit@3.
  * Used by `tests/search_eval_test.ts` (against the committed floor) and by `deno task bench
@@ -14,7 +14,7 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { searchSkills } from "../lib/catalog/search.ts";
+import { searchSkills } from "../lib/catalog/mod.ts";
 import { compareCodeUnits } from "../lib/util.ts";
 
 /** One skill of the corpus. */

@@ -1,7 +1,7 @@
 /**
  * The dsh plugins' configuration. The provider row's schema is derived from
  * the catalog's one table of settings (`CONFIG_FIELDS` in
- * `lib/catalog/config.ts`): each field becomes the zod type of its kind with
+ * `lib/catalog/_config.ts`): each field becomes the zod type of its kind with
  * its default. Only the settings dsh alone has are declared here: the
  * provider name, watching, and the catalog budget. Cordis validates a row
  * with these Standard Schemas before `apply` runs.
@@ -22,7 +22,7 @@ import {
   type RawConfig,
   resolveConfig,
   type ResolvedConfig,
-} from "../lib/catalog/config.ts";
+} from "../lib/catalog/mod.ts";
 
 const SourceEntry = z.union([
   z.string().min(1),

@@ -3,13 +3,13 @@
  * catalog of every agent's folders, plugin marketplaces and Git sources,
  * published as ranked candidates with budget states; `get` reads the file
  * again and applies the author's current opt-out. Git sources sync in the
- * background (the shared scheduler of `lib/sources/schedule.ts`); flat roots
+ * background (the shared scheduler of `lib/sources/_schedule.ts`); flat roots
  * are watched (`watch.ts`) so the registry is told when a skill is added,
  * edited or removed. The records dsh sees are built in `record.ts`, the
  * per-project views in `views.ts`.
  *
  * With `locked: true`, each project is served under its
- * `skills-anywhere.lock.json` (`lib/load/locked.ts`): a skill the lock does
+ * `skills-anywhere.lock.json` (`lib/load/_locked.ts`): a skill the lock does
  * not allow now is still a candidate, so that asking for it by name says why,
  * but neither the model nor the user may invoke it, and `get` refuses it with
  * the lock's reason; an allowed one is read from one fresh read of its
@@ -30,19 +30,19 @@
  * @module
  */
 import { join } from "node:path";
-import type { CatalogState } from "../lib/catalog/budget.ts";
-import type { DiscoveryReport } from "../lib/catalog/discover.ts";
+import type { CatalogState } from "../lib/catalog/mod.ts";
+import type { DiscoveryReport } from "../lib/catalog/mod.ts";
 import { loadCatalog, type Project, resolveProject } from "../lib/catalog/mod.ts";
-import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
+import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
 import { type Failure, failure } from "../lib/errors.ts";
-import { readSkillNow } from "../lib/load/fresh.ts";
-import { LockGate, type LockRefusalKind, readLocked, type Verdict } from "../lib/load/locked.ts";
-import { userLockPath } from "../lib/lock/file.ts";
-import type { UntrustedProject } from "../lib/sources/collect.ts";
-import { userSourcesFile } from "../lib/sources/files.ts";
-import type { ResolvedSource } from "../lib/sources/resolve.ts";
-import { SyncScheduler } from "../lib/sources/schedule.ts";
-import type { SyncResult } from "../lib/sources/sync.ts";
+import { readSkillNow } from "../lib/load/mod.ts";
+import { LockGate, type LockRefusalKind, readLocked, type Verdict } from "../lib/load/mod.ts";
+import { userLockPath } from "../lib/lock/mod.ts";
+import type { UntrustedProject } from "../lib/sources/mod.ts";
+import { userSourcesFile } from "../lib/sources/mod.ts";
+import type { ResolvedSource } from "../lib/sources/mod.ts";
+import { SyncScheduler } from "../lib/sources/mod.ts";
+import type { SyncResult } from "../lib/sources/mod.ts";
 import type { Log } from "../lib/util.ts";
 import { budgetLimit, type DshConfig } from "./config.ts";
 import {
@@ -359,7 +359,7 @@ export class SkillsAnywhereProvider {
   /**
    * Syncs every Git source now. Concurrent calls share one run; a call with a
    * new `cwd` or `force` during a run queues one follow-up (see
-   * `lib/sources/schedule.ts`).
+   * `lib/sources/_schedule.ts`).
    */
   async syncAll(cwd?: string, options: { force?: boolean } = {}): Promise<SyncResult[]> {
     if (this.#disposed) return [];

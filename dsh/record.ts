@@ -21,11 +21,11 @@
  * ```
  * @module
  */
-import type { CatalogState } from "../lib/catalog/budget.ts";
-import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import type { Origin } from "../lib/catalog/origin.ts";
-import { isLockKind, type LockKind } from "../lib/load/locked.ts";
-import type { ParsedSkill } from "../lib/skill/parse.ts";
+import type { CatalogState } from "../lib/catalog/mod.ts";
+import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
+import type { Origin } from "../lib/catalog/mod.ts";
+import { isLockKind, type LockKind } from "../lib/load/mod.ts";
+import type { ParsedSkill } from "../lib/skill/mod.ts";
 import { isPlainObject } from "../lib/util.ts";
 
 /** Invocation flags as dsh models them. */
@@ -180,7 +180,7 @@ const BUDGET_HIDDEN_NOTE =
  *
  * @example
  * ```ts
- * import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
+ * import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
  * import { toCandidate } from "./record.ts";
  * function example(skill: DiscoveredSkill) {
  *   console.log(toCandidate(skill, "hidden", "skills-anywhere").invocation.modelInvocable); // false
@@ -225,7 +225,7 @@ export function toCandidate(
  *
  * @example
  * ```ts
- * import type { ParsedSkill } from "../lib/skill/parse.ts";
+ * import type { ParsedSkill } from "../lib/skill/mod.ts";
  * import { type Candidate, toDefinition } from "./record.ts";
  * function example(candidate: Candidate, now: ParsedSkill) {
  *   console.log(toDefinition(candidate, now).content);

@@ -17,9 +17,9 @@
  * ```
  * @module
  */
-import type { CatalogState } from "../lib/catalog/budget.ts";
-import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
-import { type Origin, originLabel } from "../lib/catalog/origin.ts";
+import type { CatalogState } from "../lib/catalog/mod.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/mod.ts";
+import { type Origin, originLabel } from "../lib/catalog/mod.ts";
 import type { WebSettings } from "./settings.ts";
 
 /** One published skill as the card shows it. */

@@ -6,7 +6,7 @@
  * provider's `locked: true`, `open_skill` says which lock allowed the skill
  * (`lock: {kind, file, sha256}`, and one line after the instructions). The search,
  * its limits, the openable rule and the refusals are the core's
- * (`lib/load/find.ts`, shared with the MCP server); this module adds the dsh
+ * (`lib/load/_find.ts`, shared with the MCP server); this module adds the dsh
  * registry, its catalog state and its words.
  *
  * @example
@@ -29,8 +29,8 @@ import {
   type Invocability,
   isOpenable,
   type OpenRefusalKind,
-} from "../lib/load/find.ts";
-import { counted } from "../lib/text/words.ts";
+} from "../lib/load/mod.ts";
+import { counted } from "../lib/text/mod.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import type { DiscoveryReport } from "../lib/catalog/discover.ts";
+ * import type { DiscoveryReport } from "../lib/catalog/mod.ts";
  * import { ProjectViews } from "./views.ts";
  * function example(report: DiscoveryReport) {
  *   const views = new ProjectViews();
@@ -15,8 +15,8 @@
  * ```
  * @module
  */
-import { applyCatalogBudget, type CatalogState } from "../lib/catalog/budget.ts";
-import type { DiscoveryReport } from "../lib/catalog/discover.ts";
+import { applyCatalogBudget, type CatalogState } from "../lib/catalog/mod.ts";
+import type { DiscoveryReport } from "../lib/catalog/mod.ts";
 import type { CatalogBudget } from "./config.ts";
 
 interface ProjectView {

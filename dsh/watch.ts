@@ -19,7 +19,7 @@
  */
 import { type FSWatcher, readdirSync, statSync, unwatchFile, watch, watchFile } from "node:fs";
 import { join } from "node:path";
-import type { Root } from "../lib/catalog/roots.ts";
+import type { Root } from "../lib/catalog/mod.ts";
 
 const POLL_MS = 2000;
 const MAX_WATCHED_PROJECTS = 32;

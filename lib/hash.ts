@@ -1,6 +1,6 @@
 /**
  * Digests in lowercase hex, synchronously with `node:crypto` (the browser
- * page hashes with Web Crypto in `lib/bundle/manifest.ts` instead).
+ * page hashes with Web Crypto in `lib/bundle/_manifest.ts` instead).
  *
  * `node:crypto` is loaded on the first digest (`process.getBuiltinModule`),
  * not when this module is imported: loading it costs a command such as

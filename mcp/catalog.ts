@@ -1,6 +1,6 @@
 /**
  * The catalog as the MCP server sees it: one {@linkcode LiveCatalog} per
- * process (see `lib/catalog/live.ts`), loaded once, kept in memory, updated
+ * process (see `lib/catalog/_live.ts`), loaded once, kept in memory, updated
  * as files change and shared by every request and every client.
  *
  * A request never waits for a rescan: {@linkcode ServedCatalog.refresh}
@@ -24,7 +24,7 @@
  * @example
  * ```ts
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const config = resolveConfig({}, { HOME: "/home/me" });
  * const catalog = new ServedCatalog(config, { cwd: "/repo" });
  * const skills = await catalog.modelSkills();
@@ -32,11 +32,11 @@
  * ```
  * @module
  */
-import type { ResolvedConfig } from "../lib/catalog/config.ts";
+import type { ResolvedConfig } from "../lib/catalog/mod.ts";
 import { basename } from "node:path";
-import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/discover.ts";
-import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/live.ts";
-import type { LockGate } from "../lib/load/locked.ts";
+import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/mod.ts";
+import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/mod.ts";
+import type { LockGate } from "../lib/load/mod.ts";
 import { type Log, silentLog } from "../lib/util.ts";
 
 /** Options of {@linkcode ServedCatalog}. */
@@ -47,7 +47,7 @@ export interface ServedCatalogOptions {
   log?: Log;
   /**
    * The polling interval of the fallback, in milliseconds (default 2000): folders that cannot be
-   * watched are polled this often (see `lib/catalog/live.ts`).
+   * watched are polled this often (see `lib/catalog/_live.ts`).
    */
   cacheMs?: number;
   /** Serve only what this project lock allows. */

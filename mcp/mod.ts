@@ -6,7 +6,7 @@
  * Streamable HTTP (`runHttp`: stateless, on `/mcp`, until SIGINT or SIGTERM).
  * Diagnostics go to stderr.
  *
- * The catalog is live (see `lib/catalog/live.ts`): it follows its folders from
+ * The catalog is live (see `lib/catalog/_live.ts`): it follows its folders from
  * the start, and every change it applies is pushed with no request needed —
  * over stdio to the connected client, over HTTP to every open
  * `subscriptions/listen` stream and every 2025-era `GET /mcp` event stream
@@ -25,12 +25,12 @@
  */
 import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { ResolvedConfig } from "../lib/catalog/config.ts";
-import { resolveProject } from "../lib/catalog/project.ts";
-import { LockGate } from "../lib/load/locked.ts";
-import { userLockPath } from "../lib/lock/file.ts";
+import type { ResolvedConfig } from "../lib/catalog/mod.ts";
+import { resolveProject } from "../lib/catalog/mod.ts";
+import { LockGate } from "../lib/load/mod.ts";
+import { userLockPath } from "../lib/lock/mod.ts";
 import type { Log } from "../lib/util.ts";
-import { SyncScheduler } from "../lib/sources/schedule.ts";
+import { SyncScheduler } from "../lib/sources/mod.ts";
 import { ServedCatalog } from "./catalog.ts";
 import { type HttpEndpoint, type HttpOptions, listenHttp } from "./http.ts";
 import { guardedStdin, PendingRequests, trackedStdout } from "./line_filter.ts";
@@ -45,7 +45,7 @@ export { createSkillsAnywhereServer, mcpConfig, SERVER_INSTRUCTIONS } from "./se
 export type { SkillsAnywhereServer, SkillsAnywhereServerOptions } from "./server.ts";
 export { ServedCatalog } from "./catalog.ts";
 export type { HttpEndpoint, HttpOptions } from "./http.ts";
-export { renderSkill } from "../lib/load/render.ts";
+export { renderSkill } from "../lib/load/mod.ts";
 
 /** The process's one catalog, under the project lock when `options.lockFile` is set. */
 function servedCatalog(

@@ -23,10 +23,10 @@ import { statSync } from "node:fs";
 import process from "node:process";
 import { setTimeout as later } from "node:timers";
 import * as z from "zod";
-import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/config.ts";
-import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import { type Origin, originLabel } from "../lib/catalog/origin.ts";
-import { type SearchableSkill, SearchIndex } from "../lib/catalog/search.ts";
+import { type RawConfig, resolveConfig, type ResolvedConfig } from "../lib/catalog/mod.ts";
+import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
+import { type Origin, originLabel } from "../lib/catalog/mod.ts";
+import { type SearchableSkill, SearchIndex } from "../lib/catalog/mod.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { type Failure, failure } from "../lib/errors.ts";
 import {
@@ -36,17 +36,17 @@ import {
   findSkills,
   freshBody,
   type OpenRefusalKind,
-} from "../lib/load/find.ts";
+} from "../lib/load/mod.ts";
 import {
   type LoadedSkill,
   type LoadFailureKind,
   type OpenOptions,
   openSkill,
 } from "../lib/load/mod.ts";
-import type { RenderWords } from "../lib/load/render.ts";
-import { LockGate, type LockRefusalKind, openLocked } from "../lib/load/locked.ts";
-import { userLockPath } from "../lib/lock/file.ts";
-import { LOADED_SKILL_SCHEMA } from "../lib/load/schema.ts";
+import type { RenderWords } from "../lib/load/mod.ts";
+import { LockGate, type LockRefusalKind, openLocked } from "../lib/load/mod.ts";
+import { userLockPath } from "../lib/lock/mod.ts";
+import { LOADED_SKILL_SCHEMA } from "../lib/load/mod.ts";
 import type { Log } from "../lib/util.ts";
 import { TOOL_NAME, VERSION } from "../lib/version.ts";
 import { ServedCatalog } from "./catalog.ts";
@@ -87,7 +87,7 @@ export interface SkillsAnywhereServerOptions {
    */
   log?: Log;
   /**
-   * Polling interval of the catalog's fallback in ms (see lib/catalog/live.ts).
+   * Polling interval of the catalog's fallback in ms (see lib/catalog/_live.ts).
    *
    * @default {2000}
    */

@@ -1,7 +1,7 @@
 /**
  * The MCP Skills extension (SEP-2640) over the served catalog: a
  * `SkillSource` for the SDK's `SkillsExtension`. Every skill the model may
- * invoke that can be shared (see `lib/load/share.ts`) is an entry: its
+ * invoke that can be shared (see `lib/load/_share.ts`) is an entry: its
  * `SKILL.md` URI, its frontmatter as the SDK reads it, and every file of its
  * directory with `sha256:` digest and size — the rows `bundle --json`
  * reports. Each file is a resource `skill://<path>/<file>` whose last path
@@ -9,7 +9,7 @@
  * or for a skill the catalog renamed for a collision, under the rename's
  * prefix (`skill://codex/configure/SKILL.md`), never under the new name.
  * Each URI names one file of one skill: the places are given by the core's
- * URI space (`lib/load/uri_space.ts`, in the catalog's precedence order), and
+ * URI space (`lib/load/_uri_space.ts`, in the catalog's precedence order), and
  * a later skill whose root or files would meet an earlier one's is not
  * offered (the log says why; `doctor` lists it), never merged or written over.
  *
@@ -19,7 +19,7 @@
  * object in the next report), and digests by file identity
  * ({@linkcode DigestCache}), so a rebuild reads, digests and parses only what
  * changed. Reads are fresh and must match the published size and digest, or
- * they are refused (the core's verified read, `lib/load/served.ts`); a read
+ * they are refused (the core's verified read, `lib/load/_served.ts`); a read
  * is a map lookup and one bounded read and hash. `resources/list` comes in pages of
  * {@linkcode PAGE_SIZE} ({@linkcode attachSkills}).
  *
@@ -40,7 +40,7 @@
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { skillsExtension } from "./skills.ts";
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * skillsExtension(catalog, () => {}).attach(server);
@@ -65,8 +65,8 @@ import {
   SkillsExtension,
   type SkillSource,
 } from "@modelcontextprotocol/server/ext/skills";
-import { DigestCache } from "../lib/bundle/digests.ts";
-import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/discover.ts";
+import { DigestCache } from "../lib/bundle/mod.ts";
+import type { DiscoveredSkill, DiscoveryReport } from "../lib/catalog/mod.ts";
 import {
   type Shareable,
   type SharedSkill,
@@ -75,11 +75,11 @@ import {
   shareVerdict,
   type ShareVerdictKind,
   SIZE_REFUSALS,
-} from "../lib/load/share.ts";
+} from "../lib/load/mod.ts";
 import { type Failure, failure } from "../lib/errors.ts";
-import { type PublishedFile, readServedSync } from "../lib/load/served.ts";
-import { skillPath, skillRootUri } from "../lib/load/uri_space.ts";
-import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/locked.ts";
+import { type PublishedFile, readServedSync } from "../lib/load/mod.ts";
+import { skillPath, skillRootUri } from "../lib/load/mod.ts";
+import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/mod.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
 
@@ -600,7 +600,7 @@ function addToDirs(dirs: Map<string, Map<string, Resource>>, root: string, file:
  * ```ts
  * import { skillVerdict } from "./skills.ts";
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
  * const pdf = await catalog.lookup("pdf");
  * if (pdf !== undefined) console.log(await skillVerdict(catalog, () => {}, pdf));
@@ -622,7 +622,7 @@ export async function skillVerdict(
  * ```ts
  * import { servedOnly } from "./skills.ts";
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
  * const served = await servedOnly(catalog, () => {}, await catalog.modelSkills());
  * ```
@@ -673,7 +673,7 @@ const sources = new WeakMap<ServedCatalog, CatalogSkillSource>();
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { skillsExtension } from "./skills.ts";
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
  * skillsExtension(catalog, () => {}).attach(new McpServer({ name: "demo", version: "1.0.0" }));
  * ```
@@ -704,7 +704,7 @@ export function skillsExtension(catalog: ServedCatalog, log: Log): SkillsExtensi
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { attachSkills } from "./skills.ts";
  * import { ServedCatalog } from "./catalog.ts";
- * import { resolveConfig } from "../lib/catalog/config.ts";
+ * import { resolveConfig } from "../lib/catalog/mod.ts";
  * const catalog = new ServedCatalog(resolveConfig({}), { cwd: "/repo" });
  * attachSkills(new McpServer({ name: "demo", version: "1.0.0" }), catalog, () => {});
  * ```

@@ -26,8 +26,8 @@
 // or HTML (see `code` below).
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { escapeTerminal, jsonText } from "../lib/cli/escape.ts";
-import { mergeSarif, type SarifLog, type SarifResult } from "../lib/cli/sarif.ts";
+import { escapeTerminal, jsonText } from "../cli/escape.ts";
+import { mergeSarif, type SarifLog, type SarifResult } from "../cli/sarif.ts";
 import { appendText, isWithin, makeFolder, WriteError, writeWhole } from "../lib/fs/mod.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

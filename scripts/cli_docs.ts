@@ -4,7 +4,7 @@
 // (tests/cli_help_test.ts, tests/spec_rules_test.ts) fail when any is out of date.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cliReference, readmeWithHelp } from "../lib/cli/help.ts";
+import { cliReference, readmeWithHelp } from "../cli/help.ts";
 import { RULE_DOCS, withRuleTable } from "./rule_docs.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

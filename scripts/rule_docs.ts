@@ -1,6 +1,6 @@
 /**
  * The rule tables of the check docs, rendered from `SPEC_RULES`
- * (lib/skill/spec_rules.ts): docs/check.md lists each rule's severity and
+ * (lib/check/_spec_rules.ts): docs/check.md lists each rule's severity and
  * when it fires, docs/check-profiles.md each rule's verdict under every
  * profile and skills-ref's. Each table sits between two marker comments;
  * `deno task docs` (scripts/cli_docs.ts) rewrites it, and
@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import { SPEC_RULE_IDS, SPEC_RULES, type SpecRuleInfo } from "../lib/skill/spec_rules.ts";
+import { SPEC_RULE_IDS, SPEC_RULES, type SpecRuleInfo } from "../lib/check/mod.ts";
 
 /** The comment before a generated table. */
 export const RULES_START = "<!-- spec rules: generated from SPEC_RULES by `deno task docs` -->";

@@ -27,7 +27,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import { writeWhole } from "../lib/fs/write.ts";
+import { writeWhole } from "../lib/fs/mod.ts";
 
 /** A version as the places write it: `1.2.3`, optionally `-pre.1`. */
 const SEMVER = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?`;

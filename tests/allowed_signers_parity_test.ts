@@ -7,8 +7,8 @@
 import { equal, match } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { verifySignature } from "../lib/sign/verify.ts";
-import { fromBase64, toBase64, wireString } from "../lib/sign/wire.ts";
+import { verifySignature } from "../lib/sign/_verify.ts";
+import { fromBase64, toBase64, wireString } from "../lib/sign/_wire.ts";
 import { run, skillMd, withSandbox, withTempDir, writeTree } from "./helpers.ts";
 import { newKey, setSigners, signSkill, SKILLS } from "./signers_fixture.ts";
 

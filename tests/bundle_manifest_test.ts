@@ -21,7 +21,7 @@ import {
   totalSizeRefusal,
   validateManifest,
   webSha256Hex,
-} from "../lib/bundle/manifest.ts";
+} from "../lib/bundle/_manifest.ts";
 import { formatBytes, MAX_BUNDLE_SKILL_BYTES, MAX_CONFIG_BYTES } from "../lib/limits.ts";
 import { compareCodeUnits, NOT_UTF8 } from "../lib/util.ts";
 import { VERSION } from "../lib/version.ts";

@@ -1,4 +1,4 @@
-// Received manifest bytes (parseManifest in lib/bundle/manifest.ts): the size cap, strict UTF-8,
+// Received manifest bytes (parseManifest in lib/bundle/_manifest.ts): the size cap, strict UTF-8,
 // JSON, then the format's validation. `bundle --against` and the browser page both read a
 // manifest with it; their end-to-end tests are bundle_cli_test.ts and web_test.ts.
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
@@ -8,7 +8,7 @@ import {
   BundleError,
   type BundleErrorKind,
   parseManifest,
-} from "../lib/bundle/manifest.ts";
+} from "../lib/bundle/_manifest.ts";
 import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
 
 const encoder = new TextEncoder();

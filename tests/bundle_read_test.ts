@@ -8,8 +8,8 @@ import {
   type BundleManifest,
   compareManifests,
   validateManifest,
-} from "../lib/bundle/manifest.ts";
-import { readBundle } from "../lib/bundle/read.ts";
+} from "../lib/bundle/_manifest.ts";
+import { readBundle } from "../lib/bundle/_read.ts";
 import {
   binary,
   listTree,

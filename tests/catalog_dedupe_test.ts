@@ -5,8 +5,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { discover, type DiscoveryReport } from "../lib/catalog/discover.ts";
-import type { Origin } from "../lib/catalog/origin.ts";
+import { discover, type DiscoveryReport } from "../lib/catalog/_discover.ts";
+import type { Origin } from "../lib/catalog/_origin.ts";
 import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 import { flatRoot } from "./catalog_fixtures.ts";
 

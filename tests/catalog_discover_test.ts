@@ -2,14 +2,14 @@
 // plugin origins, symlinks, bad input and abort.
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { discover } from "../lib/catalog/discover.ts";
+import { discover } from "../lib/catalog/_discover.ts";
 import { MAX_SKILL_READ_BYTES } from "../lib/limits.ts";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { resolveSource } from "../lib/sources/resolve.ts";
-import type { Origin } from "../lib/catalog/origin.ts";
-import type { Root } from "../lib/catalog/roots.ts";
-import { walkRoot } from "../lib/catalog/walk.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
+import type { Origin } from "../lib/catalog/_origin.ts";
+import type { Root } from "../lib/catalog/_roots.ts";
+import { walkRoot } from "../lib/catalog/_walk.ts";
 import { listTree, mkfifo, withTempDir, writeTree } from "./helpers.ts";
 
 /** A spec-clean SKILL.md. */

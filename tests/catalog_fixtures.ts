@@ -1,6 +1,6 @@
 // What the catalog's discovery tests share: a flat root of an agent folder.
-import type { Origin } from "../lib/catalog/origin.ts";
-import type { Root } from "../lib/catalog/roots.ts";
+import type { Origin } from "../lib/catalog/_origin.ts";
+import type { Root } from "../lib/catalog/_roots.ts";
 
 /** A flat root (`<name>/SKILL.md` and `<name>.md`) of a user's (rank ≥ 500) or a project's agent folder. */
 export function flatRoot(path: string, rank: number, origin: Origin): Root {

@@ -1,5 +1,5 @@
 /**
- * The live catalog (`lib/catalog/live.ts`) on real files in a sandbox: every kind of change
+ * The live catalog (`lib/catalog/_live.ts`) on real files in a sandbox: every kind of change
  * reaches `onChange` with no request, unchanged skills keep their object identity, only changed
  * files are read again (counted by the read hook), the polling fallback sees the same changes,
  * and `close` leaves no watcher or timer behind (Deno's sanitizers check every test).
@@ -8,10 +8,10 @@
  */
 import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import type { Catalog } from "../lib/catalog/mod.ts";
-import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/live.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import type { Catalog } from "../lib/catalog/_load.ts";
+import type { DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/_live.ts";
 import { type Sandbox, settlesWithin, skillMd, withSandbox, writeTree } from "./helpers.ts";
 
 /** Generous upper bound for a change to arrive (no timed assertion: only a hang guard). */

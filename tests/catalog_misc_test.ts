@@ -2,14 +2,14 @@
 // keyword search.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { agentById, AGENTS } from "../lib/catalog/agents.ts";
-import { applyCatalogBudget, type BudgetSkill } from "../lib/catalog/budget.ts";
-import { findProjectRoot, resolveConfig } from "../lib/catalog/config.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { originLabel } from "../lib/catalog/origin.ts";
-import { buildRoots, type Root } from "../lib/catalog/roots.ts";
-import { queryTerms, searchSkills } from "../lib/catalog/search.ts";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { agentById, AGENTS } from "../lib/catalog/_agents.ts";
+import { applyCatalogBudget, type BudgetSkill } from "../lib/catalog/_budget.ts";
+import { findProjectRoot, resolveConfig } from "../lib/catalog/_config.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { originLabel } from "../lib/catalog/_origin.ts";
+import { buildRoots, type Root } from "../lib/catalog/_roots.ts";
+import { queryTerms, searchSkills } from "../lib/catalog/_search.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 // ---------------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { enabledPlugins } from "../lib/catalog/plugins.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { enabledPlugins } from "../lib/catalog/_plugins.ts";
 import type { Log } from "../lib/util.ts";
 import { ROOT, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 

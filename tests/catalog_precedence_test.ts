@@ -2,12 +2,12 @@
 // skill records.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { discover, type DiscoveredSkill } from "../lib/catalog/discover.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import type { Origin } from "../lib/catalog/origin.ts";
-import { applyPrecedence } from "../lib/catalog/precedence.ts";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { discover, type DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import type { Origin } from "../lib/catalog/_origin.ts";
+import { applyPrecedence } from "../lib/catalog/_precedence.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
 import { flatRoot } from "./catalog_fixtures.ts";
 

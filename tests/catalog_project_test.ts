@@ -2,10 +2,10 @@
 // loadCatalog does not ask "which project is this?" again.
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { projectAt, resolveProject } from "../lib/catalog/project.ts";
-import { LOCK_FILE_NAME } from "../lib/lock/format.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { projectAt, resolveProject } from "../lib/catalog/_project.ts";
+import { LOCK_FILE_NAME } from "../lib/lock/_format.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
 
 const SKILL = (name: string) => `---\nname: ${name}\ndescription: d\n---\nBody.\n`;

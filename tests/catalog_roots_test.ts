@@ -5,7 +5,7 @@
 // are in testdata/roots/ (see its LICENSES.md).
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { PREFIX } from "../lib/cli/io.ts";
+import { PREFIX } from "../cli/io.ts";
 import { ROOT, runCli, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 import { CATALOG_BOX } from "./catalog_cli_helpers.ts";
 import { rejection, withSession } from "./mcp_helpers.ts";

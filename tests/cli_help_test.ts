@@ -3,8 +3,8 @@
 // top-level help exactly (`deno task docs` rewrites both).
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../lib/cli/commands.ts";
-import { cliReference, readmeWithHelp, topHelp } from "../lib/cli/help.ts";
+import { COMMANDS } from "../cli/commands.ts";
+import { cliReference, readmeWithHelp, topHelp } from "../cli/help.ts";
 import { ROOT, runCli } from "./helpers.ts";
 
 Deno.test("docs/cli.md and the README's command reference are what --help prints", async () => {

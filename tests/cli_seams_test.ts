@@ -1,14 +1,14 @@
 // The CLI's own seams: no import circle between its modules (a command file names the program
-// and its exit codes from the leaf lib/cli/program.ts, never from the command table that loads
+// and its exit codes from the leaf cli/program.ts, never from the command table that loads
 // it), and no command returns a bare exit code (each is an outcome of the one table, EXIT).
 // Sources are read as text, so the test needs no build.
 import { deepEqual } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXIT } from "../lib/cli/program.ts";
+import { EXIT } from "../cli/program.ts";
 import { ROOT } from "./helpers.ts";
 
-const CLI = "lib/cli";
+const CLI = "cli";
 
 /** Every module of the CLI, by file name. */
 const modules = readdirSync(join(ROOT, CLI)).filter((name) => name.endsWith(".ts")).sort();

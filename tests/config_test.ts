@@ -1,4 +1,4 @@
-// The one configuration definition: the catalog's table of settings (lib/catalog/config.ts),
+// The one configuration definition: the catalog's table of settings (lib/catalog/_config.ts),
 // `resolveConfig` built on it, and the dsh provider schema derived from it (dsh/config.ts).
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import {
@@ -8,7 +8,7 @@ import {
   expandHome,
   resolveConfig,
   SHARED_RANKS,
-} from "../lib/catalog/config.ts";
+} from "../lib/catalog/_config.ts";
 import { DEFAULT_GIT_TIMEOUT_MS } from "../lib/limits.ts";
 import { catalogConfig, ProviderConfig, ToolsConfig } from "../dsh/config.ts";
 

@@ -9,7 +9,7 @@ import {
   ReadError,
   sameIdentity,
   streamRegularFile,
-} from "../lib/fs/mod.ts";
+} from "../lib/fs/_read.ts";
 import { binary, mkfifo, settlesWithin, sha, withTempDir } from "./helpers.ts";
 
 const KiB = 1024;

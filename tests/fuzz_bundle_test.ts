@@ -12,7 +12,7 @@ import {
   compareManifests,
   isBundlePath,
   validateManifest,
-} from "../lib/bundle/manifest.ts";
+} from "../lib/bundle/_manifest.ts";
 import { anyString, anyUnit, bounded, boundedAsync, PARAMS } from "./fuzz_helpers.ts";
 
 // ---------------------------------------------------------------------------

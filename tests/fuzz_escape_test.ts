@@ -2,7 +2,7 @@
 // number of runs (see fuzz_helpers.ts).
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { escapeTerminal, jsonText, quote } from "../lib/cli/escape.ts";
+import { escapeTerminal, jsonText, quote } from "../cli/escape.ts";
 import { anyString, anyUnit, bounded, PARAMS } from "./fuzz_helpers.ts";
 
 // ---------------------------------------------------------------------------

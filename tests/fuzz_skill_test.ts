@@ -4,13 +4,13 @@
 // fuzz_helpers.ts); the property on deliberately huge documents runs a tenth as many.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { decodeUtf8, ReadError } from "../lib/fs/mod.ts";
-import { checkSkill } from "../lib/skill/check.ts";
-import { codePointLength } from "../lib/skill/description.ts";
-import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
-import { isSkillName, MAX_DESCRIPTION_LENGTH } from "../lib/skill/names.ts";
-import { type ParseResult, parseSkillMarkdown } from "../lib/skill/parse.ts";
-import { specFindings } from "../lib/skill/spec.ts";
+import { decodeUtf8, ReadError } from "../lib/fs/_read.ts";
+import { checkSkill } from "../lib/check/_check.ts";
+import { codePointLength } from "../lib/skill/_description.ts";
+import { splitFrontmatter } from "../lib/skill/_frontmatter.ts";
+import { isSkillName, MAX_DESCRIPTION_LENGTH } from "../lib/skill/_names.ts";
+import { type ParseResult, parseSkillMarkdown } from "../lib/skill/_parse.ts";
+import { specFindings } from "../lib/check/_spec.ts";
 import { anyString, bounded, PARAMS, RUNS } from "./fuzz_helpers.ts";
 
 // ---------------------------------------------------------------------------

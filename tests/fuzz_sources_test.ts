@@ -3,7 +3,7 @@
 import { equal, ok } from "node:assert/strict";
 import { isAbsolute, relative, sep } from "node:path";
 import fc from "fast-check";
-import { resolveSource, SourceError, type SourceSpec } from "../lib/sources/resolve.ts";
+import { resolveSource, SourceError, type SourceSpec } from "../lib/sources/_resolve.ts";
 import { anyString, bounded, PARAMS } from "./fuzz_helpers.ts";
 
 // ---------------------------------------------------------------------------

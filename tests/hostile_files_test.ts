@@ -9,8 +9,8 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { grewRefusal } from "../lib/bundle/manifest.ts";
-import { READ_MESSAGES } from "../lib/bundle/read.ts";
+import { grewRefusal } from "../lib/bundle/_manifest.ts";
+import { READ_MESSAGES } from "../lib/bundle/_read.ts";
 import {
   type CliResult,
   exists,

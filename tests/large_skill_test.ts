@@ -4,9 +4,9 @@
 // file and the limit. The fixture is the real file's head, grown to its real size.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { fileSizeRefusal } from "../lib/bundle/manifest.ts";
+import { fileSizeRefusal } from "../lib/bundle/_manifest.ts";
 import { formatBytes, MAX_BUNDLE_SKILL_BYTES, MAX_SKILL_READ_BYTES } from "../lib/limits.ts";
-import { checkSkillBytes } from "../lib/skill/check.ts";
+import { checkSkillBytes } from "../lib/check/_check.ts";
 import { assertOk } from "./mcp_fixture.ts";
 import { textOf, withSession, writeProjectSkill } from "./mcp_helpers.ts";
 import { ROOT, sha, withSandbox, writeTree } from "./helpers.ts";

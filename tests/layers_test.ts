@@ -1,4 +1,4 @@
-// The layers hold: the core (lib/ except lib/cli/) imports no surface, the modules the browser page
+// The layers hold: the core (lib/ except cli/) imports no surface, the modules the browser page
 // loads import nothing from `node:`, no two core packages import each other (directly or through
 // a longer cycle), and no string in the core names a product prefix, a CLI flag or an MCP tool
 // (each surface adds its own words). Sources are read as text, so the test needs no build.
@@ -40,9 +40,9 @@ function importsOf(file: string, options: { loaded?: boolean } = {}): string[] {
   return out;
 }
 
-const SURFACES = ["lib/cli/", "mcp/", "dsh/", "web/"];
-const isCore = (file: string) => file.startsWith("lib/") && !file.startsWith("lib/cli/");
-/** `lib/catalog/walk.ts` → `catalog`; files directly in lib/ are their own package. */
+const SURFACES = ["cli/", "mcp/", "dsh/", "web/"];
+const isCore = (file: string) => file.startsWith("lib/") && !file.startsWith("cli/");
+/** `lib/catalog/_walk.ts` → `catalog`; files directly in lib/ are their own package. */
 const packageOf = (file: string) => file.split("/").length > 2 ? file.split("/")[1] : file;
 
 Deno.test("layers: the core imports no surface", () => {
@@ -112,7 +112,7 @@ function stringLiterals(file: string): string[] {
 
 /** The options the CLI knows (`--json`, `--resources`, …), read from its one option table. */
 function cliFlags(): string[] {
-  const text = readFileSync(join(ROOT, "lib/cli/args.ts"), "utf8");
+  const text = readFileSync(join(ROOT, "cli/args.ts"), "utf8");
   const table = text.slice(text.indexOf("const OPTIONS"), text.indexOf("} as const"));
   return [...table.matchAll(/^\s+"?([a-z][a-z-]*)"?: \{/gm)].map((m) => `--${m[1]}`);
 }

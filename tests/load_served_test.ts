@@ -1,9 +1,9 @@
-// The verified read of a served file (lib/load/served.ts): the bytes are served only when the
+// The verified read of a served file (lib/load/_served.ts): the bytes are served only when the
 // file is, now, exactly the one published (its real path, size and SHA-256); anything else is a
 // `changed` failure whose message quotes no file content. Real files in a temp folder.
 import { deepEqual, equal } from "node:assert/strict";
 import { realpathSync } from "node:fs";
-import { readServedSync } from "../lib/load/served.ts";
+import { readServedSync } from "../lib/load/_served.ts";
 import { mkfifo, sha, withTempDir, writeTree } from "./helpers.ts";
 
 const TEXT = "---\nname: pdf\ndescription: PDF tools.\n---\nSECRET-BODY\n";

@@ -8,10 +8,10 @@ import {
   findOpenable,
   findSkills,
   isOpenable,
-} from "../lib/load/find.ts";
-import { readSkillNow } from "../lib/load/fresh.ts";
-import { type LoadTarget, openSkill } from "../lib/load/mod.ts";
-import { NEUTRAL_WORDS, renderSkill } from "../lib/load/render.ts";
+} from "../lib/load/_find.ts";
+import { readSkillNow } from "../lib/load/_fresh.ts";
+import { type LoadTarget, openSkill } from "../lib/load/_open.ts";
+import { NEUTRAL_WORDS, renderSkill } from "../lib/load/_render.ts";
 import { skillMd } from "./mcp_helpers.ts";
 import { withTempDir, writeTree } from "./helpers.ts";
 

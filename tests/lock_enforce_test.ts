@@ -1,5 +1,5 @@
 /**
- * The lock's verdicts in the core (`lib/load/locked.ts`) over a real temp
+ * The lock's verdicts in the core (`lib/load/_locked.ts`) over a real temp
  * project: every refusal kind (not locked, changed, moved, unbundlable, no
  * lock, invalid lock), the lock read again when it changes, and a load under
  * the lock with `lock_sha256` in its receipt.
@@ -8,12 +8,12 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
 import { sha256Hex } from "../lib/hash.ts";
-import { currentLock } from "../lib/lock/current.ts";
-import { LockGate, openLocked, verdictOf } from "../lib/load/locked.ts";
-import { type ProjectLock, serialiseLock } from "../lib/lock/format.ts";
+import { currentLock } from "../lib/lock/_current.ts";
+import { LockGate, openLocked, verdictOf } from "../lib/load/_locked.ts";
+import { type ProjectLock, serialiseLock } from "../lib/lock/_format.ts";
 import { skillMd, withTempDir, writeTree } from "./helpers.ts";
 
 /** A home and a git project with skills pdf (with a script) and excel; its catalog and lock. */

@@ -1,13 +1,13 @@
 /**
- * `lockLines` (lib/lock/lines.ts): the line of each locked skill and source in the lock's text,
+ * `lockLines` (lib/lock/_lines.ts): the line of each locked skill and source in the lock's text,
  * for the canonical text `serialiseLock` writes, a hand-formatted lock, names that need JSON
  * escapes, members in another order, and text that is not JSON.
  *
  * @module
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { serialiseLock } from "../lib/lock/format.ts";
-import { lockLines } from "../lib/lock/lines.ts";
+import { serialiseLock } from "../lib/lock/_format.ts";
+import { lockLines } from "../lib/lock/_lines.ts";
 
 /** The line of `needle` in `text`, found by the test. */
 function lineOf(text: string, needle: string): number {

@@ -8,10 +8,10 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { DiscoveredSkill } from "../lib/catalog/discover.ts";
-import type { Origin } from "../lib/catalog/origin.ts";
-import { applyPrecedence } from "../lib/catalog/precedence.ts";
-import type { LockedNames } from "../lib/lock/names.ts";
+import type { DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import type { Origin } from "../lib/catalog/_origin.ts";
+import { applyPrecedence } from "../lib/catalog/_precedence.ts";
+import type { LockedNames } from "../lib/lock/_names.ts";
 import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
 
 const LOCK = "skills-anywhere.lock.json";

@@ -10,10 +10,10 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { AGENTS } from "../lib/catalog/agents.ts";
+import { AGENTS } from "../lib/catalog/_agents.ts";
 import { MAX_PROJECT_TREE_DEPTH } from "../lib/limits.ts";
-import { walkProjectTree } from "../lib/catalog/places.ts";
-import { agentById } from "../lib/catalog/agents.ts";
+import { walkProjectTree } from "../lib/catalog/_places.ts";
+import { agentById } from "../lib/catalog/_agents.ts";
 import { runCli, type Sandbox, skillMd, withSandbox, withTempDir, writeTree } from "./helpers.ts";
 import { withLocked } from "./mcp_locked_helpers.ts";
 import { textOf } from "./mcp_helpers.ts";

@@ -11,7 +11,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { withSandbox, writeTree } from "./helpers.ts";
-import { parseLock, serialiseLock } from "../lib/lock/format.ts";
+import { parseLock, serialiseLock } from "../lib/lock/_format.ts";
 import { sarifErrors } from "./sarif_schema.ts";
 import {
   fingerprintOf,

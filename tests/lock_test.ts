@@ -1,6 +1,6 @@
 /**
- * The pure lock format (`lib/lock/format.ts`) and verify's comparison
- * (`lib/lock/compare.ts`): byte-stable serialisation, every refusal kind of a
+ * The pure lock format (`lib/lock/_format.ts`) and verify's comparison
+ * (`lib/lock/_compare.ts`): byte-stable serialisation, every refusal kind of a
  * hostile or malformed lock, and each kind of difference (`unverifiable`
  * included: a skill locked without a bundle digest, or one no lock can hold).
  *
@@ -8,8 +8,8 @@
  */
 import { MAX_LOCK_BYTES } from "../lib/limits.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { buildManifest } from "../lib/bundle/manifest.ts";
-import { compareLocks } from "../lib/lock/compare.ts";
+import { buildManifest } from "../lib/bundle/_manifest.ts";
+import { compareLocks } from "../lib/lock/_compare.ts";
 import {
   checkedLockText,
   LOCK_SCHEMA,
@@ -19,7 +19,7 @@ import {
   serialiseLock,
   splitLockable,
   validateLock,
-} from "../lib/lock/format.ts";
+} from "../lib/lock/_format.ts";
 import { sha } from "./helpers.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);

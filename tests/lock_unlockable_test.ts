@@ -12,7 +12,7 @@
  */
 import { deepEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { parseLock } from "../lib/lock/format.ts";
+import { parseLock } from "../lib/lock/_format.ts";
 import { type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
 import { textOf } from "./mcp_helpers.ts";
 import { withLocked } from "./mcp_locked_helpers.ts";

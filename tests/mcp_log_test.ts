@@ -3,7 +3,7 @@
 // default log), with a background sync that really fails (a Git source whose upstream is gone).
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { PREFIX } from "../lib/cli/io.ts";
+import { PREFIX } from "../cli/io.ts";
 import { ROOT, writeTree } from "./helpers.ts";
 import { gitRepo, type Sandbox, withRawServer, withSandbox, withSession } from "./mcp_helpers.ts";
 

@@ -3,9 +3,9 @@
 // cursors, the capabilities advertised, find_skills totals, and a read after an edit.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { type ShareOptions, shareSkills } from "../lib/load/share.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { type ShareOptions, shareSkills } from "../lib/load/_share.ts";
 import { PAGE_SIZE } from "../mcp/skills.ts";
 import { ROOT, withTempDir, writeTree } from "./helpers.ts";
 import { catalogFixture } from "./mcp_fixture.ts";

@@ -3,8 +3,8 @@
 // child, with real git repositories and real syncs.
 import { deepEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { openSkill } from "../lib/load/mod.ts";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { openSkill } from "../lib/load/_open.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { VERSION } from "../lib/version.ts";
 import {
   assertOk,

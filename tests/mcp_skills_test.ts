@@ -7,9 +7,9 @@ import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { SkillsClient, SkillVerificationError } from "@modelcontextprotocol/client/ext/skills";
 import { SKILL_LIMITS } from "@modelcontextprotocol/server/ext/skills";
-import { DigestCache } from "../lib/bundle/digests.ts";
-import { readBundle } from "../lib/bundle/read.ts";
-import { BUNDLE_LIMITS } from "../lib/bundle/manifest.ts";
+import { DigestCache } from "../lib/bundle/_digests.ts";
+import { readBundle } from "../lib/bundle/_read.ts";
+import { BUNDLE_LIMITS } from "../lib/bundle/_manifest.ts";
 import { MAX_SHARED_SKILL_BYTES } from "../lib/limits.ts";
 import { catalogFixture, PDF_DESCRIPTION } from "./mcp_fixture.ts";
 import {

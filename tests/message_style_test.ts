@@ -8,10 +8,10 @@
 import { deepEqual } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MESSAGES } from "../lib/bundle/manifest.ts";
-import { READ_MESSAGES } from "../lib/bundle/read.ts";
-import { SKILL_ENTRY_FAULTS, UNBUNDLABLE_REASONS } from "../lib/lock/format.ts";
-import { CHECK_INPUT_MESSAGES } from "../lib/skill/check.ts";
+import { MESSAGES } from "../lib/bundle/_manifest.ts";
+import { READ_MESSAGES } from "../lib/bundle/_read.ts";
+import { SKILL_ENTRY_FAULTS, UNBUNDLABLE_REASONS } from "../lib/lock/_format.ts";
+import { CHECK_INPUT_MESSAGES } from "../lib/check/_check.ts";
 import { ROOT } from "./helpers.ts";
 
 /** Message tables shown whole (a bundle's `error`, a check report's `input_error`, a page line). */
@@ -121,8 +121,8 @@ Deno.test("message style: the scan sees the constructs it holds", () => {
     messageLiterals(file).some((literal) => literal.text === text);
   deepEqual(
     [
-      found("lib/bundle/messages.ts", "Manifest is not valid JSON"),
-      found("lib/sources/cache.ts", "${path} is not a Git repository"),
+      found("lib/bundle/_messages.ts", "Manifest is not valid JSON"),
+      found("lib/sources/_cache.ts", "${path} is not a Git repository"),
       found("web/src/dom.ts", "The page has no element #${id}"),
     ],
     [true, true, true],

@@ -1,4 +1,4 @@
-// One writer (issue 27, finding 3): no module the tool ships, outside `lib/fs/write.ts`, writes a
+// One writer (issue 27, finding 3): no module the tool ships, outside `lib/fs/_write.ts`, writes a
 // file itself — no `writeFile`, `appendFile`, `createWriteStream`, `mkdir`, `rename`, `copyFile`,
 // `symlink`, an `open` with write flags, or a `Deno.*` write — so every file goes through the one
 // function that never follows a link and never uses a name someone could plant. Each exception is
@@ -13,12 +13,12 @@ import { ROOT } from "./helpers.ts";
 const SHIPPED_DIRS = ["lib", "mcp", "dsh", "web/src"];
 const SHIPPED_FILES = ["main.ts", "mod.ts", "npm/cli.ts", "scripts/action.ts"];
 /** The one writer. */
-const WRITER = "lib/fs/write.ts";
+const WRITER = "lib/fs/_write.ts";
 /** Calls allowed elsewhere, each for a reason (`file: name`). */
 const ALLOWED: Record<string, string> = {
-  "lib/sources/cache.ts: rename":
+  "lib/sources/_cache.ts: rename":
     "moves a checkout folder between entries of the real cache folder, both checked first",
-  "lib/sources/outdated.ts: mkdtemp":
+  "lib/sources/_outdated.ts: mkdtemp":
     "a fresh, randomly named, exclusively created temporary folder git runs in, removed after",
 };
 
@@ -145,7 +145,7 @@ Deno.test("one writer: the detector finds each way of writing, and no read", () 
   );
 });
 
-Deno.test("one writer: no shipped module but lib/fs/write.ts writes a file", () => {
+Deno.test("one writer: no shipped module but lib/fs/_write.ts writes a file", () => {
   const files = [...SHIPPED_DIRS.flatMap(sourceFiles), ...SHIPPED_FILES];
   const bad: string[] = [];
   const used = new Set<string>();

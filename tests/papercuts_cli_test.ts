@@ -5,7 +5,7 @@
 // hosts parsed as a browser parses them.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../lib/cli/commands.ts";
+import { COMMANDS } from "../cli/commands.ts";
 import { VERSION } from "../lib/version.ts";
 import { CATALOG_BOX, offline } from "./catalog_cli_helpers.ts";
 import {

@@ -15,14 +15,14 @@ import {
   LOCK_KINDS,
   LOCK_REFUSAL_KINDS,
   lockFileRefusal,
-} from "../lib/load/locked.ts";
+} from "../lib/load/_locked.ts";
 import {
   SHARE_REFUSAL_KINDS,
   SHARE_VERDICT_KINDS,
   SIZE_REFUSAL_KINDS,
   SIZE_REFUSALS,
-} from "../lib/load/share.ts";
-import { lockFileError } from "../lib/cli/lock.ts";
+} from "../lib/load/_share.ts";
+import { lockFileError } from "../cli/lock.ts";
 import { REFUSALS } from "../mcp/server.ts";
 import { LOCK_REFUSALS } from "../dsh/provider.ts";
 import { skillMd, withSandbox, writeTree } from "./helpers.ts";

@@ -9,7 +9,7 @@ import {
   checkResources,
   MAX_SELECTED_FILES,
   resolveInNames,
-} from "../lib/skill/resources.ts";
+} from "../lib/check/_resources.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 const SKILL = [

@@ -1,5 +1,5 @@
 /**
- * Every file the tool writes goes through the one writer (`lib/fs/write.ts`): issue 27's findings
+ * Every file the tool writes goes through the one writer (`lib/fs/_write.ts`): issue 27's findings
  * 3 and 4 reproduced end to end. A hostile project commits `<target>.tmp-<N> -> ~/.bashrc` for
  * every process id the system can hand out (the old writer's temporary name), a link in place of
  * the target itself, or a `.dsh` folder that is a link out of the project; `lock`, `sign`,
@@ -11,7 +11,7 @@
  */
 import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { WriteError, writeWhole } from "../lib/fs/write.ts";
+import { WriteError, writeWhole } from "../lib/fs/_write.ts";
 import {
   exists,
   listTree,

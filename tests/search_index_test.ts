@@ -1,5 +1,5 @@
 /**
- * The search index (`SearchIndex` in `lib/catalog/search.ts`, issue 29): on the search-eval corpus
+ * The search index (`SearchIndex` in `lib/catalog/_search.ts`, issue 29): on the search-eval corpus
  * (`testdata/search-eval/`, see tests/search_eval_test.ts) every query and its variants (prefixes,
  * fallback prefixes, phrases, stop words) rank exactly as `searchSkills` ranks them over the same
  * skills and bodies, for every list the index is brought to (reordered, a subset, the same object
@@ -16,8 +16,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type SearchableSkill, SearchIndex, searchSkills } from "../lib/catalog/search.ts";
-import { findLimits, findSkills } from "../lib/load/find.ts";
+import { type SearchableSkill, SearchIndex, searchSkills } from "../lib/catalog/_search.ts";
+import { findLimits, findSkills } from "../lib/load/_find.ts";
 import { type EvalSkill, loadEval } from "../bench/search_eval.ts";
 import { skillMd, withSandbox, writeTree } from "./helpers.ts";
 import { CATALOG_BOX } from "./catalog_cli_helpers.ts";

@@ -1,6 +1,6 @@
 /**
- * Unit tests of the one ranker (`lib/catalog/search.ts`) with bodies, and of
- * `findSkills`/`freshBody` (`lib/load/find.ts`) reading bodies from real files:
+ * Unit tests of the one ranker (`lib/catalog/_search.ts`) with bodies, and of
+ * `findSkills`/`freshBody` (`lib/load/_find.ts`) reading bodies from real files:
  * the body's saturated score, the order name > description > body, and why each
  * hit matched. Issue 30 replaced the additive point rule by BM25F over whole,
  * stemmed words, so these tests assert orders and reasons rather than points;
@@ -10,8 +10,8 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { searchSkills } from "../lib/catalog/search.ts";
-import { findLimits, findSkills, freshBody } from "../lib/load/find.ts";
+import { searchSkills } from "../lib/catalog/_search.ts";
+import { findLimits, findSkills, freshBody } from "../lib/load/_find.ts";
 import { skillMd, withTempDir, writeTree } from "./helpers.ts";
 
 /** A body naming `word` `n` times, in sentences. */

@@ -4,9 +4,9 @@
 // attacks run as a hostile upstream would write them.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { openSkill } from "../lib/load/mod.ts";
-import { type SourceCommit, sourceCommit } from "../lib/load/source_commit.ts";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { openSkill } from "../lib/load/_open.ts";
+import { type SourceCommit, sourceCommit } from "../lib/load/_source_commit.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { writeTree } from "./helpers.ts";
 import {
   cli,

@@ -8,8 +8,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { readBoundedSync, ReadError } from "../lib/fs/mod.ts";
-import { readSkillNow } from "../lib/load/fresh.ts";
+import { readBoundedSync, ReadError } from "../lib/fs/_read.ts";
+import { readSkillNow } from "../lib/load/_fresh.ts";
 import { runGit, withTempDir, writeTree } from "./helpers.ts";
 import {
   cli,

@@ -5,11 +5,11 @@
 // real MCP server.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { findHiddenCharacters } from "../lib/skill/hidden.ts";
-import { declaredOptOut } from "../lib/skill/opt_out.ts";
-import { type ParsedSkill, parseSkillMarkdown } from "../lib/skill/parse.ts";
-import { checkSkill } from "../lib/skill/check.ts";
-import { parseFrontmatterYaml } from "../lib/skill/yaml.ts";
+import { findHiddenCharacters } from "../lib/skill/_hidden.ts";
+import { declaredOptOut } from "../lib/skill/_opt_out.ts";
+import { type ParsedSkill, parseSkillMarkdown } from "../lib/skill/_parse.ts";
+import { checkSkill } from "../lib/check/_check.ts";
+import { parseFrontmatterYaml } from "../lib/skill/_yaml.ts";
 import { runCli, withTempDir, writeTree } from "./helpers.ts";
 import {
   cli,

@@ -6,8 +6,8 @@
 // not local paths. The fake $HOME lives in a temp dir.
 import { deepEqual, equal, match, notEqual, ok, throws } from "node:assert/strict";
 import { join, relative } from "node:path";
-import { type ResolvedSource, resolveSource, SourceError } from "../lib/sources/resolve.ts";
-import { syncAll, syncSource } from "../lib/sources/sync.ts";
+import { type ResolvedSource, resolveSource, SourceError } from "../lib/sources/_resolve.ts";
+import { syncAll, syncSource } from "../lib/sources/_sync.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import {
   exists,

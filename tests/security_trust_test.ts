@@ -7,8 +7,8 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { sha256Hex } from "../lib/hash.ts";
 import { MAX_CONFIG_BYTES } from "../lib/limits.ts";
-import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/trust.ts";
-import { PREFIX } from "../lib/cli/io.ts";
+import { projectKey, projectTrust, revokeProject, trustProject } from "../lib/sources/_trust.ts";
+import { PREFIX } from "../cli/io.ts";
 import { cliCommand, exists, listTree, MAIN, mkfifo, run, withTempDir } from "./helpers.ts";
 import {
   cli,

@@ -8,10 +8,10 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { loadCatalog } from "../lib/catalog/mod.ts";
-import { resolveConfig } from "../lib/catalog/config.ts";
-import type { Io } from "../lib/cli/io.ts";
-import { showSkill } from "../lib/cli/show.ts";
+import { loadCatalog } from "../lib/catalog/_load.ts";
+import { resolveConfig } from "../lib/catalog/_config.ts";
+import type { Io } from "../cli/io.ts";
+import { showSkill } from "../cli/show.ts";
 import { cliCommand, MAIN, sha, skillMd, withSandbox, writeTree } from "./helpers.ts";
 import { CATALOG_BOX } from "./catalog_cli_helpers.ts";
 

@@ -2,8 +2,8 @@
 // the real ssh-keygen: both directions of interoperability, each refusal's one line and exit
 // code, and no private key byte written anywhere.
 import { equal, match, ok } from "node:assert/strict";
-import { parsePrivateKey } from "../lib/sign/keys.ts";
-import { signMessage } from "../lib/sign/sshsig.ts";
+import { parsePrivateKey } from "../lib/sign/_keys.ts";
+import { signMessage } from "../lib/sign/_sshsig.ts";
 import { listTree, run, runCli, withTempDir, writeTree } from "./helpers.ts";
 
 const NS = "skills-anywhere";

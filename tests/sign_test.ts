@@ -2,11 +2,11 @@
 // both ways, strict parsing of hostile signature bytes, the allowed-signers format and each
 // verdict of verifySignature.
 import { equal, match, ok } from "node:assert/strict";
-import { matchPatternList, parseAllowedSigners } from "../lib/sign/allowed_signers.ts";
-import { parsePrivateKey } from "../lib/sign/keys.ts";
-import { parseSignature, signMessage } from "../lib/sign/sshsig.ts";
-import { verifySignature } from "../lib/sign/verify.ts";
-import { fromBase64, toBase64, wireString } from "../lib/sign/wire.ts";
+import { matchPatternList, parseAllowedSigners } from "../lib/sign/_allowed_signers.ts";
+import { parsePrivateKey } from "../lib/sign/_keys.ts";
+import { parseSignature, signMessage } from "../lib/sign/_sshsig.ts";
+import { verifySignature } from "../lib/sign/_verify.ts";
+import { fromBase64, toBase64, wireString } from "../lib/sign/_wire.ts";
 import { run, withTempDir } from "./helpers.ts";
 
 const NS = "skills-anywhere";

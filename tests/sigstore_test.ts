@@ -3,8 +3,8 @@
 // signatures; each refusal has its kind.
 import { equal, match } from "node:assert/strict";
 import nodeCrypto from "node:crypto";
-import { readBundle } from "../lib/bundle/read.ts";
-import { verifySigstoreBundle } from "../lib/sign/sigstore.ts";
+import { readBundle } from "../lib/bundle/_read.ts";
+import { verifySigstoreBundle } from "../lib/sigstore.ts";
 import { leaf, makeBundle, makePki, type Pki, statement, trustedRoot } from "./sigstore_pki.ts";
 import { ROOT, runCli, withTempDir, writeTree } from "./helpers.ts";
 
@@ -320,7 +320,7 @@ Deno.test("the Sigstore packages load only when a Sigstore bundle is checked", a
         const text = await Deno.readTextFile(`${ROOT}${path}`);
         if (/from\s+"@sigstore\//.test(text)) importers.push(`${path}: @sigstore`);
         // (its own JSDoc examples import it as "./sigstore.ts")
-        const own = path === "lib/sign/sigstore.ts";
+        const own = path === "lib/sigstore.ts";
         if (!own && /from\s+"[./]*(sign\/)?sigstore\.ts"/.test(text)) {
           importers.push(`${path}: static`);
         }
@@ -329,7 +329,7 @@ Deno.test("the Sigstore packages load only when a Sigstore bundle is checked", a
     }
   };
   for (const dir of ["lib", "mcp", "dsh", "web/src"]) await walk(dir);
-  equal(importers.sort().join("\n"), "lib/cli/sign.ts: lazy\nlib/sign/sigstore.ts: @sigstore");
+  equal(importers.sort().join("\n"), "cli/sign.ts: lazy\nlib/sign/sigstore.ts: @sigstore");
 });
 
 // Real bundles of the Sigstore conformance suite (testdata/sigstore/NOTICE.md): Rekor v1 and v2

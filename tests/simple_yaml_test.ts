@@ -1,13 +1,13 @@
-// The fast frontmatter reader (lib/skill/simple_yaml.ts) against js-yaml, the full reader it
+// The fast frontmatter reader (lib/skill/_simple_yaml.ts) against js-yaml, the full reader it
 // stands in for: on generated documents built from the subset's edges (special words, colons,
 // hashes, quotes, indents, tabs, non-ASCII, duplicates) and on every committed real-world
 // frontmatter, whatever it returns is deep-equal to what js-yaml returns for the same text.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
 import { load } from "js-yaml";
-import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
-import { parseFrontmatterYaml } from "../lib/skill/yaml.ts";
-import { readSimpleYaml } from "../lib/skill/simple_yaml.ts";
+import { splitFrontmatter } from "../lib/skill/_frontmatter.ts";
+import { parseFrontmatterYaml } from "../lib/skill/_yaml.ts";
+import { readSimpleYaml } from "../lib/skill/_simple_yaml.ts";
 import { PARAMS } from "./fuzz_helpers.ts";
 
 /** js-yaml's value for `text`, or `"refused"` when it throws. */

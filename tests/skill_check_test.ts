@@ -1,4 +1,4 @@
-// The pure check of one file's bytes (lib/skill/check.ts): the size cap, strict UTF-8, the
+// The pure check of one file's bytes (lib/check/_check.ts): the size cap, strict UTF-8, the
 // fallback name and its length, and the pass rule with every gate. The CLI (`check`) and the
 // browser page both run exactly these functions; their end-to-end tests are check_cli_test.ts
 // and web_test.ts.
@@ -11,7 +11,7 @@ import {
   checkSkillBytes,
   fallbackNames,
   unpinnedHosts,
-} from "../lib/skill/check.ts";
+} from "../lib/check/_check.ts";
 import { NOT_UTF8 } from "../lib/util.ts";
 
 const encoder = new TextEncoder();

@@ -1,12 +1,12 @@
 // deriveDescription, codePointLength and truncateCodePoints: the description taken from the
 // body, counted and cut in code points.
 import { ok, strictEqual } from "node:assert/strict";
-import { MAX_DESCRIPTION_LENGTH } from "../lib/skill/names.ts";
+import { MAX_DESCRIPTION_LENGTH } from "../lib/skill/_names.ts";
 import {
   codePointLength,
   deriveDescription,
   truncateCodePoints,
-} from "../lib/skill/description.ts";
+} from "../lib/skill/_description.ts";
 
 const DERIVE_BODY = "# Title\n\nUse **this** when things happen.\nSecond line.\n\nMore.";
 

@@ -1,6 +1,6 @@
 // What the SKILL.md parser and YAML tests share: a document builder, the two parse modes, result
 // unwrappers, and the "billion laughs" alias bomb.
-import type { ParsedSkill, ParseOptions, ParseResult } from "../lib/skill/parse.ts";
+import type { ParsedSkill, ParseOptions, ParseResult } from "../lib/skill/_parse.ts";
 
 /** A document with the given frontmatter lines and body. */
 export function doc(frontmatter: readonly string[], body = "Body text."): string {

@@ -1,6 +1,6 @@
 // splitFrontmatter: where the YAML frontmatter starts and ends (LF, CRLF, BOM, `...`).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
+import { splitFrontmatter } from "../lib/skill/_frontmatter.ts";
 
 Deno.test("splitFrontmatter: LF document", () => {
   const split = splitFrontmatter("---\nname: a\ndescription: b\n---\nBody\nmore");

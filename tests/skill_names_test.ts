@@ -1,6 +1,6 @@
 // isSkillName and normalizeSkillName: the skill name grammar and the normalisation to it.
 import { ok, strictEqual } from "node:assert/strict";
-import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../lib/skill/names.ts";
+import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../lib/skill/_names.ts";
 
 Deno.test("normalizeSkillName: examples", () => {
   strictEqual(normalizeSkillName("PDF Processing"), "pdf-processing");

@@ -2,12 +2,12 @@
 // metadata, legacy keys and the kind of every failure. The YAML rules (bounds, duplicate keys,
 // file line numbers, prototype keys) are in skill_yaml_test.ts.
 import { deepStrictEqual, equal, ok, strictEqual } from "node:assert/strict";
-import { codePointLength, deriveDescription } from "../lib/skill/description.ts";
+import { codePointLength, deriveDescription } from "../lib/skill/_description.ts";
 import {
   type ParseFailureKind,
   type ParseOptions,
   parseSkillMarkdown,
-} from "../lib/skill/parse.ts";
+} from "../lib/skill/_parse.ts";
 import {
   CITATION_MANAGEMENT,
   DATABASE_LOOKUP,

@@ -6,13 +6,13 @@ import {
   MAX_RESOURCE_LINKS,
   type ResourceReference,
   resourceReferences,
-} from "../lib/skill/links.ts";
+} from "../lib/check/_links.ts";
 import {
   buildResourcesReport,
   checkResources,
   RESOURCES_SCOPE,
   type ResourcesReport,
-} from "../lib/skill/resources.ts";
+} from "../lib/check/_resources.ts";
 import { mkfifo, ROOT, withTempDir, writeTree } from "./helpers.ts";
 
 function tooManyLinks(error: unknown): boolean {

@@ -10,8 +10,8 @@ import {
   specFindings,
   type SpecReport,
   type SpecRule,
-} from "../lib/skill/spec.ts";
-import { checkPassed, checkSkill } from "../lib/skill/check.ts";
+} from "../lib/check/_spec.ts";
+import { checkPassed, checkSkill } from "../lib/check/_check.ts";
 import { BILLION_LAUGHS } from "./skill_fixtures.ts";
 
 // ---------------------------------------------------------------------------

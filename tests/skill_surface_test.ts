@@ -8,8 +8,8 @@ import {
   MAX_SOURCE_LINES,
   NOT_ASSESSED,
   readExposure,
-} from "../lib/skill/exposure.ts";
-import { findHiddenCharacters, revealHiddenCharacters } from "../lib/skill/hidden.ts";
+} from "../lib/skill/_exposure.ts";
+import { findHiddenCharacters, revealHiddenCharacters } from "../lib/skill/_hidden.ts";
 import { compareCodeUnits } from "../lib/util.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";

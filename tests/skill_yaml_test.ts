@@ -3,9 +3,9 @@
 // line numbers, prototype keys), directly and as parseSkillMarkdown applies them, and the lenient
 // retry of values holding an unquoted ": ".
 import { deepStrictEqual, equal, match, ok, strictEqual } from "node:assert/strict";
-import { splitFrontmatter } from "../lib/skill/frontmatter.ts";
-import { MAX_ALIASES, parseFrontmatterYaml, quoteColonValues } from "../lib/skill/yaml.ts";
-import { parseSkillMarkdown } from "../lib/skill/parse.ts";
+import { splitFrontmatter } from "../lib/skill/_frontmatter.ts";
+import { MAX_ALIASES, parseFrontmatterYaml, quoteColonValues } from "../lib/skill/_yaml.ts";
+import { parseSkillMarkdown } from "../lib/skill/_parse.ts";
 import {
   BILLION_LAUGHS,
   doc,

@@ -8,7 +8,7 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { type CliResult, withSandbox, writeTree } from "./helpers.ts";
 import {
   cacheDir,

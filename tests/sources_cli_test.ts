@@ -9,7 +9,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { resolveSource } from "../lib/sources/resolve.ts";
+import { resolveSource } from "../lib/sources/_resolve.ts";
 import { exists, listTree, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 import {
   cacheDir,

@@ -8,8 +8,8 @@ import {
   userSourcesFile,
   writeCommitRecord,
   writeSourcesFile,
-} from "../lib/sources/files.ts";
-import { resolveSource, SourceError, type SourceErrorKind } from "../lib/sources/resolve.ts";
+} from "../lib/sources/_files.ts";
+import { resolveSource, SourceError, type SourceErrorKind } from "../lib/sources/_resolve.ts";
 import { listTree, withTempDir, writeTree } from "./helpers.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";

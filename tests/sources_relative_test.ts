@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MAIN, runCli, type Sandbox, skillMd, withSandbox, writeTree } from "./helpers.ts";
 import { gitRepo, logGitCalls, type ToolResult } from "./mcp_helpers.ts";
-import { rebaseSpec, resolveSource, sameSource } from "../lib/sources/resolve.ts";
+import { rebaseSpec, resolveSource, sameSource } from "../lib/sources/_resolve.ts";
 
 const PROJECT_FILE = ".dsh/skills-anywhere.json";
 

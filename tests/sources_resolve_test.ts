@@ -9,7 +9,7 @@ import {
   sameSource,
   SourceError,
   type SourceErrorKind,
-} from "../lib/sources/resolve.ts";
+} from "../lib/sources/_resolve.ts";
 
 const CACHE = "/tmp/dsa-cache";
 

@@ -1,8 +1,8 @@
-// The one background-sync scheduler (lib/sources/schedule.ts), with real git and local
+// The one background-sync scheduler (lib/sources/_schedule.ts), with real git and local
 // upstream repositories in a temp dir.
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
-import { type ScheduleConfig, SyncScheduler } from "../lib/sources/schedule.ts";
+import { type ScheduleConfig, SyncScheduler } from "../lib/sources/_schedule.ts";
 import { runGit, withTempDir, writeTree } from "./helpers.ts";
 
 /** A committed repository at `<dir>/<name>` with one skill. */

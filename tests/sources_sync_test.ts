@@ -4,10 +4,10 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readCommitRecord, writeCommitRecord } from "../lib/sources/files.ts";
-import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/resolve.ts";
-import { gitAvailable } from "../lib/sources/git.ts";
-import { syncAll, type SyncOptions, syncSource } from "../lib/sources/sync.ts";
+import { readCommitRecord, writeCommitRecord } from "../lib/sources/_files.ts";
+import { type ResolvedSource, resolveSource, type SourceSpec } from "../lib/sources/_resolve.ts";
+import { gitAvailable } from "../lib/sources/_git.ts";
+import { syncAll, type SyncOptions, syncSource } from "../lib/sources/_sync.ts";
 import { exists, listTree, type Sandbox, withSandbox, writeTree } from "./helpers.ts";
 
 const SHA40 = /^[0-9a-f]{40}$/;

@@ -1,6 +1,6 @@
 /**
  * The specification rules are one table (`SPEC_RULES` in
- * lib/skill/spec_rules.ts) and everything else follows it: every record has
+ * lib/check/_spec_rules.ts) and everything else follows it: every record has
  * check logic that fires it, every finding carries its record's severity,
  * `check --format sarif` describes each rule with its record's summary, and
  * the check docs' rule tables are the table rendered (`deno task docs`), with
@@ -15,8 +15,8 @@ import {
   SPEC_RULE_IDS,
   SPEC_RULES,
   type SpecRuleInfo,
-} from "../lib/skill/spec_rules.ts";
-import { specFindings } from "../lib/skill/spec.ts";
+} from "../lib/check/_spec_rules.ts";
+import { specFindings } from "../lib/check/_spec.ts";
 import { RULE_DOCS, RULES_END, RULES_START, withRuleTable } from "../scripts/rule_docs.ts";
 import { ROOT, withSandbox, writeTree } from "./helpers.ts";
 

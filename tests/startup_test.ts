@@ -12,7 +12,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { MAIN, ROOT, run, withSandbox, writeTree } from "./helpers.ts";
 import { skill } from "./catalog_cli_helpers.ts";
 
-/** Every module a command table entry loads (lib/cli/commands.ts's `CommandModules`). */
+/** Every module a command table entry loads (cli/commands.ts's `CommandModules`). */
 const COMMAND_MODULES = [
   "agents",
   "bundle",
@@ -29,7 +29,7 @@ const COMMAND_MODULES = [
   "sources",
   "sources_edit",
   "trust",
-].map((name) => `lib/cli/${name}.ts`);
+].map((name) => `cli/${name}.ts`);
 
 /** The repository's files Deno fetched to run `args`, relative to the root, in fetch order. */
 async function fetched(
@@ -81,14 +81,14 @@ Deno.test("start-up: list and show load their own module and the catalog, never 
   await withSandbox(async (box) => {
     await writeTree(box.home, { ".claude/skills/pdf/SKILL.md": skill("pdf", "Read PDF files.") });
     for (
-      const [args, own] of [[["list"], "lib/cli/list.ts"], [
+      const [args, own] of [[["list"], "cli/list.ts"], [
         ["show", "pdf"],
-        "lib/cli/show.ts",
+        "cli/show.ts",
       ]] as const
     ) {
       const files = await fetched(box, ...args);
       ok(files.includes(own), `${args[0]} loads ${own}`);
-      ok(files.includes("lib/catalog/discover.ts"), `${args[0]} reads the catalog`);
+      ok(files.includes("lib/catalog/_discover.ts"), `${args[0]} reads the catalog`);
       deepEqual(files.filter((f) => COMMAND_MODULES.includes(f) && f !== own), [], args[0]);
       deepEqual(below(files, "mcp/", "dsh/", "web/", "lib/sign/"), [], args[0]);
       equal(new Set(files).size, files.length, `${args[0]} fetches each file once`);

@@ -6,7 +6,7 @@
  * @module
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { escapeTerminal } from "../lib/cli/escape.ts";
+import { escapeTerminal } from "../cli/escape.ts";
 import {
   type Cell,
   cellWidth,
@@ -14,7 +14,7 @@ import {
   fitText,
   fitWidths,
   formatTable,
-} from "../lib/cli/table.ts";
+} from "../cli/table.ts";
 
 /** The cells a cell takes once escaped. */
 const width = (cell: Cell) =>

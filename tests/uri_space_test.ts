@@ -1,4 +1,4 @@
-// The `skill://` URI space (lib/load/uri_space.ts), pure: one URI, one file of one skill. Every
+// The `skill://` URI space (lib/load/_uri_space.ts), pure: one URI, one file of one skill. Every
 // kind of collision — a file, a root, a nested root either way, letter case, Unicode form — refuses
 // the later claim with the earlier holder; the spelling equals the MCP SDK's own (`skillEntry`).
 // The end-to-end attacks over real servers are in mcp_uri_space_test.ts.
@@ -9,7 +9,7 @@ import {
   placeSkills,
   skillRootUri,
   type SpaceClaim,
-} from "../lib/load/uri_space.ts";
+} from "../lib/load/_uri_space.ts";
 
 const claim = (name: string, path: string, ...files: string[]): SpaceClaim => ({
   name,

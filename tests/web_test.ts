@@ -7,7 +7,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { buildManifest, BUNDLE_LIMITS, type BundleManifest } from "../lib/bundle/manifest.ts";
+import { buildManifest, BUNDLE_LIMITS, type BundleManifest } from "../lib/bundle/_manifest.ts";
 import { findBrowser } from "./browser.ts";
 import { downloadText, LAUNCH_ARGS, servePage, text, upload } from "./web_page_helpers.ts";
 import { ROOT, run, runCli, withTempDir } from "./helpers.ts";

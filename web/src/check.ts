@@ -17,8 +17,8 @@
  * ```
  * @module
  */
-import { webSha256Hex } from "../../lib/bundle/manifest.ts";
-import { CHECK_INPUT_MESSAGES } from "../../lib/skill/check.ts";
+import { webSha256Hex } from "../../lib/bundle/portable.ts";
+import { CHECK_INPUT_MESSAGES } from "../../lib/check/portable.ts";
 import { MAX_SKILL_READ_BYTES } from "../../lib/limits.ts";
 import { renderEntry } from "./check_view.ts";
 import { byId, download, reveal, takeFile, UNREADABLE_MESSAGE } from "./dom.ts";

@@ -15,9 +15,9 @@
  * ```
  * @module
  */
-import type { LocalCheckReport, ModeSummary } from "../../lib/skill/check.ts";
-import type { FileEntry } from "../../lib/skill/check_files.ts";
-import type { SpecFinding } from "../../lib/skill/spec.ts";
+import type { LocalCheckReport, ModeSummary } from "../../lib/check/portable.ts";
+import type { FileEntry } from "../../lib/check/portable.ts";
+import type { SpecFinding } from "../../lib/check/portable.ts";
 import { el, plural, reveal } from "./dom.ts";
 
 type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;

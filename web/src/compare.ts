@@ -22,7 +22,7 @@
  * ```
  * @module
  */
-import { assertManifestSize, BundleError, parseManifest } from "../../lib/bundle/manifest.ts";
+import { assertManifestSize, BundleError, parseManifest } from "../../lib/bundle/portable.ts";
 import { errorText } from "../../lib/errors.ts";
 import { renderArguments, renderCompare, type SideKey, type SideState } from "./compare_view.ts";
 import { byId, download, takeFile, UNREADABLE_MESSAGE } from "./dom.ts";

@@ -20,8 +20,8 @@ import {
   type BundleComparison,
   type BundleManifest,
   compareManifests,
-} from "../../lib/bundle/manifest.ts";
-import { isSkillName } from "../../lib/skill/names.ts";
+} from "../../lib/bundle/portable.ts";
+import { isSkillName } from "../../lib/skill/mod.ts";
 import { byId, el, plural, reveal } from "./dom.ts";
 
 /** What one side shows. */
@@ -137,7 +137,7 @@ function hideVerdict(note: string): void {
  * @example
  * ```ts
  * import { renderArguments } from "./compare_view.ts";
- * function example(reviewed: import("../../lib/bundle/manifest.ts").BundleManifest) {
+ * function example(reviewed: import("../../lib/bundle/_manifest.ts").BundleManifest) {
  *   renderArguments(reviewed, "review-helper");
  * }
  * ```

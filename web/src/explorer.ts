@@ -40,7 +40,7 @@ import {
   SCENARIOS,
 } from "./explorer_model.ts";
 import { MAX_LOCK_BYTES as MAX_VERIFY_BYTES } from "../../lib/limits.ts";
-import { type Origin, originLabel } from "../../lib/catalog/origin.ts";
+import { type Origin, originLabel } from "../../lib/catalog/portable.ts";
 import {
   compareLock,
   type LockComparison,
@@ -49,7 +49,7 @@ import {
   type VerifyMarks,
   withVerify,
 } from "./lock_view.ts";
-import type { ProjectLock } from "../../lib/lock/format.ts";
+import type { ProjectLock } from "../../lib/lock/portable.ts";
 
 /** The workspace the build recorded: the authored files and their catalog. */
 interface Workspace {

@@ -27,8 +27,8 @@
  * ```
  * @module
  */
-import { applyCatalogBudget, type CatalogState } from "../../lib/catalog/budget.ts";
-import { searchSkills, type TermMatch } from "../../lib/catalog/search.ts";
+import { applyCatalogBudget, type CatalogState } from "../../lib/catalog/portable.ts";
+import { searchSkills, type TermMatch } from "../../lib/catalog/portable.ts";
 import type { CatalogDoc, CatalogSkill } from "./catalog_doc.ts";
 
 /** The page's default budget. */

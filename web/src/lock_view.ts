@@ -12,15 +12,15 @@
  * ```ts
  * import { compareLock } from "./lock_view.ts";
  * import type { CatalogDoc } from "./catalog_doc.ts";
- * import type { ProjectLock } from "../../lib/lock/format.ts";
+ * import type { ProjectLock } from "../../lib/lock/portable.ts";
  * function example(doc: CatalogDoc, lock: ProjectLock) {
  *   compareLock(doc, lock).changed.map((c) => c.name);
  * }
  * ```
  * @module
  */
-import { type LockSkill, parseLock, type ProjectLock } from "../../lib/lock/format.ts";
-import { VERIFY_SCHEMA } from "../../lib/lock/compare.ts";
+import { type LockSkill, parseLock, type ProjectLock } from "../../lib/lock/portable.ts";
+import { VERIFY_SCHEMA } from "../../lib/lock/portable.ts";
 import { MAX_LOCK_BYTES } from "../../lib/limits.ts";
 import { isPlainObject, tryParseJsonBytes } from "../../lib/util.ts";
 import { UNREADABLE_MESSAGE } from "./dom.ts";

@@ -23,7 +23,7 @@ import {
   checkResourceNames,
   MAX_SELECTED_FILES,
   type ResourcesReport,
-} from "../../lib/skill/resource_report.ts";
+} from "../../lib/check/portable.ts";
 import { byId, download, el, plural, reveal, UNREADABLE_MESSAGE } from "./dom.ts";
 
 /** One checked SKILL.md of the folder: its report, or why it was not checked. */

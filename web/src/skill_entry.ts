@@ -15,15 +15,15 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { skillEntry } from "./skill_entry.ts";
- * import { webSha256Hex } from "../../lib/bundle/manifest.ts";
+ * import { webSha256Hex } from "../../lib/bundle/portable.ts";
  * const bytes = new TextEncoder().encode("---\nname: demo\ndescription: Demo.\n---\n");
  * const entry = skillEntry(bytes, await webSha256Hex(bytes), { fileName: "SKILL.md", folder: "demo" });
  * assert.equal(entry.status, "passed");
  * ```
  * @module
  */
-import { checkPassed, checkSkillBytes } from "../../lib/skill/check.ts";
-import type { FileEntry, FileInputKind } from "../../lib/skill/check_files.ts";
+import { checkPassed, checkSkillBytes } from "../../lib/check/portable.ts";
+import type { FileEntry, FileInputKind } from "../../lib/check/portable.ts";
 
 /** The file entry of one check, exactly as `check --json` types it. */
 export type { FileEntry, FileInputKind };
