@@ -10,7 +10,7 @@ import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveConfig } from "../lib/catalog/_config.ts";
 import type { Catalog } from "../lib/catalog/_load.ts";
-import type { DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import type { DiscoveredSkill } from "../lib/catalog/_types.ts";
 import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/_live.ts";
 import { type Sandbox, settlesWithin, skillMd, withSandbox, writeTree } from "./helpers.ts";
 

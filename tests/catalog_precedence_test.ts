@@ -3,7 +3,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { resolveConfig } from "../lib/catalog/_config.ts";
-import { discover, type DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import { discover } from "../lib/catalog/_discover.ts";
+import type { DiscoveredSkill } from "../lib/catalog/_types.ts";
 import { loadCatalog } from "../lib/catalog/_load.ts";
 import type { Origin } from "../lib/catalog/_origin.ts";
 import { applyPrecedence } from "../lib/catalog/_precedence.ts";

@@ -8,7 +8,7 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { DiscoveredSkill } from "../lib/catalog/_discover.ts";
+import type { DiscoveredSkill } from "../lib/catalog/_types.ts";
 import type { Origin } from "../lib/catalog/_origin.ts";
 import { applyPrecedence } from "../lib/catalog/_precedence.ts";
 import type { LockedNames } from "../lib/lock/_names.ts";

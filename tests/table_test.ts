@@ -7,14 +7,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { escapeTerminal } from "../cli/escape.ts";
-import {
-  type Cell,
-  cellWidth,
-  fitCell,
-  fitText,
-  fitWidths,
-  formatTable,
-} from "../cli/table.ts";
+import { type Cell, cellWidth, fitCell, fitText, fitWidths, formatTable } from "../cli/table.ts";
 
 /** The cells a cell takes once escaped. */
 const width = (cell: Cell) =>

@@ -68,76 +68,13 @@ import { type Log, silentLog } from "../util.ts";
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { dirname, relative, sep } from "node:path";
-import { readBoundedTextSync, ReadError, type ReadErrorKind, resolveLink } from "../fs/mod.ts";
-import {
-  type Invocation,
-  type ParsedSkill,
-  type ParseFailureKind,
-  parseSkillMarkdown,
-} from "../skill/mod.ts";
-import type { Origin } from "./_origin.ts";
+import { readBoundedTextSync, ReadError, resolveLink } from "../fs/mod.ts";
+import { type ParsedSkill, parseSkillMarkdown } from "../skill/mod.ts";
 import type { LockedNames } from "../lock/mod.ts";
-import { applyPrecedence, type DroppedSkill, type RenameReason } from "./_precedence.ts";
-import type { Root, SourceLabel } from "./_roots.ts";
+import { applyPrecedence, type DroppedSkill } from "./_precedence.ts";
+import type { Root } from "./_roots.ts";
+import type { DiscoveredSkill, InvalidFile, SourceLabel } from "./_types.ts";
 import { type FoundFile, walkRoot } from "./_walk.ts";
-
-/** A parsed, published skill: what its file says, and where and how the catalog found it. */
-export interface DiscoveredSkill {
-  name: string;
-  /** Whether the file declares `name` exactly (not normalised, not derived from the folder). */
-  nameDeclared: boolean;
-  description: string;
-  whenToUse?: string;
-  invocation: Invocation;
-  source: SourceLabel;
-  rank: number;
-  /** Absolute path of the Markdown file. */
-  path: string;
-  /** The skill directory (the root for flat files). */
-  directory: string;
-  /** The author's frontmatter `metadata` mapping as written, nothing added. */
-  metadata: Record<string, unknown>;
-  origin: Origin;
-  /** The root path it was found under. */
-  root: string;
-  /** The file's path below `root`, with `/` separators. */
-  relativePath: string;
-  /** Position of that root in the root list (a precedence tiebreak). */
-  rootIndex: number;
-  /** The parser's repairs alone (frontmatter fixed up in lenient mode). */
-  repairs: string[];
-  /** Every warning about the skill: its repairs, then the collision notice when renamed. */
-  warnings: string[];
-  /** The name its file declares, when a collision made the catalog publish it as another. */
-  renamedFrom?: string;
-  /** Why it was renamed, with `renamedFrom` (see `RenameReason` in `./precedence.ts`). */
-  renamedBecause?: RenameReason;
-  /** The real directory links may not leave when this file is read again (see the module doc). */
-  confineTo?: string;
-}
-
-/**
- * Why a file could not become a skill: the reader's failure, the parser's, or
- * `note` (a flat `<name>.md` without a name or description; see `walk.ts`).
- */
-export type InvalidFileKind = ReadErrorKind | ParseFailureKind;
-
-/** A file that could not become a skill. */
-export interface InvalidFile {
-  path: string;
-  root: string;
-  /** The failure class, to switch on (`not-utf8`, `outside`, `no-frontmatter`, …). */
-  kind: InvalidFileKind;
-  /** The reason in words, for people. */
-  reason: string;
-  /**
-   * Set when the file was refused for safety, not found broken: `link`, a
-   * symlink out of its boundary or into `/proc`, `/sys` or `/dev` (its
-   * target was never read); `pseudo-file`, a file whose size disagrees with
-   * what it reads.
-   */
-  refusal?: "link" | "pseudo-file";
-}
 
 /** What happened to one root. */
 export interface RootReport {

@@ -69,12 +69,8 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timer
 import { errorText } from "../errors.ts";
 import { type Log, silentLog } from "../util.ts";
 import type { ResolvedConfig } from "./_config.ts";
-import {
-  discover,
-  type DiscoveredSkill,
-  DiscoveryCache,
-  type DiscoveryReport,
-} from "./_discover.ts";
+import { discover, DiscoveryCache, type DiscoveryReport } from "./_discover.ts";
+import type { DiscoveredSkill } from "./_types.ts";
 import type { Catalog } from "./_load.ts";
 import { buildRoots, type Root } from "./_roots.ts";
 import { isWithin, realPaths } from "../fs/mod.ts";

@@ -42,7 +42,7 @@ import { MAX_PROJECT_TREE_DEPTH, MAX_PROJECT_TREE_ENTRIES } from "../limits.ts";
 import { compareCodeUnits } from "../util.ts";
 import type { PlaceCollision, UncoveredPlace } from "../lock/mod.ts";
 import type { AgentRow } from "./_agents.ts";
-import type { DiscoveredSkill } from "./_discover.ts";
+import type { DiscoveredSkill } from "./_types.ts";
 
 export type { PlaceCollision, UncoveredPlace };
 
@@ -196,7 +196,7 @@ function projectRelative(root: string, path: string): string {
  * @example
  * ```ts
  * import { placeCollisions } from "./_places.ts";
- * import type { DiscoveredSkill } from "./_discover.ts";
+ * import type { DiscoveredSkill } from "./_types.ts";
  * function example(skills: DiscoveredSkill[]) {
  *   for (const c of placeCollisions(skills, "/repo")) console.log(c.name, c.places.length);
  * }

@@ -38,7 +38,7 @@
  * @example
  * ```ts
  * import { applyPrecedence } from "./_precedence.ts";
- * import type { DiscoveredSkill } from "./_discover.ts";
+ * import type { DiscoveredSkill } from "./_types.ts";
  * async function example(found: DiscoveredSkill[]) {
  *   const { skills, dropped } = await applyPrecedence(found, { dedupe: true, excludeSkills: [] });
  * }
@@ -53,14 +53,7 @@ import { MAX_BUNDLE_SKILL_BYTES } from "../limits.ts";
 import { isSkillName, MAX_NAME_LENGTH, normalizeSkillName } from "../skill/mod.ts";
 import { compareCodeUnits } from "../util.ts";
 import { isLockedPlace, type LockedNames } from "../lock/mod.ts";
-import type { DiscoveredSkill } from "./_discover.ts";
-
-/**
- * Why a skill was renamed: `locked` (the project lock gave its name to another place),
- * `third-party` (every skill sharing it came from a plugin or a Git source), `folder` (its
- * repaired name is another skill's folder name) or `collision` (another skill ranks first).
- */
-export type RenameReason = "locked" | "collision" | "third-party" | "folder";
+import type { DiscoveredSkill, RenameReason } from "./_types.ts";
 
 /** Why a skill was left out. */
 export type DropReason = "excluded" | "same-file" | "same-content";
@@ -108,7 +101,7 @@ function comparePrecedence(a: DiscoveredSkill, b: DiscoveredSkill): number {
  * @example
  * ```ts
  * import { renamePrefix } from "./_precedence.ts";
- * import type { DiscoveredSkill } from "./_discover.ts";
+ * import type { DiscoveredSkill } from "./_types.ts";
  * function example(skill: DiscoveredSkill) {
  *   renamePrefix(skill); // "codex" for a skill of the codex agent's folder
  * }

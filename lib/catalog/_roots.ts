@@ -47,17 +47,7 @@ import { enabledPlugins } from "./_plugins.ts";
 import { sourceName } from "../sources/mod.ts";
 import type { Log } from "../util.ts";
 import type { ProjectTree } from "./_places.ts";
-
-/**
- * Where a root's skills come from, as every surface reports it in a skill's
- * `source` field (`list --json`, MCP results, dsh): a project folder, one of
- * the user's folders, Claude Code plugins, or a Git source.
- */
-export type SourceLabel =
-  | "anywhere-project"
-  | "anywhere-user"
-  | "anywhere-claude-plugins"
-  | "anywhere-source";
+import type { SourceLabel } from "./_types.ts";
 
 /** One directory to scan. */
 export interface Root {

@@ -24,19 +24,14 @@ export {
   resolveConfig,
   type ResolvedConfig,
 } from "./_config.ts";
-export {
-  discover,
-  type DiscoveredSkill,
-  type DiscoveryReport,
-  type InvalidFile,
-} from "./_discover.ts";
+export { discover, type DiscoveryReport } from "./_discover.ts";
 export { LiveCatalog, type LiveCatalogOptions } from "./_live.ts";
 export { loadCatalog } from "./_load.ts";
 export { nearMisses, type NearMissKind } from "./_near.ts";
 export { type Origin, originLabel } from "./_origin.ts";
 export { type PlaceCollision, placeCollisions } from "./_places.ts";
 export { enabledPlugins, projectEnabledPlugins } from "./_plugins.ts";
-export { renamePrefix, type RenameReason } from "./_precedence.ts";
+export { renamePrefix } from "./_precedence.ts";
 export { type Project, resolveProject } from "./_project.ts";
 export type { Root } from "./_roots.ts";
 export {
@@ -48,3 +43,4 @@ export {
   searchSkills,
   type TermMatch,
 } from "./_search.ts";
+export type { DiscoveredSkill, InvalidFile, RenameReason, SourceLabel } from "./_types.ts";

@@ -618,18 +618,6 @@ export function isWithin(
   return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-export {
-  type AppendOptions,
-  appendText,
-  makeFolder,
-  targetRefusal,
-  WriteError,
-  type WriteErrorKind,
-  type WriteOptions,
-  writeWhole,
-  writeWholeSync,
-} from "./_write.ts";
-
 /**
  * A remembered `realpath`: each path is resolved once, and a path that cannot be resolved stands
  * for itself.

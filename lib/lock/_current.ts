@@ -30,7 +30,8 @@ import {
   type ProjectLock,
   type UnbundlableKind,
 } from "./_format.ts";
-import { lockOrigin, type SkillOrigin } from "./_names.ts";
+import { lockOrigin } from "./_names.ts";
+import type { SkillOrigin } from "./_scope.ts";
 
 /**
  * A published skill as a lock reads it. Declared by shape (the catalog's skills are such), so

@@ -22,14 +22,7 @@
  */
 import { projectLockPath, readProjectLock } from "./_file.ts";
 import type { LockOrigin, ProjectLock } from "./_format.ts";
-import { isPersonalOrigin } from "./_scope.ts";
-
-/** Where a skill came from, by shape (the catalog's `Origin` is one). */
-export type SkillOrigin =
-  | { kind: "agent"; agent: string; scope: string; dir?: string }
-  | { kind: "custom"; scope: string }
-  | { kind: "claude-plugins"; marketplace: string; plugin: string }
-  | { kind: "source"; repo: string; checkout?: string };
+import { isPersonalOrigin, type SkillOrigin } from "./_scope.ts";
 
 /** Where the skill locked under a name was: its origin as the lock writes it, and its path. */
 export interface LockedPlace {

@@ -23,7 +23,16 @@
  * @module
  */
 import type { LockOrigin } from "./_format.ts";
-import type { SkillOrigin } from "./_names.ts";
+
+/**
+ * Where a skill came from, by shape (the catalog's `Origin` is one): this package never imports
+ * the catalog.
+ */
+export type SkillOrigin =
+  | { kind: "agent"; agent: string; scope: string; dir?: string }
+  | { kind: "custom"; scope: string }
+  | { kind: "claude-plugins"; marketplace: string; plugin: string }
+  | { kind: "source"; repo: string; checkout?: string };
 
 /** Which lock records a skill: the project's or the person's. */
 export type LockScope = "project" | "user";
