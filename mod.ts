@@ -1,6 +1,9 @@
 /**
- * dsh-skills-anywhere as a library: the skill parser and check report, the
- * bundle format and reader, the catalog, Git sources and skill loading.
+ * dsh-skills-anywhere as a library: the sum of the core's package faces. Each line below is one
+ * package of `lib/` (docs/ARCHITECTURE.md draws them): one SKILL.md (`skill`), reviewing it
+ * (`check`), the bundle format, the catalog, Git sources, the project lock and verify, SSH and
+ * Sigstore signatures, loading a skill for a consumer, routing, the bounded file reader and safe
+ * writer, and the shared text, limits, errors and version.
  *
  * @example
  * ```ts
@@ -9,36 +12,20 @@
  * ```
  * @module
  */
-export { TOOL_NAME, VERSION } from "./lib/version.ts";
-export { isSkillName, normalizeSkillName } from "./lib/skill/mod.ts";
-export { splitFrontmatter } from "./lib/skill/mod.ts";
-export { type ParsedSkill, type ParseResult, parseSkillMarkdown } from "./lib/skill/mod.ts";
-export { checkSkill, type LocalCheckReport } from "./lib/check/mod.ts";
-export { checkFiles, type FileCheckReport } from "./lib/check/mod.ts";
-export { specFindings } from "./lib/check/mod.ts";
-export { findHiddenCharacters } from "./lib/skill/mod.ts";
-export { isPinnedUrl } from "./lib/skill/mod.ts";
-export {
-  buildManifest,
-  type BundleManifest,
-  canonicalString,
-  compareManifests,
-  validateManifest,
-} from "./lib/bundle/mod.ts";
-export { readBundle } from "./lib/bundle/mod.ts";
-export { agentById, AGENTS } from "./lib/catalog/mod.ts";
-export {
-  DEFAULT_RANKS,
-  findProjectRoot,
-  type RawConfig,
-  resolveConfig,
-  type ResolvedConfig,
-} from "./lib/catalog/mod.ts";
-export { discover, type DiscoveredSkill, type DiscoveryReport } from "./lib/catalog/mod.ts";
-export { loadCatalog } from "./lib/catalog/mod.ts";
-export { originLabel } from "./lib/catalog/mod.ts";
-export { applyCatalogBudget } from "./lib/catalog/mod.ts";
-export { queryTerms, searchSkills } from "./lib/catalog/mod.ts";
-export { resolveSource, sameRepository } from "./lib/sources/mod.ts";
-export { syncAll, syncSource } from "./lib/sources/mod.ts";
-export { type LoadReceipt, openSkill, renderSkill } from "./lib/load/mod.ts";
+export * from "./lib/bundle/mod.ts";
+export * from "./lib/catalog/mod.ts";
+export * from "./lib/check/mod.ts";
+export * from "./lib/errors.ts";
+export * from "./lib/fs/mod.ts";
+export * from "./lib/hash.ts";
+export * from "./lib/limits.ts";
+export * from "./lib/load/mod.ts";
+export * from "./lib/lock/mod.ts";
+export * from "./lib/route/mod.ts";
+export * from "./lib/sign/mod.ts";
+export * from "./lib/sigstore.ts";
+export * from "./lib/skill/mod.ts";
+export * from "./lib/sources/mod.ts";
+export * from "./lib/text/mod.ts";
+export * from "./lib/util.ts";
+export * from "./lib/version.ts";

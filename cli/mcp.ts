@@ -33,6 +33,7 @@ import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { lockFileError } from "./lock.ts";
 import { EXIT } from "./program.ts";
+import { mcpRunners } from "./serve.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +
@@ -120,7 +121,7 @@ function readToken(path: string): string {
 
 /** Says once at start that the project's sources file waits for trust and is never synced. */
 async function noteUntrusted(project: Project, io: Io): Promise<void> {
-  const { mcpConfig } = await import("../mcp/mod.ts");
+  const { mcpConfig } = await mcpRunners();
   const resolved = mcpConfig(MCP_CONFIG);
   const { untrusted } = await collectSources(resolved, project.root, () => {});
   if (untrusted !== undefined) io.err(untrustedNotice(untrusted, resolved.home));
@@ -154,7 +155,7 @@ async function serveHttp(
   cwd: string,
   io: Io,
 ) {
-  const { runHttp } = await import("../mcp/mod.ts");
+  const { runHttp } = await mcpRunners();
   await runHttp({
     cwd,
     lockFile,
@@ -206,7 +207,7 @@ export async function runMcp(
   await noteUntrusted(project, io);
   if (address !== undefined) await serveHttp(address, token, lockFile, cwd, io);
   else {
-    const { runStdio } = await import("../mcp/mod.ts");
+    const { runStdio } = await mcpRunners();
     await runStdio({ cwd, config: MCP_CONFIG, log: stderrLog(io), lockFile });
   }
   return EXIT.ok;

@@ -6,6 +6,7 @@
 import process from "node:process";
 import { type CommandFile, useCommandLoader } from "../cli/commands.ts";
 import { main } from "../cli/mod.ts";
+import { useMcpRunners } from "../cli/serve.ts";
 
 const CHUNKS: Record<CommandFile, () => Promise<unknown>> = {
   "./agents.ts": () => import("../cli/agents.ts"),
@@ -26,5 +27,7 @@ const CHUNKS: Record<CommandFile, () => Promise<unknown>> = {
   "./trust.ts": () => import("../cli/trust.ts"),
 };
 useCommandLoader((file) => CHUNKS[file]());
+// The composition root of the bundle, as main.ts is of the sources: the MCP server's chunk.
+useMcpRunners(() => import("../mcp/mod.ts"));
 
 process.exitCode = await main(process.argv.slice(2));

@@ -12,7 +12,7 @@ import process from "node:process";
 import { currentDenoDir } from "./deno_dir.ts";
 
 /** The shipped modules whose examples run (the same list `deno task check` type-checks). */
-const TARGETS = ["lib/", "mcp/", "dsh/", "web/src/", "main.ts", "mod.ts"];
+const TARGETS = ["lib/", "cli/", "mcp/", "dsh/", "web/src/", "main.ts", "mod.ts"];
 
 const ROOT = new URL("..", import.meta.url).pathname;
 // Asked before HOME changes: under the fresh HOME, Deno would look for (and fill) a cache there.

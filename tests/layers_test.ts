@@ -1,7 +1,10 @@
-// The layers hold: the core (lib/ except cli/) imports no surface, the modules the browser page
-// loads import nothing from `node:`, no two core packages import each other (directly or through
-// a longer cycle), and no string in the core names a product prefix, a CLI flag or an MCP tool
-// (each surface adds its own words). Sources are read as text, so the test needs no build.
+// The layers hold (docs/ARCHITECTURE.md): the core (lib/) imports no surface and no surface
+// (cli/, mcp/, dsh/, web/) imports another; everything outside a core package reaches it through
+// its face (`mod.ts`, or `portable.ts` for the node-free part the browser loads), whose internal
+// files (`_name.ts`) only the package itself and the tests open; no module imports itself again
+// through a circle; the modules the browser page loads import nothing from `node:`; the root
+// mod.ts is the sum of the faces; and no string in the core names a product prefix, a CLI flag or
+// an MCP tool (each surface adds its own words). Sources are read as text: no build needed.
 import { deepEqual } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -41,7 +44,20 @@ function importsOf(file: string, options: { loaded?: boolean } = {}): string[] {
 }
 
 const SURFACES = ["cli/", "mcp/", "dsh/", "web/"];
-const isCore = (file: string) => file.startsWith("lib/") && !file.startsWith("cli/");
+const isCore = (file: string) => file.startsWith("lib/");
+const surfaceOf = (file: string) => SURFACES.find((surface) => file.startsWith(surface));
+/** Every module of the house: the core, the surfaces, the roots, the build and bench scripts. */
+const HOUSE = ["lib", "cli", "mcp", "dsh", "web", "npm", "scripts", "bench"]
+  .flatMap((dir) => sourceFiles(dir))
+  .concat("main.ts", "mod.ts");
+/** The core's package folders (`lib/<pkg>/`); files directly in lib/ are single-module packages. */
+const PACKAGES = readdirSync(join(ROOT, "lib"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+/** A package's faces: its `mod.ts`, and `portable.ts` where the browser needs a node-free part. */
+const FACES = /^lib\/[a-z_]+\/(?:mod|portable)\.ts$/;
+/** `lib/catalog/_walk.ts` → `lib/catalog/`; a file directly in lib/ is a package of its own. */
+const folderOf = (file: string) =>
+  file.split("/").length > 2 ? file.split("/").slice(0, 2).join("/") + "/" : file;
 /** `lib/catalog/_walk.ts` → `catalog`; files directly in lib/ are their own package. */
 const packageOf = (file: string) => file.split("/").length > 2 ? file.split("/")[1] : file;
 
@@ -51,6 +67,87 @@ Deno.test("layers: the core imports no surface", () => {
       .filter((target) => SURFACES.some((surface) => target.startsWith(surface)))
       .map((target) => `${file} → ${target}`)
   );
+  deepEqual(bad, []);
+});
+
+Deno.test("layers: no surface imports another surface", () => {
+  const bad = SURFACES.flatMap((surface) => sourceFiles(surface)).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => surfaceOf(target) !== undefined && surfaceOf(target) !== surfaceOf(file))
+      .map((target) => `${file} → ${target}`)
+  );
+  deepEqual(bad, []);
+});
+
+Deno.test("layers: every core package has one face, and its other files are marked internal", () => {
+  deepEqual(PACKAGES.includes("catalog") && PACKAGES.includes("check"), true);
+  const bad: string[] = [];
+  for (const pkg of PACKAGES) {
+    const files = readdirSync(join(ROOT, "lib", pkg));
+    if (!files.includes("mod.ts")) bad.push(`lib/${pkg}/ has no mod.ts`);
+    for (const name of files) {
+      if (!/^_[a-z0-9_]+\.ts$/.test(name) && name !== "mod.ts" && name !== "portable.ts") {
+        bad.push(`lib/${pkg}/${name} is neither a face nor an internal _file.ts`);
+      }
+    }
+  }
+  deepEqual(bad, []);
+});
+
+Deno.test("layers: outside a package, only its faces are imported (the tests excepted)", () => {
+  const bad = HOUSE.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => isCore(target) && target.split("/").length > 2)
+      .filter((target) => folderOf(target) !== folderOf(file) && !FACES.test(target))
+      .map((target) => `${file} → ${target}`)
+  );
+  deepEqual(bad, []);
+});
+
+Deno.test("layers: no import circles anywhere in the house", () => {
+  const edges = new Map<string, string[]>();
+  for (const file of HOUSE) edges.set(file, importsOf(file).filter((t) => t.endsWith(".ts")));
+  const cycles: string[] = [];
+  const path: string[] = [];
+  const done = new Set<string>();
+  const visit = (node: string) => {
+    const at = path.indexOf(node);
+    if (at >= 0) return void cycles.push([...path.slice(at), node].join(" → "));
+    if (done.has(node)) return;
+    path.push(node);
+    for (const next of edges.get(node) ?? []) visit(next);
+    path.pop();
+    done.add(node);
+  };
+  for (const node of [...edges.keys()].sort()) visit(node);
+  deepEqual(cycles, []);
+});
+
+Deno.test("layers: the root mod.ts is the sum of the faces", () => {
+  const faces = PACKAGES.map((pkg) => `lib/${pkg}/mod.ts`)
+    .concat(readdirSync(join(ROOT, "lib")).filter((n) => n.endsWith(".ts")).map((n) => `lib/${n}`))
+    .sort();
+  const text = readFileSync(join(ROOT, "mod.ts"), "utf8");
+  const summed = [...text.matchAll(/^export \* from "\.\/([^"]+)";$/gm)].map((m) => m[1]).sort();
+  deepEqual(summed, faces);
+  deepEqual(importsOf("mod.ts").sort(), faces);
+});
+
+Deno.test("layers: the portable faces load nothing from node:", () => {
+  const seen = new Set<string>();
+  const bad: string[] = [];
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const target of importsOf(file, { loaded: true })) {
+      if (target.startsWith("node:")) bad.push(`${file} → ${target}`);
+      else if (target.endsWith(".ts")) visit(target);
+    }
+  };
+  const portable = PACKAGES.map((pkg) => `lib/${pkg}/portable.ts`)
+    .filter((file) => HOUSE.includes(file));
+  deepEqual(portable.length > 0, true);
+  for (const face of portable) visit(face);
   deepEqual(bad, []);
 });
 
@@ -65,7 +162,7 @@ Deno.test("layers: modules the browser page loads import nothing from node:", ()
       else if (target.endsWith(".ts")) visit(target);
     }
   };
-  for (const entry of sourceFiles("web/src")) visit(entry);
+  for (const entry of [...sourceFiles("web/src"), ...sourceFiles("dsh/client")]) visit(entry);
   deepEqual(bad, []);
 });
 

@@ -137,7 +137,7 @@ function hideVerdict(note: string): void {
  * @example
  * ```ts
  * import { renderArguments } from "./compare_view.ts";
- * function example(reviewed: import("../../lib/bundle/_manifest.ts").BundleManifest) {
+ * function example(reviewed: import("../../lib/bundle/portable.ts").BundleManifest) {
  *   renderArguments(reviewed, "review-helper");
  * }
  * ```
