@@ -644,7 +644,7 @@ async function httpBeforeMain(): Promise<string | undefined> {
   const dir = join(WORK, "http-before");
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  for (const entry of ["main.ts", "mod.ts", "deno.json", "deno.lock", "lib", "mcp", "dsh"]) {
+  for (const entry of ["main.ts", "mod.ts", "deno.json", "deno.lock", "lib", "cli", "mcp", "dsh"]) {
     await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
   await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));

@@ -43,7 +43,17 @@ export async function packPlugin(work: string): Promise<string> {
   // deno.json and deno.lock too: without them the build's installPackages() would run
   // `deno install` through the node_modules link below and relink the checkout's node_modules
   // while other tests' CLI processes load from it.
-  const copied = ["lib", "dsh", "mcp", "mod.ts", "README.md", "LICENSE", "deno.json", "deno.lock"];
+  const copied = [
+    "lib",
+    "cli",
+    "dsh",
+    "mcp",
+    "mod.ts",
+    "README.md",
+    "LICENSE",
+    "deno.json",
+    "deno.lock",
+  ];
   for (const path of copied) {
     await cp(join(ROOT, path), join(src, path), { recursive: true });
   }

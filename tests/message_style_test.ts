@@ -27,7 +27,7 @@ const CLAUSES: Record<string, Readonly<Record<string, string>>> = {
 };
 
 /** The shipped code: the core, the surfaces and the entry points. */
-const SHIPPED_DIRS = ["lib", "mcp", "dsh", "web/src"];
+const SHIPPED_DIRS = ["lib", "cli", "mcp", "dsh", "web/src"];
 const SHIPPED_FILES = ["main.ts", "mod.ts"];
 
 /** A final period (an ellipsis is not one, nor a lone `.` naming the current folder). */

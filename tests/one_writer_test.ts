@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "./helpers.ts";
 
 /** The shipped code: the core, the surfaces, the entry points and the Action's script. */
-const SHIPPED_DIRS = ["lib", "mcp", "dsh", "web/src"];
+const SHIPPED_DIRS = ["lib", "cli", "mcp", "dsh", "web/src"];
 const SHIPPED_FILES = ["main.ts", "mod.ts", "npm/cli.ts", "scripts/action.ts"];
 /** The one writer. */
 const WRITER = "lib/fs/_write.ts";

@@ -328,7 +328,7 @@ Deno.test("the Sigstore packages load only when a Sigstore bundle is checked", a
       }
     }
   };
-  for (const dir of ["lib", "mcp", "dsh", "web/src"]) await walk(dir);
+  for (const dir of ["lib", "cli", "mcp", "dsh", "web/src"]) await walk(dir);
   equal(importers.sort().join("\n"), "cli/sign.ts: lazy\nlib/sign/sigstore.ts: @sigstore");
 });
 
