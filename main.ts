@@ -19,7 +19,7 @@
  */
 import process from "node:process";
 import { main } from "./cli/mod.ts";
-import { useMcpRunners } from "./cli/serve.ts";
+import { useMcpRunners } from "./cli/program.ts";
 
 useMcpRunners(() =>
   import(new URL("./mcp/mod.ts", import.meta.url).href) as Promise<typeof import("./mcp/mod.ts")>

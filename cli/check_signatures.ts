@@ -21,7 +21,7 @@ import { basename, dirname, resolve } from "node:path";
 import { resolveProject } from "../lib/catalog/mod.ts";
 import { KindError } from "../lib/errors.ts";
 import { readProjectLock } from "../lib/lock/mod.ts";
-import { readAllowedSigners, verifyDirectorySignature } from "../lib/lock/mod.ts";
+import { readAllowedSigners, verifyDirectorySignature } from "../lib/signers.ts";
 import { readAllowedSignersFile } from "../lib/sign/mod.ts";
 import type { FileCheckReport } from "../lib/check/mod.ts";
 import type { OptionValues } from "./args.ts";

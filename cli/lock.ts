@@ -53,7 +53,7 @@ import {
   splitLockable,
 } from "../lib/lock/mod.ts";
 import { lockedNames } from "../lib/lock/mod.ts";
-import { checkLockSignatures } from "../lib/lock/mod.ts";
+import { checkLockSignatures } from "../lib/signers.ts";
 import { didYouMean } from "../lib/text/mod.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";

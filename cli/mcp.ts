@@ -24,7 +24,7 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { type Project, resolveProject } from "../lib/catalog/mod.ts";
 import { KindError } from "../lib/errors.ts";
 import { readProjectLock } from "../lib/lock/mod.ts";
-import { readAllowedSigners } from "../lib/lock/mod.ts";
+import { readAllowedSigners } from "../lib/signers.ts";
 import { readBoundedTextSync, ReadError } from "../lib/fs/mod.ts";
 import { collectSources } from "../lib/sources/mod.ts";
 import { cliConfig, stderrLog, untrustedNotice } from "./catalog.ts";
@@ -32,8 +32,7 @@ import { tildePath } from "./table.ts";
 import { quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { lockFileError } from "./lock.ts";
-import { EXIT } from "./program.ts";
-import { mcpRunners } from "./serve.ts";
+import { EXIT, mcpRunners } from "./program.ts";
 
 /** What `mcp` says on stderr when a person starts it in a terminal (an MCP client never sees it). */
 const TERMINAL_NOTE = `${PREFIX}serving MCP on stdin and stdout for an MCP client; ` +

@@ -6,7 +6,7 @@
 import process from "node:process";
 import { type CommandFile, useCommandLoader } from "../cli/commands.ts";
 import { main } from "../cli/mod.ts";
-import { useMcpRunners } from "../cli/serve.ts";
+import { useMcpRunners } from "../cli/program.ts";
 
 const CHUNKS: Record<CommandFile, () => Promise<unknown>> = {
   "./agents.ts": () => import("../cli/agents.ts"),

@@ -126,6 +126,8 @@ Deno.test("layers: no import circles anywhere in the house", () => {
 Deno.test("layers: the root mod.ts is the sum of the faces", () => {
   const faces = PACKAGES.map((pkg) => `lib/${pkg}/mod.ts`)
     .concat(readdirSync(join(ROOT, "lib")).filter((n) => n.endsWith(".ts")).map((n) => `lib/${n}`))
+    // Loaded on demand only (its libraries cost every importer): imported on its own.
+    .filter((face) => face !== "lib/sigstore.ts")
     .sort();
   const text = readFileSync(join(ROOT, "mod.ts"), "utf8");
   const summed = [...text.matchAll(/^export \* from "\.\/([^"]+)";$/gm)].map((m) => m[1]).sort();

@@ -16,9 +16,10 @@ Deno.test("one version in lib/version.ts, deno.json and server.json", async () =
   equal(server.packages[0].packageArguments[0].value, "mcp");
 });
 
-Deno.test("JSR: deno publish --dry-run succeeds and runs the CLI as the default export", async () => {
+Deno.test("JSR: deno publish --dry-run succeeds; `.` is the library (as on npm), `./cli` the CLI", async () => {
   const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  equal(deno.exports["."], "./main.ts");
+  equal(deno.exports["."], "./mod.ts");
+  equal(deno.exports["./cli"], "./main.ts");
   equal(deno.exports["./mcp"], "./mcp/mod.ts");
   const output = await run(Deno.execPath(), ["publish", "--dry-run", "--allow-dirty"], {
     env: { NO_COLOR: "1" },

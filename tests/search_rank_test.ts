@@ -1,5 +1,5 @@
 /**
- * The ranker's rules (`lib/catalog/_search.ts`) and its stemmer (`lib/text/_stem.ts`), issue 30:
+ * The ranker's rules (`lib/catalog/_search.ts`) and its stemmer (`lib/catalog/_stem.ts`), issue 30:
  * the issue's own queries over real public skills (`testdata/search-eval/corpus.json`) first —
  * `write tests` must put the testing skills above the `*-writer` ones and `the and` must not find
  * `atheris` — then whole-word matching, names split on `-`, `_`, `.` and camelCase, stemming,
@@ -9,7 +9,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { queryTerms, searchSkills, STOP_WORDS } from "../lib/catalog/_search.ts";
-import { stem } from "../lib/text/_stem.ts";
+import { stem } from "../lib/catalog/_stem.ts";
 import { loadEval } from "../bench/search_eval.ts";
 
 const { skills: CORPUS } = loadEval();

@@ -9,7 +9,7 @@
  * name is also split at its camelCase humps (`pdfForms` → `pdfforms`, `pdf`,
  * `forms`). Words of one character and English stop words
  * ({@linkcode STOP_WORDS}: `the`, `and`, `a`, `to` …) are not words. Each word
- * is reduced to its Porter2 stem (`lib/text/_stem.ts`: `tests`, `testing` →
+ * is reduced to its Porter2 stem (`lib/catalog/_stem.ts`: `tests`, `testing` →
  * `test`), and a query word matches a skill's word when their stems are equal:
  * never inside a word (`the` does not match `atheris`, `write` does not match
  * `writer`).
@@ -75,7 +75,7 @@
  * ```
  * @module
  */
-import { stem } from "../text/mod.ts";
+import { stem } from "./_stem.ts";
 import { compareCodeUnits } from "../util.ts";
 
 /** What the ranker reads of a skill. */

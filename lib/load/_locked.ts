@@ -60,7 +60,7 @@ import { type LoadResult, type OpenOptions, openSkill } from "./_open.ts";
 import type { ParsedSkill } from "../skill/mod.ts";
 import { lockOrigin } from "../lock/mod.ts";
 import { readProjectLock } from "../lock/mod.ts";
-import { readAllowedSigners, verifySkillSignature } from "../lock/mod.ts";
+import { readAllowedSigners, verifySkillSignature } from "../signers.ts";
 import {
   isUnbundlableKind,
   type LockOrigin,

@@ -1,6 +1,6 @@
 /**
  * The project lock (`skills-anywhere.lock.json`): its format, the current lock of a catalog,
- * the comparison of the two (verify), its signatures and allowed signers.
+ * the comparison of the two (verify). Its signatures are checked by `lib/signers.ts`.
  *
  * @example
  * ```ts
@@ -43,9 +43,5 @@ export {
   readLockedNames,
 } from "./_names.ts";
 export { isPersonalOrigin, lockScopeOf } from "./_scope.ts";
-export {
-  checkLockSignatures,
-  readAllowedSigners,
-  verifyDirectorySignature,
-  verifySkillSignature,
-} from "./_signers.ts";
+export type { SignatureDifference, SignedSkill } from "./_compare.ts";
+export type { LockSigners } from "./_format.ts";

@@ -1,5 +1,5 @@
 /**
- * Words shared by every surface: English stemming, "did you mean", counted nouns.
+ * Words shared by every surface: "did you mean" and counted nouns.
  *
  * @example
  * ```ts
@@ -11,5 +11,4 @@
  * @module
  */
 export { didYouMean, suggestion } from "./_closest.ts";
-export { stem } from "./_stem.ts";
 export { counted } from "./_words.ts";

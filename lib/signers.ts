@@ -24,8 +24,8 @@
  *
  * @example
  * ```ts
- * import { readAllowedSigners, verifySkillSignature } from "./_signers.ts";
- * import type { LockSkill } from "./_format.ts";
+ * import { readAllowedSigners, verifySkillSignature } from "./signers.ts";
+ * import type { LockSkill } from "./lock/mod.ts";
  * async function example(entry: LockSkill) {
  *   const signers = await readAllowedSigners("/repo", { allowed_signers: "allowed_signers", require: true });
  *   if (signers.ok) {
@@ -37,16 +37,16 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { BundleError, type BundleFile, canonicalString, compareManifests } from "../bundle/mod.ts";
-import { readBundle } from "../bundle/mod.ts";
-import { type Failure, failure } from "../errors.ts";
-import { readBounded, ReadError } from "../fs/mod.ts";
-import { MAX_SIGNING_FILE_BYTES } from "../limits.ts";
-import { type AllowedSignersFile, readAllowedSignersFile } from "../sign/mod.ts";
-import { SIGNATURE_NAMESPACE } from "../sign/mod.ts";
-import { type SignatureVerified, type VerifyErrorKind, verifySignature } from "../sign/mod.ts";
-import type { SignatureDifference, SignedSkill } from "./_compare.ts";
-import type { LockSigners, LockSkill, ProjectLock } from "./_format.ts";
+import { BundleError, type BundleFile, canonicalString, compareManifests } from "./bundle/mod.ts";
+import { readBundle } from "./bundle/mod.ts";
+import { type Failure, failure } from "./errors.ts";
+import { readBounded, ReadError } from "./fs/mod.ts";
+import { MAX_SIGNING_FILE_BYTES } from "./limits.ts";
+import { type AllowedSignersFile, readAllowedSignersFile } from "./sign/mod.ts";
+import { SIGNATURE_NAMESPACE } from "./sign/mod.ts";
+import { type SignatureVerified, type VerifyErrorKind, verifySignature } from "./sign/mod.ts";
+import type { SignatureDifference, SignedSkill } from "./lock/mod.ts";
+import type { LockSigners, LockSkill, ProjectLock } from "./lock/mod.ts";
 
 /** Why a locked skill's signature is not accepted. */
 export type SkillSignatureKind =
@@ -65,7 +65,7 @@ export type SkillSignature = SignatureVerified | Failure<SkillSignatureKind>;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { signatureFileOf } from "./_signers.ts";
+ * import { signatureFileOf } from "./signers.ts";
  * assert.equal(signatureFileOf("/repo/skills/pdf"), "/repo/skills/pdf.skills-anywhere.sig");
  * ```
  */
@@ -82,7 +82,7 @@ export function signatureFileOf(directory: string): string {
  *
  * @example
  * ```ts
- * import { readAllowedSigners } from "./_signers.ts";
+ * import { readAllowedSigners } from "./signers.ts";
  * const read = await readAllowedSigners("/repo", { allowed_signers: ".github/allowed_signers", require: true });
  * console.log(read.ok ? read.path : read.message);
  * ```
@@ -146,8 +146,8 @@ export interface SkillSignatureOptions {
  *
  * @example
  * ```ts
- * import { verifySkillSignature } from "./_signers.ts";
- * import type { LockSkill } from "./_format.ts";
+ * import { verifySkillSignature } from "./signers.ts";
+ * import type { LockSkill } from "./lock/mod.ts";
  * async function example(entry: LockSkill, allowed: string) {
  *   const verdict = await verifySkillSignature("/repo/skills/pdf", entry.files, allowed);
  *   console.log(verdict.ok ? verdict.fingerprint : verdict.message);
@@ -204,8 +204,8 @@ function skillVerdict(
  *
  * @example
  * ```ts
- * import { checkLockSignatures } from "./_signers.ts";
- * import type { ProjectLock } from "./_format.ts";
+ * import { checkLockSignatures } from "./signers.ts";
+ * import type { ProjectLock } from "./lock/mod.ts";
  * async function example(locked: ProjectLock, now: ProjectLock) {
  *   const checked = await checkLockSignatures(locked, now, new Map([["pdf", "/repo/skills/pdf"]]), "/repo");
  *   if (checked.ok) console.log(checked.signatures.map((s) => `${s.name}: ${s.kind}`));
@@ -246,7 +246,7 @@ export async function checkLockSignatures(
  *
  * @example
  * ```ts
- * import { verifyDirectorySignature } from "./_signers.ts";
+ * import { verifyDirectorySignature } from "./signers.ts";
  * async function example(allowed: string) {
  *   const verdict = await verifyDirectorySignature("/repo/skills/pdf", allowed);
  *   console.log(verdict.ok ? verdict.principal : verdict.kind);
