@@ -40,7 +40,7 @@ import {
   type VerifyReport,
 } from "../lib/lock/mod.ts";
 import { currentLock } from "../lib/lock/mod.ts";
-import type { LockFileRefusalKind } from "../lib/load/mod.ts";
+import type { LockFileRefusalKind } from "../lib/locked.ts";
 import { readProjectLock, userLockPath } from "../lib/lock/mod.ts";
 import { isPersonalOrigin, lockScopeOf } from "../lib/lock/mod.ts";
 import type { LockableSkill } from "../lib/lock/mod.ts";

@@ -5,7 +5,7 @@
  * `--token-file FILE` makes that endpoint require a bearer token;
  * `--max-connections N` and `--request-timeout SECONDS` change its connection
  * cap and its header and body timeout (defaults in `lib/limits.ts`). `--locked`
- * serves only what the project's lock allows (see `lib/load/_locked.ts`); it
+ * serves only what the project's lock allows (see `lib/locked.ts`); it
  * refuses to start without a valid lock.
  *
  * @example

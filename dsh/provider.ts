@@ -9,7 +9,7 @@
  * per-project views in `views.ts`.
  *
  * With `locked: true`, each project is served under its
- * `skills-anywhere.lock.json` (`lib/load/_locked.ts`): a skill the lock does
+ * `skills-anywhere.lock.json` (`lib/locked.ts`): a skill the lock does
  * not allow now is still a candidate, so that asking for it by name says why,
  * but neither the model nor the user may invoke it, and `get` refuses it with
  * the lock's reason; an allowed one is read from one fresh read of its
@@ -36,7 +36,7 @@ import { loadCatalog, type Project, resolveProject } from "../lib/catalog/mod.ts
 import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
 import { type Failure, failure } from "../lib/errors.ts";
 import { readSkillNow } from "../lib/load/mod.ts";
-import { LockGate, type LockRefusalKind, readLocked, type Verdict } from "../lib/load/mod.ts";
+import { LockGate, type LockRefusalKind, readLocked, type Verdict } from "../lib/locked.ts";
 import { userLockPath } from "../lib/lock/mod.ts";
 import type { UntrustedProject } from "../lib/sources/mod.ts";
 import { userSourcesFile } from "../lib/sources/mod.ts";

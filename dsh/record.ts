@@ -24,7 +24,7 @@
 import type { CatalogState } from "../lib/catalog/mod.ts";
 import type { DiscoveredSkill } from "../lib/catalog/mod.ts";
 import type { Origin } from "../lib/catalog/mod.ts";
-import { isLockKind, type LockKind } from "../lib/load/mod.ts";
+import { isLockKind, type LockKind } from "../lib/locked.ts";
 import type { ParsedSkill } from "../lib/skill/mod.ts";
 import { isPlainObject } from "../lib/util.ts";
 

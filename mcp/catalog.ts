@@ -36,7 +36,7 @@ import type { ResolvedConfig } from "../lib/catalog/mod.ts";
 import { basename } from "node:path";
 import type { DiscoveredSkill, DiscoveryReport, InvalidFile } from "../lib/catalog/mod.ts";
 import { LiveCatalog, type LiveCatalogOptions } from "../lib/catalog/mod.ts";
-import type { LockGate } from "../lib/load/mod.ts";
+import type { LockGate } from "../lib/locked.ts";
 import { type Log, silentLog } from "../lib/util.ts";
 
 /** Options of {@linkcode ServedCatalog}. */

@@ -27,7 +27,7 @@ import process from "node:process";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { ResolvedConfig } from "../lib/catalog/mod.ts";
 import { resolveProject } from "../lib/catalog/mod.ts";
-import { LockGate } from "../lib/load/mod.ts";
+import { LockGate } from "../lib/locked.ts";
 import { userLockPath } from "../lib/lock/mod.ts";
 import type { Log } from "../lib/util.ts";
 import { SyncScheduler } from "../lib/sources/mod.ts";

@@ -44,7 +44,7 @@ import {
   openSkill,
 } from "../lib/load/mod.ts";
 import type { RenderWords } from "../lib/load/mod.ts";
-import { LockGate, type LockRefusalKind, openLocked } from "../lib/load/mod.ts";
+import { LockGate, type LockRefusalKind, openLocked } from "../lib/locked.ts";
 import { userLockPath } from "../lib/lock/mod.ts";
 import { LOADED_SKILL_SCHEMA } from "../lib/load/mod.ts";
 import type { Log } from "../lib/util.ts";

@@ -79,7 +79,7 @@ import {
 import { type Failure, failure } from "../lib/errors.ts";
 import { type PublishedFile, readServedSync } from "../lib/load/mod.ts";
 import { skillPath, skillRootUri } from "../lib/load/mod.ts";
-import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/load/mod.ts";
+import { type LockState, signedVerdict, type Signers, verdictOf } from "../lib/locked.ts";
 import { compareCodeUnits, type Log, tryDecodeUtf8 } from "../lib/util.ts";
 import type { ServedCatalog } from "./catalog.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The lock's verdicts in the core (`lib/load/_locked.ts`) over a real temp
+ * The lock's verdicts in the core (`lib/locked.ts`) over a real temp
  * project: every refusal kind (not locked, changed, moved, unbundlable, no
  * lock, invalid lock), the lock read again when it changes, and a load under
  * the lock with `lock_sha256` in its receipt.
@@ -12,7 +12,7 @@ import { resolveConfig } from "../lib/catalog/_config.ts";
 import { loadCatalog } from "../lib/catalog/_load.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { currentLock } from "../lib/lock/_current.ts";
-import { LockGate, openLocked, verdictOf } from "../lib/load/_locked.ts";
+import { LockGate, openLocked, verdictOf } from "../lib/locked.ts";
 import { type ProjectLock, serialiseLock } from "../lib/lock/_format.ts";
 import { skillMd, withTempDir, writeTree } from "./helpers.ts";
 

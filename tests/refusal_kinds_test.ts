@@ -15,7 +15,7 @@ import {
   LOCK_KINDS,
   LOCK_REFUSAL_KINDS,
   lockFileRefusal,
-} from "../lib/load/_locked.ts";
+} from "../lib/locked.ts";
 import {
   SHARE_REFUSAL_KINDS,
   SHARE_VERDICT_KINDS,

@@ -324,7 +324,9 @@ Deno.test("the Sigstore packages load only when a Sigstore bundle is checked", a
         if (!own && /from\s+"[./]*(lib\/)?sigstore\.ts"/.test(text)) {
           importers.push(`${path}: static`);
         }
-        if (/import\(\s*"[./]*(lib\/)?sigstore\.ts"\s*\)/.test(text)) importers.push(`${path}: lazy`);
+        if (/import\(\s*"[./]*(lib\/)?sigstore\.ts"\s*\)/.test(text)) {
+          importers.push(`${path}: lazy`);
+        }
       }
     }
   };

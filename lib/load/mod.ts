@@ -21,21 +21,7 @@ export {
   isOpenable,
   type OpenRefusalKind,
 } from "./_find.ts";
-export { readSkillNow } from "./_fresh.ts";
-export {
-  isLockKind,
-  type LockFileRefusalKind,
-  LockGate,
-  type LockKind,
-  type LockRefusalKind,
-  type LockState,
-  openLocked,
-  readLocked,
-  signedVerdict,
-  type Signers,
-  type Verdict,
-  verdictOf,
-} from "./_locked.ts";
+export { parseSkillBytes, readSkillNow } from "./_fresh.ts";
 export {
   type LoadedSkill,
   type LoadFailureKind,
@@ -56,3 +42,4 @@ export {
   SIZE_REFUSALS,
 } from "./_share.ts";
 export { skillPath, skillRootUri } from "./_uri_space.ts";
+export type { LoadResult } from "./_open.ts";

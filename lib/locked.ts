@@ -38,8 +38,8 @@
  *
  * @example
  * ```ts
- * import { LockGate } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { LockGate } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * async function example(skills: DiscoveredSkill[]) {
  *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
  *   const served = await gate.allowed(skills);
@@ -50,17 +50,17 @@
  */
 import { lstat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { DigestCache } from "../bundle/mod.ts";
-import { BundleError } from "../bundle/mod.ts";
-import { readBundle } from "../bundle/mod.ts";
-import type { DiscoveredSkill } from "../catalog/mod.ts";
-import { type Failure, failure } from "../errors.ts";
-import { parseSkillBytes } from "./_fresh.ts";
-import { type LoadResult, type OpenOptions, openSkill } from "./_open.ts";
-import type { ParsedSkill } from "../skill/mod.ts";
-import { lockOrigin } from "../lock/mod.ts";
-import { readProjectLock } from "../lock/mod.ts";
-import { readAllowedSigners, verifySkillSignature } from "../signers.ts";
+import { DigestCache } from "./bundle/mod.ts";
+import { BundleError } from "./bundle/mod.ts";
+import { readBundle } from "./bundle/mod.ts";
+import type { DiscoveredSkill } from "./catalog/mod.ts";
+import { type Failure, failure } from "./errors.ts";
+import { parseSkillBytes } from "./load/mod.ts";
+import { type LoadResult, type OpenOptions, openSkill } from "./load/mod.ts";
+import type { ParsedSkill } from "./skill/mod.ts";
+import { lockOrigin } from "./lock/mod.ts";
+import { readProjectLock } from "./lock/mod.ts";
+import { readAllowedSigners, verifySkillSignature } from "./signers.ts";
 import {
   isUnbundlableKind,
   type LockOrigin,
@@ -68,7 +68,7 @@ import {
   type ProjectLock,
   UNBUNDLABLE_REASONS,
   type UnbundlableKind,
-} from "../lock/mod.ts";
+} from "./lock/mod.ts";
 
 /**
  * Every reason a skill is not served under a lock, in one list: a surface's wording table is a
@@ -89,7 +89,7 @@ import {
  *
  * @example
  * ```ts
- * import { LOCK_REFUSAL_KINDS } from "./_locked.ts";
+ * import { LOCK_REFUSAL_KINDS } from "./locked.ts";
  * console.log(LOCK_REFUSAL_KINDS.includes("no-lock")); // true
  * ```
  */
@@ -114,7 +114,7 @@ export type LockRefusalKind = (typeof LOCK_REFUSAL_KINDS)[number];
  *
  * @example
  * ```ts
- * import { LOCK_FILE_REFUSAL_KINDS } from "./_locked.ts";
+ * import { LOCK_FILE_REFUSAL_KINDS } from "./locked.ts";
  * console.log(LOCK_FILE_REFUSAL_KINDS); // ["no-lock", "invalid-lock"]
  * ```
  */
@@ -131,7 +131,7 @@ export type LockFileRefusalKind = (typeof LOCK_FILE_REFUSAL_KINDS)[number];
  *
  * @example
  * ```ts
- * import { isLockRefusalKind } from "./_locked.ts";
+ * import { isLockRefusalKind } from "./locked.ts";
  * console.log(isLockRefusalKind("changed"), isLockRefusalKind("unknown")); // true false
  * ```
  */
@@ -165,7 +165,7 @@ export type UserLockState =
  *
  * @example
  * ```ts
- * import { LOCK_KINDS } from "./_locked.ts";
+ * import { LOCK_KINDS } from "./locked.ts";
  * console.log(LOCK_KINDS); // ["project", "user"]
  * ```
  */
@@ -179,7 +179,7 @@ export type LockKind = (typeof LOCK_KINDS)[number];
  *
  * @example
  * ```ts
- * import { isLockKind } from "./_locked.ts";
+ * import { isLockKind } from "./locked.ts";
  * console.log(isLockKind("user"), isLockKind("team")); // true false
  * ```
  */
@@ -199,8 +199,8 @@ function placeKey(origin: LockOrigin, path: string): string {
  *
  * @example
  * ```ts
- * import { entryFor, type LockSnapshot } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { entryFor, type LockSnapshot } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * function example(snapshot: LockSnapshot, skill: DiscoveredSkill) {
  *   console.log(entryFor(snapshot, skill)?.lock); // "project", "user" or undefined
  * }
@@ -239,7 +239,10 @@ export interface Allowed {
 }
 
 /** The allowed-signers text one lock requires signatures by; undefined when it requires none. */
-export type LockSigners = { ok: true; text: string } | Failure<"bad-allowed-signers"> | undefined;
+export type RequiredSigners =
+  | { ok: true; text: string }
+  | Failure<"bad-allowed-signers">
+  | undefined;
 
 /**
  * The allowed signers of the locks in force, read for several questions: the project lock's
@@ -247,11 +250,11 @@ export type LockSigners = { ok: true; text: string } | Failure<"bad-allowed-sign
  * requires none.
  */
 export interface Signers {
-  project: LockSigners;
-  user: LockSigners;
+  project: RequiredSigners;
+  user: RequiredSigners;
 }
 
-async function signersOfLock(lock: ProjectLock, folder: string): Promise<LockSigners> {
+async function signersOfLock(lock: ProjectLock, folder: string): Promise<RequiredSigners> {
   const signers = lock.signers;
   if (signers === undefined || !signers.require) return undefined;
   return await readAllowedSigners(folder, signers);
@@ -272,8 +275,8 @@ async function signersOf(state: LockSnapshot, lockFile: string): Promise<Signers
  *
  * @example
  * ```ts
- * import { LockGate, signedVerdict, verdictOf } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { LockGate, signedVerdict, verdictOf } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * async function example(skill: DiscoveredSkill, digest: string) {
  *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
  *   const state = await gate.state();
@@ -337,8 +340,8 @@ function unbundlableNow(name: string, kind?: UnbundlableKind): Failure<"unbundla
  *
  * @example
  * ```ts
- * import { verdictOf, type LockSnapshot } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { verdictOf, type LockSnapshot } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * function example(snapshot: LockSnapshot, skill: DiscoveredSkill) {
  *   const verdict = verdictOf(snapshot, skill, "0".repeat(64));
  *   console.log(verdict.ok ? "served" : verdict.kind);
@@ -526,7 +529,7 @@ const LOCK_FILE_WORDS: Readonly<
  *
  * @example
  * ```ts
- * import { lockFileRefusal } from "./_locked.ts";
+ * import { lockFileRefusal } from "./locked.ts";
  * console.log(lockFileRefusal("invalid-lock", "user", "not valid JSON").message);
  * // "the user's lock is invalid: not valid JSON"
  * ```
@@ -565,8 +568,8 @@ function settled(key: string): boolean {
  *
  * @example
  * ```ts
- * import { LockGate, openLocked } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { LockGate, openLocked } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * async function example(skill: DiscoveredSkill) {
  *   const gate = new LockGate("/repo/skills-anywhere.lock.json");
  *   const result = await openLocked(gate, skill, { lenient: true });
@@ -620,8 +623,8 @@ export type LockedRead =
  *
  * @example
  * ```ts
- * import { LockGate, readLocked } from "./_locked.ts";
- * import type { DiscoveredSkill } from "../catalog/mod.ts";
+ * import { LockGate, readLocked } from "./locked.ts";
+ * import type { DiscoveredSkill } from "./catalog/mod.ts";
  * async function example(skill: DiscoveredSkill) {
  *   const read = await readLocked(new LockGate("/repo/skills-anywhere.lock.json"), skill, { lenient: true });
  *   console.log(read.ok ? read.skill.content : read.message);
