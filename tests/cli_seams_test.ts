@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT } from "../cli/program.ts";
 import { ROOT } from "./helpers.ts";
+import { cyclesOf } from "./source_helpers.ts";
 
 const CLI = "cli";
 
@@ -27,20 +28,7 @@ function importsOf(name: string): string[] {
 }
 
 Deno.test("cli seams: no import circle between the CLI's modules", () => {
-  const cycles: string[] = [];
-  const path: string[] = [];
-  const done = new Set<string>();
-  const visit = (node: string) => {
-    const at = path.indexOf(node);
-    if (at >= 0) return void cycles.push([...path.slice(at), node].join(" → "));
-    if (done.has(node)) return;
-    path.push(node);
-    for (const next of importsOf(node)) visit(next);
-    path.pop();
-    done.add(node);
-  };
-  for (const name of modules) visit(name);
-  deepEqual(cycles, []);
+  deepEqual(cyclesOf(modules, importsOf), []);
   // The table is imported only by what dispatches and documents the commands.
   const table = modules.filter((name) => importsOf(name).includes("commands.ts"));
   deepEqual(table, ["help.ts", "mod.ts"]);

@@ -10,7 +10,7 @@ import { codePointLength } from "../lib/skill/_description.ts";
 import { splitFrontmatter } from "../lib/skill/_frontmatter.ts";
 import { isSkillName, MAX_DESCRIPTION_LENGTH } from "../lib/skill/_names.ts";
 import { type ParseResult, parseSkillMarkdown } from "../lib/skill/_parse.ts";
-import { specFindings } from "../lib/check/_spec.ts";
+import { SPEC_KEYS, specFindings } from "../lib/check/_spec.ts";
 import { anyString, bounded, PARAMS, RUNS } from "./fuzz_helpers.ts";
 
 // ---------------------------------------------------------------------------
@@ -19,12 +19,7 @@ import { anyString, bounded, PARAMS, RUNS } from "./fuzz_helpers.ts";
 /** A YAML key: known frontmatter fields, YAML syntax fragments, or arbitrary text. */
 const yamlKey = fc.oneof(
   fc.constantFrom(
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
+    ...SPEC_KEYS,
     "disable-model-invocation",
     "user-invocable",
     "disableModelInvocation",

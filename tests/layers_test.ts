@@ -9,20 +9,14 @@ import { deepEqual } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "./helpers.ts";
+import { cyclesOf, sourceFiles as anySourceFiles } from "./source_helpers.ts";
+
+/** The TypeScript modules below `dir`. */
+const sourceFiles = (dir: string) => anySourceFiles(dir, /\.(ts|mts)$/);
 
 // A static `import`/`export … from` (group 1: `type` when type-only) or a dynamic import.
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(type\s)?[^;]*?\bfrom\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
 
 /**
  * The specifiers a module imports, relative ones resolved to repository paths; type-only imports
@@ -107,20 +101,7 @@ Deno.test("layers: outside a package, only its faces are imported (the tests exc
 Deno.test("layers: no import circles anywhere in the house", () => {
   const edges = new Map<string, string[]>();
   for (const file of HOUSE) edges.set(file, importsOf(file).filter((t) => t.endsWith(".ts")));
-  const cycles: string[] = [];
-  const path: string[] = [];
-  const done = new Set<string>();
-  const visit = (node: string) => {
-    const at = path.indexOf(node);
-    if (at >= 0) return void cycles.push([...path.slice(at), node].join(" → "));
-    if (done.has(node)) return;
-    path.push(node);
-    for (const next of edges.get(node) ?? []) visit(next);
-    path.pop();
-    done.add(node);
-  };
-  for (const node of [...edges.keys()].sort()) visit(node);
-  deepEqual(cycles, []);
+  deepEqual(cyclesOf([...edges.keys()].sort(), (node) => edges.get(node) ?? []), []);
 });
 
 Deno.test("layers: the root mod.ts is the sum of the faces", () => {
@@ -135,7 +116,8 @@ Deno.test("layers: the root mod.ts is the sum of the faces", () => {
   deepEqual(importsOf("mod.ts").sort(), faces);
 });
 
-Deno.test("layers: the portable faces load nothing from node:", () => {
+/** The `node:` imports the modules `entries` load at run time, directly or through others. */
+function nodeImportsLoaded(entries: readonly string[]): string[] {
   const seen = new Set<string>();
   const bad: string[] = [];
   const visit = (file: string) => {
@@ -146,26 +128,19 @@ Deno.test("layers: the portable faces load nothing from node:", () => {
       else if (target.endsWith(".ts")) visit(target);
     }
   };
+  for (const entry of entries) visit(entry);
+  return bad;
+}
+
+Deno.test("layers: the portable faces load nothing from node:", () => {
   const portable = PACKAGES.map((pkg) => `lib/${pkg}/portable.ts`)
     .filter((file) => HOUSE.includes(file));
   deepEqual(portable.length > 0, true);
-  for (const face of portable) visit(face);
-  deepEqual(bad, []);
+  deepEqual(nodeImportsLoaded(portable), []);
 });
 
 Deno.test("layers: modules the browser page loads import nothing from node:", () => {
-  const seen = new Set<string>();
-  const bad: string[] = [];
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const target of importsOf(file, { loaded: true })) {
-      if (target.startsWith("node:")) bad.push(`${file} → ${target}`);
-      else if (target.endsWith(".ts")) visit(target);
-    }
-  };
-  for (const entry of [...sourceFiles("web/src"), ...sourceFiles("dsh/client")]) visit(entry);
-  deepEqual(bad, []);
+  deepEqual(nodeImportsLoaded([...sourceFiles("web/src"), ...sourceFiles("dsh/client")]), []);
 });
 
 Deno.test("layers: no cycle between core packages", () => {
@@ -177,20 +152,7 @@ Deno.test("layers: no cycle between core packages", () => {
       if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
     }
   }
-  const cycles: string[] = [];
-  const path: string[] = [];
-  const done = new Set<string>();
-  const visit = (node: string) => {
-    const at = path.indexOf(node);
-    if (at >= 0) return void cycles.push([...path.slice(at), node].join(" → "));
-    if (done.has(node)) return;
-    path.push(node);
-    for (const next of edges.get(node) ?? []) visit(next);
-    path.pop();
-    done.add(node);
-  };
-  for (const node of [...edges.keys()].sort()) visit(node);
-  deepEqual(cycles, []);
+  deepEqual(cyclesOf([...edges.keys()].sort(), (node) => edges.get(node) ?? []), []);
 });
 
 /**

@@ -6,13 +6,14 @@
 // and the source text of every shipped module (each `new …Error(…)`, each `failure(…)` and each
 // message-table literal). Sources are read as text, so the test needs no build.
 import { deepEqual } from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MESSAGES } from "../lib/bundle/_manifest.ts";
 import { READ_MESSAGES } from "../lib/bundle/_read.ts";
 import { SKILL_ENTRY_FAULTS, UNBUNDLABLE_REASONS } from "../lib/lock/_format.ts";
 import { CHECK_INPUT_MESSAGES } from "../lib/check/_check.ts";
 import { ROOT } from "./helpers.ts";
+import { sourceFiles } from "./source_helpers.ts";
 
 /** Message tables shown whole (a bundle's `error`, a check report's `input_error`, a page line). */
 const WHOLE: Record<string, Readonly<Record<string, string>>> = {
@@ -32,18 +33,6 @@ const SHIPPED_FILES = ["main.ts", "mod.ts"];
 
 /** A final period (an ellipsis is not one, nor a lone `.` naming the current folder). */
 const FINAL_PERIOD = /(?<![.\s])\.\s*$/;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-      out.push(path);
-    }
-  }
-  return out;
-}
 
 /** A comment, a string literal (double, single, template) or one of `( ) { } ;`. */
 const TOKEN =
@@ -106,7 +95,7 @@ Deno.test("message style: whole messages start with a capital, composed clauses 
 });
 
 Deno.test("message style: no error, failure or message-table literal in shipped code ends in a period", () => {
-  const files = [...SHIPPED_DIRS.flatMap(sourceFiles), ...SHIPPED_FILES];
+  const files = [...SHIPPED_DIRS.flatMap((dir) => sourceFiles(dir)), ...SHIPPED_FILES];
   const bad = files.flatMap((file) =>
     messageLiterals(file).filter(({ text }) => FINAL_PERIOD.test(text)).map(({ line, text }) =>
       `${file}:${line}: ${text}`

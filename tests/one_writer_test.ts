@@ -5,9 +5,10 @@
 // listed with its reason. Sources are read as text, so the test needs no build; tests and build
 // scripts are not shipped and are not scanned.
 import { deepEqual } from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./helpers.ts";
+import { sourceFiles } from "./source_helpers.ts";
 
 /** The shipped code: the core, the surfaces, the entry points and the Action's script. */
 const SHIPPED_DIRS = ["lib", "cli", "mcp", "dsh", "web/src"];
@@ -56,18 +57,6 @@ const DENO_WRITES = [
 ];
 /** Flags that make an `open` a write. */
 const WRITE_FLAGS = /\bO_(?:WRONLY|RDWR|CREAT|APPEND|TRUNC)\b|["'](?:[wa]x?\+?|r\+)["']/;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-      out.push(path);
-    }
-  }
-  return out;
-}
 
 /** The text without comments (string contents kept: an import specifier is one). */
 function withoutComments(text: string): string {
@@ -146,7 +135,7 @@ Deno.test("one writer: the detector finds each way of writing, and no read", () 
 });
 
 Deno.test("one writer: no shipped module but lib/fs/_write.ts writes a file", () => {
-  const files = [...SHIPPED_DIRS.flatMap(sourceFiles), ...SHIPPED_FILES];
+  const files = [...SHIPPED_DIRS.flatMap((dir) => sourceFiles(dir)), ...SHIPPED_FILES];
   const bad: string[] = [];
   const used = new Set<string>();
   for (const file of files.filter((f) => f !== WRITER)) {
