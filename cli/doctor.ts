@@ -95,20 +95,29 @@ async function wholeProjectCollisions(
 /** Verdicts `doctor` lists under their own headings (the size limits, the URI space). */
 const SHOWN_APART = new Set([...SIZE_REFUSALS, "taken", "inside", "holds", "unnameable"]);
 
+/** One entry of `doctor --json`'s `uri_refused_for_mcp`: a skill refused a `skill://` place. */
+export interface UriRefusedRow {
+  /** The skill's published name. */
+  name: string;
+  /** Its file. */
+  path: string;
+  /** Why (`taken`, `inside`, `holds`, `unnameable`). */
+  kind: string;
+  /** The URI it would have had, when it has one. */
+  uri: string | null;
+  /** The reason in words. */
+  reason: string;
+  /** The earlier skill that holds the place, when one does. */
+  holder: { name: string; path: string } | null;
+}
+
 /**
  * Model skills the MCP Skills extension does not offer because of its per-skill limits, and
  * those refused a place in the `skill://` URI space (each with the earlier skill that holds it).
  */
 async function sharing(skills: readonly DiscoveredSkill[], lenient: boolean) {
   const tooLarge: { name: string; path: string; reason: string }[] = [];
-  const uriRefused: {
-    name: string;
-    path: string;
-    kind: string;
-    uri: string | null;
-    reason: string;
-    holder: { name: string; path: string } | null;
-  }[] = [];
+  const uriRefused: UriRefusedRow[] = [];
   const notServed: { name: string; path: string; kind: string; reason: string }[] = [];
   const offerable = skills.filter((s) => s.invocation.modelInvocable);
   for (const one of await shareSkills(offerable, { lenient })) {

@@ -7,6 +7,7 @@
 // skill's root and the reverse, across agents, plugins and sources; the same in another letter
 // case. In every case the later skill (in the catalog's precedence order) is refused with a reason
 // that doctor shows, and the earlier one is served whole and alone.
+import type { UriRefusedRow } from "../cli/doctor.ts";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { z } from "zod";
@@ -125,21 +126,11 @@ async function plugin(box: Sandbox, name: string, files: Record<string, string>)
   return installPath;
 }
 
-/** One entry of `doctor --json`'s `uri_refused_for_mcp`. */
-interface UriRefused {
-  name: string;
-  path: string;
-  kind: string;
-  uri: string | null;
-  reason: string;
-  holder: { name: string; path: string } | null;
-}
-
 /** doctor's URI-space refusals (--json), and its human report. */
-async function doctor(box: Sandbox): Promise<{ refused: UriRefused[]; text: string }> {
+async function doctor(box: Sandbox): Promise<{ refused: UriRefusedRow[]; text: string }> {
   const json = await cli(box, ["doctor", "--json"]);
   equal(json.code, 0, json.stderr);
-  const refused = JSON.parse(json.stdout).uri_refused_for_mcp as UriRefused[] | undefined;
+  const refused = JSON.parse(json.stdout).uri_refused_for_mcp as UriRefusedRow[] | undefined;
   ok(Array.isArray(refused), `doctor --json has no uri_refused_for_mcp: ${json.stdout}`);
   const human = await cli(box, ["doctor"]);
   equal(human.code, 0, human.stderr);
