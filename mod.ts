@@ -31,6 +31,6 @@ export * from "./lib/sign/mod.ts";
 export * from "./lib/signers.ts";
 export * from "./lib/skill/mod.ts";
 export * from "./lib/sources/mod.ts";
-export * from "./lib/text/mod.ts";
+export * from "./lib/text.ts";
 export * from "./lib/util.ts";
 export * from "./lib/version.ts";

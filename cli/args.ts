@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { KindError } from "../lib/errors.ts";
-import { didYouMean } from "../lib/text/mod.ts";
+import { didYouMean } from "../lib/text.ts";
 import { DEFAULT_HTTP_MAX_CONNECTIONS, DEFAULT_HTTP_REQUEST_TIMEOUT_MS } from "../lib/limits.ts";
 
 /** One option: its type, the placeholder of its value, a short letter and its help. */

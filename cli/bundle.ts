@@ -31,7 +31,7 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { EXIT } from "./program.ts";
 
 /** What a matching digest does not establish. */

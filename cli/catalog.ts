@@ -27,7 +27,7 @@ import { escapeTerminal } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import type { Styles } from "./style.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 
 /** The configuration every CLI command uses (defaults only, and the HOME and DSH_HOME environment variables). */
 export function cliConfig(overrides: { sharedDirs?: boolean } = {}): ResolvedConfig {

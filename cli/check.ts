@@ -24,7 +24,7 @@ import {
   signersForCheck,
 } from "./check_signatures.ts";
 import { outStyles, type Styles } from "./style.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { EXIT } from "./program.ts";
 
 type CheckedEntry = Exclude<FileEntry, { status: "input_error" }>;

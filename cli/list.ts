@@ -33,7 +33,7 @@ import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, tableWidth } from "./io.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { type Cell, type ColumnFit, columnWidths, fitText, formatTable } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { EXIT } from "./program.ts";
 
 /** The fewest columns a description gets beside the path before the path moves below. */

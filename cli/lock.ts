@@ -54,7 +54,7 @@ import {
 } from "../lib/lock/mod.ts";
 import { lockedNames } from "../lib/lock/mod.ts";
 import { checkLockSignatures } from "../lib/signers.ts";
-import { didYouMean } from "../lib/text/mod.ts";
+import { didYouMean } from "../lib/text.ts";
 import type { OptionValues } from "./args.ts";
 import { cliConfig, stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { EXIT, PROGRAM } from "./program.ts";
@@ -63,7 +63,7 @@ import { type Io, PREFIX } from "./io.ts";
 import { reportFormat, verifySarif } from "./sarif.ts";
 import { outStyles, type Styles } from "./style.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 
 /** How {@linkcode project} reads the lock before the catalog. */
 interface ProjectOptions {

@@ -17,7 +17,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import { VERSION } from "../lib/version.ts";
-import { didYouMean } from "../lib/text/mod.ts";
+import { didYouMean } from "../lib/text.ts";
 import { assertOptions, GLOBAL_OPTIONS, parseCommandLine, UsageError } from "./args.ts";
 import { commandNamed, COMMANDS, DEFAULT_COMMAND, ownersOf } from "./commands.ts";
 import { KindError } from "../lib/errors.ts";

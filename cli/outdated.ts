@@ -14,7 +14,7 @@
 import { userLockPath } from "../lib/lock/mod.ts";
 import { readCommitRecord } from "../lib/sources/mod.ts";
 import { type KnownCommit, type OutdatedRow, outdatedSources } from "../lib/sources/mod.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import type { OptionValues } from "./args.ts";
 import { stderrWarn } from "./catalog.ts";
 import { jsonText } from "./escape.ts";

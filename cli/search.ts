@@ -30,7 +30,7 @@ import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { outStyles } from "./style.ts";
 import { type Cell, type ColumnFit, formatTable } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 
 /** The default and the largest `--limit`, the same as `find_skills`'. */
 const LIMITS = findLimits();

@@ -27,7 +27,7 @@ import { ReadError } from "../lib/fs/mod.ts";
 import { type LoadedSkill, type OpenOptions, openSkill } from "../lib/load/mod.ts";
 import { readSkillNow } from "../lib/load/mod.ts";
 import { isSkillName } from "../lib/skill/mod.ts";
-import { didYouMean } from "../lib/text/mod.ts";
+import { didYouMean } from "../lib/text.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { cliCatalog } from "./catalog.ts";
 import { EXIT, PROGRAM } from "./program.ts";
@@ -35,7 +35,7 @@ import { escapeTerminal, jsonText, quote } from "./escape.ts";
 import { type Io, PREFIX } from "./io.ts";
 import { outStyles } from "./style.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 
 /** Runs `show`: 0 shown, 1 unknown name or a file that cannot be read now. */
 export async function runShow(

@@ -53,7 +53,7 @@ import { type Io, PREFIX, tableWidth } from "./io.ts";
 import { readSourcesStrictly } from "./sources.ts";
 import { syncTable } from "./sync.ts";
 import { tildePath } from "./table.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { EXIT } from "./program.ts";
 
 /**

@@ -19,7 +19,7 @@ import { collectProjectSources } from "../lib/sources/mod.ts";
 import { syncFrozen } from "../lib/sources/mod.ts";
 import type { ResolvedSource } from "../lib/sources/mod.ts";
 import { syncAll, type SyncResult } from "../lib/sources/mod.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { type OptionValues, UsageError } from "./args.ts";
 import { stderrLog, stderrWarn, untrustedNotice } from "./catalog.ts";
 import { jsonText } from "./escape.ts";

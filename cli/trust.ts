@@ -44,7 +44,7 @@ import { type OptionValues, UsageError } from "./args.ts";
 import { cliConfig } from "./catalog.ts";
 import { escapeTerminal, jsonText } from "./escape.ts";
 import { type Io, PREFIX, tableWidth } from "./io.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { type ColumnFit, formatTable, tildePath } from "./table.ts";
 import { EXIT } from "./program.ts";
 

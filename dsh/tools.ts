@@ -30,7 +30,7 @@ import {
   isOpenable,
   type OpenRefusalKind,
 } from "../lib/load/mod.ts";
-import { counted } from "../lib/text/mod.ts";
+import { counted } from "../lib/text.ts";
 import { readDshRecord } from "./record.ts";
 import { ToolsConfig, type ToolsConfigValue } from "./config.ts";
 

@@ -73,9 +73,7 @@ Deno.test("start-up: --version and --help load the command table and nothing a c
         args.join(" "),
       );
       deepEqual(files.filter((f) => COMMAND_MODULES.includes(f)), [], args.join(" "));
-      // The twelve modules of the table and the help, plus the text package's face and its words
-      // (a package is reached through its face: docs/ARCHITECTURE.md).
-      ok(files.length <= 14, `${args.join(" ")} fetched ${files.length} files: ${files.join(" ")}`);
+      ok(files.length <= 12, `${args.join(" ")} fetched ${files.length} files: ${files.join(" ")}`);
     }
   });
 });

@@ -1,6 +1,6 @@
 // "Did you mean": the distance (with swaps), the closeness rule, order and ties.
 import { deepEqual, equal } from "node:assert/strict";
-import { closest, didYouMean, editDistance, suggestion } from "../lib/text/_closest.ts";
+import { closest, didYouMean, editDistance, suggestion } from "../lib/text.ts";
 
 Deno.test("editDistance counts insertions, deletions, substitutions and neighbour swaps as 1", () => {
   equal(editDistance("list", "list"), 0);

@@ -19,7 +19,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { errorText, type Failure, failure } from "../errors.ts";
 import { readBounded, ReadError, type ReadErrorKind } from "../fs/mod.ts";
 import { sha256Hex } from "../hash.ts";
-import { didYouMean, suggestion } from "../text/mod.ts";
+import { didYouMean, suggestion } from "../text.ts";
 import { MAX_SKILL_READ_BYTES } from "../limits.ts";
 import { TOOL_NAME, VERSION } from "../version.ts";
 import {

@@ -1,4 +1,7 @@
 /**
+ * Words shared by every surface: "did you mean" and counted nouns ({@linkcode counted}: "1 skill",
+ * "2 skills", one rule for every surface).
+ *
  * "Did you mean": the candidates closest to a mistyped word, by optimal string
  * alignment distance (insertions, deletions, substitutions and swaps of two
  * neighbouring characters each cost 1: `lsit` is 1 from `list`).
@@ -15,7 +18,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { closest, didYouMean } from "./_closest.ts";
+ * import { closest, didYouMean } from "./text.ts";
  * assert.deepEqual(closest("lsit", ["list", "show", "search"]), ["list"]);
  * assert.deepEqual(closest("xlxs", ["xlsx", "docx", "pdf"]), ["xlsx"]);
  * assert.equal(didYouMean("lsit", ["list", "show"]), " (did you mean list?)");
@@ -30,7 +33,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { editDistance } from "./_closest.ts";
+ * import { editDistance } from "./text.ts";
  * assert.equal(editDistance("--jsn", "--json"), 1);
  * ```
  */
@@ -64,7 +67,7 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { closest } from "./_closest.ts";
+ * import { closest } from "./text.ts";
  * assert.deepEqual(closest("--jsn", ["--json", "--all"]), ["--json"]);
  * assert.deepEqual(closest("zzz", ["list"]), []);
  * ```
@@ -99,7 +102,7 @@ export type SuggestionForm = "aside" | "sentence";
  *
  * @example
  * ```ts
- * import { suggestion } from "./_closest.ts";
+ * import { suggestion } from "./text.ts";
  * suggestion(['"pdf"', '"pdf-forms"']); // ' (did you mean "pdf" or "pdf-forms"?)'
  * suggestion(["notes/SKILL.md"], "sentence"); // " Did you mean notes/SKILL.md?"
  * suggestion([]); // ""
@@ -139,7 +142,7 @@ export interface DidYouMeanOptions {
  *
  * @example
  * ```ts
- * import { didYouMean } from "./_closest.ts";
+ * import { didYouMean } from "./text.ts";
  * didYouMean("--jsn", ["--json", "--all"], { max: 2 }); // " (did you mean --json?)"
  * didYouMean("pfd", ["pdf"], { show: (n) => `"${n}"` }); // ' (did you mean "pdf"?)'
  * didYouMean("zzz", ["list"]); // ""
@@ -152,4 +155,18 @@ export function didYouMean(
 ): string {
   const { max = 3, show = (candidate: string) => candidate, form = "aside" } = options;
   return suggestion(closest(word, candidates, max).map(show), form);
+}
+
+/**
+ * `n` and the word, singular for exactly one (`plural` defaults to the word with an `s`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { counted } from "./text.ts";
+ * assert.equal(counted(0, "skill"), "0 skills");
+ * ```
+ */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
 }
