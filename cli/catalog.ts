@@ -155,7 +155,12 @@ export async function cliCatalog(cwd: string, io: Io): Promise<CatalogView> {
       }
     }
     : undefined;
-  const catalog = await loadCatalog(config, { cwd, log: stderrLog(io), onProgress });
+  const catalog = await loadCatalog(config, {
+    cwd,
+    log: stderrLog(io),
+    onProgress,
+    parseCache: true,
+  });
   if (io.errIsTty && last > 0) io.err("\r\u001b[K");
   if (catalog.untrusted !== undefined) io.err(untrustedNotice(catalog.untrusted, config.home));
   const show = (path: string) => displayPath(path, config.home, catalog.sources);

@@ -68,13 +68,14 @@ import { type Log, silentLog } from "../util.ts";
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { setImmediate } from "node:timers";
 import { dirname, relative, sep } from "node:path";
-import { readBoundedTextSync, ReadError, resolveLink } from "../fs/mod.ts";
-import { type ParsedSkill, parseSkillMarkdown } from "../skill/mod.ts";
+import { fileStampSync, readBoundedTextSync, ReadError, resolveLink } from "../fs/mod.ts";
+import { parseSkillMarkdown } from "../skill/mod.ts";
 import type { LockedNames } from "../lock/mod.ts";
 import { applyPrecedence, type DroppedSkill } from "./_precedence.ts";
 import type { Root } from "./_roots.ts";
 import type { DiscoveredSkill, InvalidFile, SourceLabel } from "./_types.ts";
 import { type FoundFile, walkRoot } from "./_walk.ts";
+import type { CachedParse, ParseCache } from "./_parse_cache.ts";
 
 /** What happened to one root. */
 export interface RootReport {
@@ -110,6 +111,14 @@ export interface DiscoverOptions {
    * @default none
    */
   cache?: DiscoveryCache;
+  /**
+   * Takes the parse of an unchanged regular file from a parse cache kept
+   * between runs, and keeps new parses in it (see `_parse_cache.ts`); the
+   * caller saves it. Not with `cache`, which wins.
+   *
+   * @default none
+   */
+  parsed?: ParseCache;
 }
 
 /** A root's link boundary: its real directory and how a reason names it. */
@@ -300,7 +309,7 @@ function readText(found: FoundFile, place: Place): string | InvalidFile | undefi
 }
 
 /** The catalog record of a parsed skill found at `found` in `place`. */
-function toDiscovered(skill: ParsedSkill, found: FoundFile, place: Place): DiscoveredSkill {
+function toDiscovered(skill: CachedParse, found: FoundFile, place: Place): DiscoveredSkill {
   const { root, rootIndex, boundary } = place;
   const discovered: DiscoveredSkill = {
     name: skill.name,
@@ -350,6 +359,43 @@ function readSkill(found: FoundFile, place: Place, lenient: boolean, hashed = fa
 }
 
 /**
+ * {@linkcode readSkill} through a parse cache: a regular file whose stamp and
+ * parse mode match a kept row is not read; any other file is read as always,
+ * and a skill it yields is kept (the cache decides whether it settled).
+ */
+function readThrough(
+  found: FoundFile,
+  place: Place,
+  lenient: boolean,
+  cache: ParseCache,
+): ReadOutcome {
+  if (found.refused !== undefined) return readSkill(found, place, lenient, true);
+  const stamped = fileStampSync(found.file);
+  if (stamped === undefined && found.unverified) return undefined;
+  if (stamped?.kind !== "file") return readSkill(found, place, lenient, true);
+  const mode = `${lenient ? "l" : "s"}${found.flat ? "f" : "d"}:${found.fallbackName}`;
+  const known = cache.lookup(found.file, stamped.stamp, mode);
+  if (known !== undefined) {
+    return { ok: true, skill: toDiscovered(known.parsed, found, place), body: known.body };
+  }
+  const outcome = readSkill(found, place, lenient, true);
+  if (outcome?.ok) {
+    const { skill } = outcome;
+    const parsed: CachedParse = {
+      name: skill.name,
+      nameDeclared: skill.nameDeclared,
+      description: skill.description,
+      invocation: skill.invocation,
+      metadata: skill.metadata,
+      warnings: skill.repairs,
+    };
+    if (skill.whenToUse !== undefined) parsed.whenToUse = skill.whenToUse;
+    cache.record(found.file, stamped.stamp, stamped.newest, mode, { parsed, body: outcome.body });
+  }
+  return outcome;
+}
+
+/**
  * Reads every found file in order, yielding to the event loop every 1,024
  * files so a server can answer other requests (and an abort arrive) during a
  * long discovery.
@@ -374,9 +420,11 @@ async function readAll(
     }
     const { found, place } = jobs[done];
     outcomes.push(
-      options.cache === undefined
-        ? readSkill(found, place, lenient)
-        : options.cache.read(found, place, lenient),
+      options.cache !== undefined
+        ? options.cache.read(found, place, lenient)
+        : options.parsed !== undefined
+        ? readThrough(found, place, lenient, options.parsed)
+        : readSkill(found, place, lenient),
     );
   }
   if (jobs.length > 0) options.onProgress?.(jobs.length, jobs.length);

@@ -27,6 +27,8 @@
  */
 import type { ResolvedConfig } from "./_config.ts";
 import { discover, type DiscoveryReport } from "./_discover.ts";
+import { ParseCache } from "./_parse_cache.ts";
+import { join } from "node:path";
 import { type Log, silentLog } from "../util.ts";
 import { agentsInForce, buildRoots, isHome, type Root } from "./_roots.ts";
 import { type ProjectTree, type UncoveredPlace, walkProjectTree } from "./_places.ts";
@@ -90,6 +92,19 @@ export interface LoadOptions {
    * @default {false}
    */
   wholeProject?: boolean;
+  /**
+   * Keep parses between runs in the configuration's parse cache
+   * (`<stateDir>/parse-cache.json`, see `_parse_cache.ts`): an unchanged
+   * skill file is then stamped, not read (default `false`: every file is read).
+   *
+   * @default {false}
+   */
+  parseCache?: boolean;
+}
+
+/** Where {@linkcode loadCatalog} keeps its parse cache: `<stateDir>/parse-cache.json`. */
+export function parseCacheFile(config: ResolvedConfig): string {
+  return join(config.stateDir, "parse-cache.json");
 }
 
 /** Resolves roots and runs discovery with the configuration's parse and precedence settings. */
@@ -109,6 +124,9 @@ export async function loadCatalog(
   const warn = (message: string) => log("warn", message);
   const locked = options.locked ??
     (projectRoot === undefined ? undefined : await readLockedNames(projectRoot, warn));
+  const parsed = options.parseCache === true
+    ? ParseCache.load(parseCacheFile(config), { within: config.dshHome })
+    : undefined;
   const report = await discover(roots, {
     locked,
     lenient: config.lenient,
@@ -117,7 +135,9 @@ export async function loadCatalog(
     signal: options.signal,
     log,
     onProgress: options.onProgress,
+    parsed,
   });
+  await parsed?.save();
   return {
     report,
     roots,

@@ -26,7 +26,7 @@ export {
 } from "./_config.ts";
 export { discover, type DiscoveryReport } from "./_discover.ts";
 export { LiveCatalog, type LiveCatalogOptions } from "./_live.ts";
-export { loadCatalog } from "./_load.ts";
+export { loadCatalog, parseCacheFile } from "./_load.ts";
 export { nearMisses, type NearMissKind } from "./_near.ts";
 export { type Origin, originLabel } from "./_origin.ts";
 export { type PlaceCollision, placeCollisions } from "./_places.ts";

@@ -1,7 +1,7 @@
 /**
  * The only code that opens skill files and writes the tool's files: bounded, regular-file,
- * no-follow, non-blocking reads (whole or streamed), fatal UTF-8, lstat walks, and the one safe
- * writer.
+ * no-follow, non-blocking reads (whole or streamed), fatal UTF-8, lstat walks and stamps, and the
+ * one safe writer.
  *
  * @example
  * ```ts
@@ -18,6 +18,7 @@
  * @module
  */
 export { type DirEntry, listDirSync } from "./_dir.ts";
+export { type FileStamp, fileStampSync } from "./_stamp.ts";
 export {
   decodeUtf8,
   isWithin,
