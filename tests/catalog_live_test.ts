@@ -277,3 +277,22 @@ Deno.test("live catalog: a project root linked out of the project is neither wat
     }
   });
 });
+
+Deno.test("live catalog: a skill added or removed in an existing root is in the very next report, whatever the events' delay", async () => {
+  await withSandbox(async (box) => {
+    await seed(box);
+    // Polled once a minute: no event arrives during the test, only the per-request root check.
+    const { live } = liveCatalog(box, { mode: "poll", pollMs: 60_000 });
+    try {
+      ok(named((await live.report()).skills, "beta"));
+      await writeTree(projectSkills(box), { "delta/SKILL.md": skillMd("delta", "Delta.", "D") });
+      ok(named((await live.report()).skills, "delta"), "added, read at once");
+      await Deno.remove(join(projectSkills(box), "beta"), { recursive: true });
+      equal(named((await live.report()).skills, "beta"), undefined, "removed, gone at once");
+      await Deno.remove(join(projectSkills(box), "delta"), { recursive: true });
+      equal(named((await live.report()).skills, "delta"), undefined, "and again");
+    } finally {
+      await live.close();
+    }
+  });
+});

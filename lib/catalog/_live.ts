@@ -35,10 +35,10 @@
  * folder changed, an invalid file appeared or went).
  *
  * {@linkcode LiveCatalog.report} never rescans: it answers from memory, after
- * applying what was already seen and not yet applied, and, at most every
- * 250 ms (or at once with `thorough`), after one `stat` of each root folder (a
- * folder whose times changed since the last walk is walked again, a safety net
- * for an event not yet delivered). Nothing of a file's text
+ * applying what was already seen and not yet applied, and after one `stat` of
+ * each root folder that exists (of every root folder at most every 250 ms, or
+ * at once with `thorough`): a folder whose times changed since the last walk
+ * is walked again, a safety net for an event not yet delivered. Nothing of a file's text
  * is kept. {@linkcode LiveCatalog.close} stops every watcher and timer.
  *
  * Links: a root reached through a linked folder is watched by its real path and
@@ -434,20 +434,25 @@ export class LiveCatalog {
   }
 
   /**
-   * The whole catalog from memory, as {@linkcode report} gives its report. The root folders are
-   * checked again at most every {@linkcode ROOT_CHECK_MS} (each `stat` of a missing folder costs
-   * a thrown error under Deno: a request must not pay 130 of them), or now with `thorough`.
+   * The whole catalog from memory, as {@linkcode report} gives its report. The root folders that
+   * exist are checked on every call, so a skill folder added to or removed from one is in the
+   * very next report whatever the delay of its event; the missing ones at most every
+   * {@linkcode ROOT_CHECK_MS} (each `stat` of a missing folder costs a thrown error under Deno: a
+   * request must not pay 130 of them), or now with `thorough`.
    */
   async catalog(options: { thorough?: boolean } = {}): Promise<Catalog> {
     await this.start();
     const catalog = this.#catalog!;
     const now = Date.now();
-    if (options.thorough || now - this.#rootsCheckedAt >= ROOT_CHECK_MS) {
-      this.#rootsCheckedAt = now;
-      for (const root of catalog.roots) {
-        const path = root.path;
-        if (folderStamp(path) !== this.#rootStamps.get(path)) this.#dirty.add(path);
-      }
+    // The root folders that exist are checked on every request (a handful of `stat`s); the
+    // missing ones, most of the 130-odd, at most every ROOT_CHECK_MS.
+    const all = options.thorough === true || now - this.#rootsCheckedAt >= ROOT_CHECK_MS;
+    if (all) this.#rootsCheckedAt = now;
+    for (const root of catalog.roots) {
+      const path = root.path;
+      const known = this.#rootStamps.get(path);
+      if (!all && (known === undefined || known === "-")) continue;
+      if (folderStamp(path) !== known) this.#dirty.add(path);
     }
     if (this.#dirty.size > 0 || this.#full || this.#running !== undefined) await this.flush();
     return this.#catalog!;
