@@ -5,9 +5,12 @@
  * way, timed in alternation so both see the same machine:
  *
  * - Deno: `deno run -A main.ts list --json` against `deno run -A bench/floor_list.ts`, on the home
- *   of 10,000 skills in `~/.claude/skills` (target ≤ 1.5×);
+ *   of 10,000 skills in `~/.claude/skills` (target ≤ 1.5×), the parse cache warm (the first of the
+ *   timed runs writes it, as a person's first `list` does); then the same with the cache removed
+ *   before every run (cold, reported);
  * - the linux-x64 binary: `list --json` and `show <name>` against the floor compiled by the same
- *   Bun with the same flags (`.bench/floor-list-linux-x64`), on a home of 500 skills (target ≤ 2×);
+ *   Bun with the same flags (`.bench/floor-list-linux-x64`), on a home of 500 skills (target ≤ 2×),
+ *   warm, and `list --json` cold (reported);
  * - the npm package under Node: `list --json` against the floor bundled by the same esbuild, 500
  *   skills (reported);
  * - how many of the repository's source files Deno fetches for `--version`, `--help`, `list` and
@@ -49,6 +52,16 @@ export interface StartupKit {
 
 const BUN = "bun@1.4.5";
 const ESBUILD = "esbuild@0.28.2";
+
+/** The parse cache of the catalog commands in a bench home (`homeEnv`: DSH_HOME is `<home>/.dsh`). */
+function parseCache(home: string): string {
+  return join(home, ".dsh", "skills-anywhere", "parse-cache.json");
+}
+
+/** Removes the parse cache of `home`, so the next run reads and parses every file. */
+async function forgetParses(home: string): Promise<void> {
+  await Deno.remove(parseCache(home)).catch(() => {});
+}
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -143,6 +156,22 @@ export async function benchStartup(kit: StartupKit): Promise<void> {
   record("startup: deno list --json, 10k (ms)", ours, "ms", "report", true);
   record("startup: deno floor process, 10k (ms)", floor, "ms", "report", true);
   record("startup: deno list vs floor, 10k", ours / floor, "x", "<= 1.5", ours / floor <= 1.5);
+  const [cold, coldFloor] = await timePair(
+    5,
+    async () => {
+      await forgetParses(big.home);
+      await runQuiet(denoRun(kit.main, "list", "--json"), bigRun);
+    },
+    () => runQuiet(denoRun(floorTs, big.home, FOLDER), bigRun),
+  );
+  record("startup: deno list --json, 10k, cold parse cache (ms)", cold, "ms", "report", true);
+  record(
+    "startup: deno list vs floor, 10k, cold parse cache",
+    cold / coldFloor,
+    "x",
+    "report",
+    true,
+  );
 
   const small = await kit.catalogFixture("claude-500", [FOLDER], 500);
   const smallEnv = await kit.homeEnv(small.home);
@@ -188,6 +217,22 @@ export async function benchStartup(kit: StartupKit): Promise<void> {
       bin / base <= 2,
     );
   }
+  const [binCold, binColdFloor] = await timePair(
+    15,
+    async () => {
+      await forgetParses(small.home);
+      await runQuiet([kit.binary, "list", "--json"], smallRun);
+    },
+    () => runQuiet([floorBin, small.home, FOLDER], smallRun),
+  );
+  record("startup: binary list --json, 500, cold parse cache (ms)", binCold, "ms", "report", true);
+  record(
+    "startup: binary list vs floor binary, 500, cold parse cache",
+    binCold / binColdFloor,
+    "x",
+    "report",
+    true,
+  );
   const [binVersion, floorOnly] = await timePair(
     15,
     () => runQuiet([kit.binary, "--version"], smallRun),

@@ -51,6 +51,12 @@
  * about it changed: not its file, not anything under its directory, not any
  * field (name, rename, rank, …).
  *
+ * The parse cache. With `parsed` (a `ParseCache` kept on disk between one-shot
+ * runs, see `_parse_cache.ts`), every root is walked, and a regular file whose
+ * stamp and parse mode match a kept row is not read: its record is built from
+ * the row as from a fresh parse. Links, refused files and files that do not
+ * parse are read as always.
+ *
  * @example
  * ```ts
  * import { discover } from "./_discover.ts";
