@@ -149,6 +149,12 @@ const AT_THE_SHELL = [
   "  every cell is whole.",
   "- **Colour.** Only on a terminal, never in `--json`; `NO_COLOR` turns it off, `FORCE_COLOR` on (in",
   "  pipes too).",
+  "- **A parse cache.** `list`, `show`, `search`, `route` and `doctor` keep each skill file's parse in",
+  "  `<DSH_HOME>/skills-anywhere/parse-cache.json` (mode 0600) and take it from there while the file's",
+  "  stamp (device, inode, size, modification and change times) is unchanged, so a second run only",
+  "  `lstat`s the files it read the first time. Their output is the same with it as without it;",
+  '  deleting the file starts afresh. Nothing that pins, hashes or locks uses it (docs/decisions.md, "A',
+  '  parse cache for the catalog commands").',
 ];
 
 /**
