@@ -154,7 +154,7 @@ Deno.test("parse cache: a file changed within the settle time, or a value JSON w
   });
 });
 
-Deno.test("parse cache: a stamp changes with every write, a touch and a rename onto the path", async () => {
+Deno.test("parse cache: a stamp changes with every write, a touch and a rename onto the path; what cannot be stamped is not missing", async () => {
   await withTempDir(async (dir) => {
     const path = join(dir, "SKILL.md");
     await writeFile(path, "one");
@@ -173,6 +173,13 @@ Deno.test("parse cache: a stamp changes with every write, a touch and a rename o
     await symlink(path, join(dir, "link"));
     equal(fileStampSync(join(dir, "link"))!.kind, "link");
     equal(fileStampSync(join(dir, "missing")), undefined);
+    // A file where a folder was is nothing there; a path that cannot be looked at is something
+    // that cannot be stamped (read normally, never dropped as missing).
+    equal(fileStampSync(join(path, "x")), undefined);
+    await symlink("loop", join(dir, "loop"));
+    const unknown = fileStampSync(join(dir, "loop", "SKILL.md"))!;
+    equal(unknown.kind, "unknown");
+    equal(unknown.stamp, "");
   });
 });
 

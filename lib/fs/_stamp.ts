@@ -32,8 +32,12 @@ import { lstatSync } from "node:fs";
 
 /** What {@linkcode fileStampSync} reports of a path. */
 export interface FileStamp {
-  /** `file` for a regular file; `link` for a symbolic link (not followed); `other` for the rest. */
-  kind: "file" | "link" | "other";
+  /**
+   * `file` for a regular file; `link` for a symbolic link (not followed); `other` for the rest;
+   * `unknown` when something is there that cannot be stamped (an `lstat` refused, or a runtime
+   * that reports no inode or change time): `stamp` is then empty and nothing may be trusted.
+   */
+  kind: "file" | "link" | "other" | "unknown";
   /** `dev:ino:size:mtime:ctime`: the modification time in milliseconds, the change time in seconds. */
   stamp: string;
   /**
@@ -47,10 +51,13 @@ export interface FileStamp {
 const denoLstat = (globalThis as { Deno?: { lstatSync?: typeof Deno.lstatSync } }).Deno
   ?.lstatSync;
 
+/** What is there but cannot be stamped: never equal to a kept stamp. */
+const UNKNOWN: FileStamp = { kind: "unknown", stamp: "", newest: Number.POSITIVE_INFINITY };
+
 /**
- * The stamp of `path` itself (a final link is not followed), or `undefined`
- * when nothing can be stamped there (missing, not searchable, or a runtime
- * that reports no inode or change time).
+ * The stamp of `path` itself (a final link is not followed); `undefined`
+ * only when nothing is there (`ENOENT`, or `ENOTDIR`: a file where a folder
+ * was), kind `unknown` when something is there that cannot be stamped.
  */
 export function fileStampSync(path: string): FileStamp | undefined {
   try {
@@ -58,15 +65,16 @@ export function fileStampSync(path: string): FileStamp | undefined {
       const info = denoLstat(path);
       const mtime = info.mtime?.getTime();
       const ctime = info.ctime?.getTime();
-      if (info.ino === null || mtime === undefined || ctime === undefined) return undefined;
+      if (info.ino === null || mtime === undefined || ctime === undefined) return UNKNOWN;
       return stampOf(info.isSymlink ? "link" : info.isFile ? "file" : "other", info, mtime, ctime);
     }
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (info === undefined) return undefined;
     const kind = info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "other";
     return stampOf(kind, info, info.mtimeMs, info.ctimeMs);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as { code?: string })?.code;
+    return code === "ENOENT" || code === "ENOTDIR" ? undefined : UNKNOWN;
   }
 }
 
