@@ -219,6 +219,32 @@ Deno.test("readBoundedTextSync: strict UTF-8 from the read buffer, every refusal
   });
 });
 
+// Before the next test, which grows the shared buffer past every size here.
+Deno.test("readBoundedSync: files past the first read buffer (64 KiB) read whole; one byte over the cap is refused", async () => {
+  await withTempDir(async (dir) => {
+    // Bytes that differ at every offset, so a lost or repeated chunk changes the hash.
+    const pattern = (size: number) =>
+      Uint8Array.from({ length: size }, (_, i) => (i * 31 + (i >> 8)) & 0xff);
+    for (const size of [64 * KiB - 1, 64 * KiB, 64 * KiB + 1, 200 * KiB, 1024 * KiB + 3]) {
+      const path = `${dir}/f-${size}`;
+      const bytes = pattern(size);
+      await Deno.writeFile(path, bytes);
+      const read = readBoundedSync(path, { maxBytes: 2048 * KiB }).bytes;
+      equal(read.length, size);
+      equal(sha(read), sha(bytes), `${size} bytes read back`);
+      // Exactly at the cap reads; one byte under the file's size is refused as too large.
+      equal(readBoundedSync(path, { maxBytes: size }).bytes.length, size);
+      try {
+        readBoundedSync(path, { maxBytes: size - 1 });
+        ok(false, `${size} bytes under a cap of ${size - 1} were read`);
+      } catch (error) {
+        ok(error instanceof ReadError, String(error));
+        equal(error.kind, "too-large");
+      }
+    }
+  });
+});
+
 Deno.test("readBoundedSync: a limit above the read buffer returns this file's bytes, never a stale buffer", async () => {
   await withTempDir(async (dir) => {
     const first = `${dir}/first`;

@@ -54,7 +54,7 @@ import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import type { BigIntStats } from "node:fs";
 import { errorText, KindError } from "../errors.ts";
-import { formatBytes, MAX_SKILL_READ_BYTES } from "../limits.ts";
+import { formatBytes } from "../limits.ts";
 import { concatBytes, NOT_UTF8, tryDecodeUtf8 } from "../util.ts";
 
 /** Why a bounded read failed. */
@@ -158,8 +158,12 @@ function tooLarge(maxBytes: number): string {
   return `larger than ${formatBytes(maxBytes)}`;
 }
 
-// Grown on demand; the common size is a SKILL.md's cap plus the one byte that proves it too large.
-let scratch = new Uint8Array(MAX_SKILL_READ_BYTES + 1);
+/** The scratch buffer's first size: most SKILL.md files fit, and a small buffer is quick to make. */
+const FIRST_SCRATCH_BYTES = 64 * 1024;
+
+// Doubled while a read fills it, never past a read's limit (its cap plus the one byte that proves a
+// file too large): a start-up does not pay for zeroing the 16 MiB a large cap allows.
+let scratch = new Uint8Array(FIRST_SCRATCH_BYTES);
 
 /** Pseudo-filesystems whose files are never skill text, whatever link leads there. */
 const SYSTEM_DIRS: readonly string[] = ["/proc", "/sys", "/dev"];
@@ -326,7 +330,6 @@ export function readBoundedTextSync(path: string, options: BoundedReadOptions): 
 /** Reads `path` into the shared scratch buffer as {@linkcode readBoundedSync} says; the byte count. */
 function readIntoScratch(path: string, options: BoundedReadOptions): number {
   const { maxBytes } = options;
-  if (scratch.length < maxBytes + 1) scratch = new Uint8Array(maxBytes + 1);
   const limit = maxBytes + 1;
   const { fd, followed } = openChecked(path, options);
   try {
@@ -334,7 +337,13 @@ function readIntoScratch(path: string, options: BoundedReadOptions): number {
     if (options.root !== undefined) confine(path, options.root);
     let total = 0;
     while (total < limit) {
-      const bytesRead = readSync(fd, scratch, total, limit - total, null);
+      if (total === scratch.length) {
+        const grown = new Uint8Array(Math.min(limit, scratch.length * 2));
+        grown.set(scratch);
+        scratch = grown;
+      }
+      const room = Math.min(limit, scratch.length) - total;
+      const bytesRead = readSync(fd, scratch, total, room, null);
       if (bytesRead === 0) break;
       total += bytesRead;
     }
