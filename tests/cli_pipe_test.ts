@@ -147,6 +147,64 @@ for (const args of BIG) {
   });
 }
 
+/**
+ * Starts the command on stdout = the write end of a pipe set non-blocking (as a parent that shares
+ * its own non-blocking pipe leaves it: a write past the buffer fails with EAGAIN), waits before
+ * reading, then reads to the end (or past `argv[1]` bytes: a writer that repeats itself is killed
+ * there). Prints what it read (hex), the exit code and stderr as JSON.
+ */
+const SLOW_NONBLOCKING_DRIVER = `
+import json, os, subprocess, sys, time
+most = int(sys.argv[1])
+r, w = os.pipe()
+os.set_blocking(w, False)
+child = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=w, stderr=subprocess.PIPE)
+os.close(w)
+time.sleep(0.4)
+got = b""
+while len(got) <= most:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    got += chunk
+if len(got) > most:
+    child.kill()
+err = child.stderr.read()
+code = child.wait()
+print(json.dumps({"read": got.hex(), "code": code, "stderr": err.decode("utf-8", "replace")}))
+`;
+
+for (const args of [["list", "--json"], ["show", "big", "--raw"]]) {
+  Deno.test(`${args.join(" ")} into a non-blocking pipe read late: every byte arrives in order, exit 0`, async () => {
+    await withSandbox(async (box) => {
+      await bigHome(box);
+      const whole = await box.cli(...args);
+      ok(
+        new TextEncoder().encode(whole.stdout).length > PIPE_BUFFER + 4096,
+        "output fits the pipe",
+      );
+      const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
+      const result = await run("python3", [
+        "-c",
+        SLOW_NONBLOCKING_DRIVER,
+        String(2 * whole.stdout.length),
+        ...command,
+        ...args,
+      ], {
+        cwd: box.project,
+        env: { ...box.env, NO_COLOR: "1" },
+        clearEnv: true,
+      });
+      equal(result.code, 0, result.stderr);
+      const parsed = JSON.parse(result.stdout) as { read: string; code: number; stderr: string };
+      equal(parsed.stderr, "", `no EAGAIN, no stack trace: ${parsed.stderr}`);
+      equal(parsed.code, 0);
+      const bytes = Uint8Array.from(parsed.read.match(/../g) ?? [], (h) => parseInt(h, 16));
+      equal(new TextDecoder().decode(bytes), whole.stdout, "the whole output, in order");
+    }, CATALOG_BOX);
+  });
+}
+
 Deno.test("every other command into a pipe whose reader is already gone: its own exit code, stderr empty", async () => {
   await withSandbox(async (box) => {
     await bigHome(box);
