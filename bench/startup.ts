@@ -67,7 +67,10 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-/** The floor compiled as the binary is (npm/binaries.ts: the same Bun, minify, bytecode). */
+/**
+ * The floor compiled as the binary is (npm/binaries.ts: the same Bun, minify, bytecode; no
+ * splitting, which a program of one module has no use for).
+ */
 async function floorBinary(kit: StartupKit): Promise<string> {
   const out = join(kit.work, "floor-list-linux-x64");
   if (await exists(out)) return out;
