@@ -71,7 +71,7 @@ export function colorWanted(isTty: boolean, env: Record<string, string | undefin
 }
 
 /** One writer per descriptor, however many runs share the process. */
-const writers = new Map<number, (text: string) => void>();
+const writers = new Map<1 | 2, (text: string) => void>();
 
 /** The code (or, under Deno, the class name) of a failed write. */
 function failure(error: unknown): string | undefined {
@@ -119,8 +119,8 @@ const DENO_LINE_BUFFER = 1024;
  * `writeSync` is one write and a flush: `node:fs`'s loops until all is written and, failing part
  * way (`EAGAIN` on a full pipe), says nothing of what it wrote.
  */
-function writeOnce(fd: number, bytes: Uint8Array): number {
-  if (denoStdio !== undefined && (fd === 1 || fd === 2)) {
+function writeOnce(fd: 1 | 2, bytes: Uint8Array): number {
+  if (denoStdio !== undefined) {
     return (fd === 1 ? denoStdio.stdout : denoStdio.stderr).writeSync(bytes);
   }
   return writeSync(fd, bytes, 0, bytes.length);
@@ -150,7 +150,7 @@ const HELD = new Uint8Array(0);
  * buffer, is written whole or not at all; a shorter piece with no newline is taken into the buffer
  * whatever the flush says, and empty writes flush it.
  */
-function writeAll(fd: number, bytes: Uint8Array): boolean {
+function writeAll(fd: 1 | 2, bytes: Uint8Array): boolean {
   const lineBuffered = denoStdio !== undefined && fd === 1;
   let start = 0;
   while (start < bytes.length) {
@@ -189,7 +189,7 @@ function writeAll(fd: number, bytes: Uint8Array): boolean {
  * out("hello\n"); // nothing is raised if stdout is a pipe whose reader has closed
  * ```
  */
-export function descriptorWriter(fd: number): (text: string) => void {
+export function descriptorWriter(fd: 1 | 2): (text: string) => void {
   const known = writers.get(fd);
   if (known !== undefined) return known;
   let gone = false;

@@ -48,7 +48,7 @@ const WRITES = [
 
 const SCRIPT = `
 import { descriptorWriter } from ${JSON.stringify(join(ROOT, "cli", "io.ts"))};
-const fd = Number(Deno.args[0]);
+const fd = Number(Deno.args[0]) === 2 ? 2 : 1;
 const write = descriptorWriter(fd);
 for (const text of ${JSON.stringify(WRITES)}) write(text);
 `;
