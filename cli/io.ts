@@ -136,10 +136,13 @@ function pieceEnd(bytes: Uint8Array, start: number, most: number): number {
   return newline >= start ? newline + 1 : end;
 }
 
-/** An empty write. */
+/** An empty write: under Deno, a flush of its stdout's line buffer. */
 const EMPTY = new Uint8Array(0);
-/** What is left to write when Deno's line buffer holds the piece: only a flush (an empty write). */
-const HELD = new Uint8Array(0);
+
+/** Whether Deno's stdout takes `piece` into its line buffer (short, no newline) before it writes. */
+function heldByLineBuffer(piece: Uint8Array): boolean {
+  return piece.length < DENO_LINE_BUFFER && piece.lastIndexOf(NEWLINE) === -1;
+}
 
 /**
  * Writes all of `bytes` to `fd`; false when the reader went away. A full non-blocking pipe is
@@ -156,16 +159,19 @@ function writeAll(fd: 1 | 2, bytes: Uint8Array): boolean {
   while (start < bytes.length) {
     const end = lineBuffered ? pieceEnd(bytes, start, PIPE_BUF) : bytes.length;
     let pending = bytes.subarray(start, end);
-    while (pending.length > 0 || pending === HELD) {
+    // Set once Deno's line buffer holds the piece: only a flush is owed.
+    let flushOwed = false;
+    while (flushOwed || pending.length > 0) {
       try {
-        const taken = writeOnce(fd, pending === HELD ? EMPTY : pending);
-        pending = pending === HELD ? EMPTY : pending.subarray(taken);
+        pending = pending.subarray(writeOnce(fd, pending));
+        flushOwed = false;
       } catch (error) {
         if (readerGone(error)) return false;
         if (!wouldBlock(error)) throw error;
-        const held = lineBuffered && pending !== HELD &&
-          pending.length < DENO_LINE_BUFFER && pending.lastIndexOf(NEWLINE) === -1;
-        if (held) pending = HELD;
+        if (lineBuffered && heldByLineBuffer(pending)) {
+          flushOwed = true;
+          pending = EMPTY;
+        }
         Atomics.wait(sleeper, 0, 0, FULL_PIPE_WAIT_MS);
       }
     }

@@ -65,8 +65,7 @@ export function createDigest(algorithm: "sha1" | "sha256"): Digest {
  * ```
  */
 export function digestHex(algorithm: "sha1" | "sha256", data: Uint8Array | string): string {
-  if (BunHasher !== undefined) return new BunHasher(algorithm).update(data).digest("hex");
-  const oneShot = (crypto() as { hash?: OneShot }).hash;
+  const oneShot = BunHasher === undefined ? (crypto() as { hash?: OneShot }).hash : undefined;
   if (oneShot !== undefined) return oneShot(algorithm, data, "hex");
   return createDigest(algorithm).update(data).digest("hex");
 }

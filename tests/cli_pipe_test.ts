@@ -50,9 +50,19 @@ interface PipeRun {
 }
 
 /** Runs the CLI in the sandbox's project with stdout to a pipe whose reader takes `bytes`. */
-async function throughPipe(box: Sandbox, args: string[], bytes: number): Promise<PipeRun> {
+function throughPipe(box: Sandbox, args: string[], bytes: number): Promise<PipeRun> {
+  return driven(box, DRIVER, bytes, args);
+}
+
+/** Runs the CLI in the sandbox's project under a python3 `driver` given `limit` as its argv[1]. */
+async function driven(
+  box: Sandbox,
+  driver: string,
+  limit: number,
+  args: string[],
+): Promise<PipeRun> {
   const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
-  const result = await run("python3", ["-c", DRIVER, String(bytes), ...command, ...args], {
+  const result = await run("python3", ["-c", driver, String(limit), ...command, ...args], {
     cwd: box.project,
     env: { ...box.env, NO_COLOR: "1" },
     clearEnv: true,
@@ -183,24 +193,10 @@ for (const args of [["list", "--json"], ["show", "big", "--raw"]]) {
         new TextEncoder().encode(whole.stdout).length > PIPE_BUFFER + 4096,
         "output fits the pipe",
       );
-      const command = cliCommand() ?? [Deno.execPath(), "run", "-A", "--quiet", MAIN];
-      const result = await run("python3", [
-        "-c",
-        SLOW_NONBLOCKING_DRIVER,
-        String(2 * whole.stdout.length),
-        ...command,
-        ...args,
-      ], {
-        cwd: box.project,
-        env: { ...box.env, NO_COLOR: "1" },
-        clearEnv: true,
-      });
-      equal(result.code, 0, result.stderr);
-      const parsed = JSON.parse(result.stdout) as { read: string; code: number; stderr: string };
-      equal(parsed.stderr, "", `no EAGAIN, no stack trace: ${parsed.stderr}`);
-      equal(parsed.code, 0);
-      const bytes = Uint8Array.from(parsed.read.match(/../g) ?? [], (h) => parseInt(h, 16));
-      equal(new TextDecoder().decode(bytes), whole.stdout, "the whole output, in order");
+      const late = await driven(box, SLOW_NONBLOCKING_DRIVER, 2 * whole.stdout.length, args);
+      equal(late.stderr, "", `no EAGAIN, no stack trace: ${late.stderr}`);
+      equal(late.code, 0);
+      equal(late.read, whole.stdout, "the whole output, in order");
     }, CATALOG_BOX);
   });
 }
